@@ -62,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                      "coprime moduli from 3 to 2^32 - 1, named by --name")
     gen.add_argument("--gf", metavar="K", help="generalized Fermat prime fields p = r^k + 1 (seed 002): "
                      "comma-separated k of the seed's table 3.1 (see --list), each named gf<k>; --ops from "
-                     "add, sub, neg, mul_r<i> (x r^i, 0 < i < 2k); default: add, sub, neg, mul_r1")
+                     "add, sub, neg, mul (k up to 16), mul_r<i> (x r^i, 0 < i < 2k); default: all but "
+                     "mul_r<i> for i > 1")
     gen.add_argument("--gf-prime", metavar="'(2^W+2^U)^K+1'", help="a generalized Fermat prime of your "
                      "own, (2^w+2^u)^k+1 or (2^w-2^u)^k+1 (r below 2^64, k a power of two from 2 to 128; "
                      "checked prime with GMP), named by --name")
@@ -136,8 +137,8 @@ def _generate_gf(args) -> int:
     if args.name and args.gf_prime is None:
         raise RequestError("--name: names a field of --gf-prime; --gf fields are named gf<k>")
     fields = gf.parse(args.gf, args.gf_prime, args.name)
-    names_ = list(gf.DEFAULT_OPS) if args.ops is None else split_items("--ops", args.ops)
-    files, contracts = gf_printer.render([(f, gf.check_ops(f, names_)) for f in fields])
+    files, contracts = gf_printer.render([(f, gf.default_ops(f) if args.ops is None else
+                                           gf.check_ops(f, split_items("--ops", args.ops))) for f in fields])
     if args.dry_run:
         print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
         return 0

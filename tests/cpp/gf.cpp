@@ -1,4 +1,4 @@
-// Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg and
+// Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg, mul and
 // multiplication by r and r^3 for the seed's table 3.1 at k = 2, 4, 8, 16, on edge values (0,
 // 1, p - 1, p - 2, r^i, r^i +- 1, digits at their largest) and random elements; each result
 // must be the exact residue's unique representation (digits below r; p - 1 as (0, ..., 0, r)).
@@ -78,8 +78,8 @@ struct Field {
 };
 
 // The operations tested and GMP's answer for each.
-enum class Op { add, sub, neg, mul_r1, mul_r3 };
-const char* const op_names[] = {"add", "sub", "neg", "mul_r1", "mul_r3"};
+enum class Op { add, sub, neg, mul, mul_r1, mul_r3 };
+const char* const op_names[] = {"add", "sub", "neg", "mul", "mul_r1", "mul_r3"};
 
 template <unsigned K>
 void expected(const Field<K>& f, Op op, mpz_t out, const mpz_t a, const mpz_t b) {
@@ -88,6 +88,7 @@ void expected(const Field<K>& f, Op op, mpz_t out, const mpz_t a, const mpz_t b)
     case Op::add: mpz_add(out, a, b); break;
     case Op::sub: mpz_sub(out, a, b); break;
     case Op::neg: mpz_neg(out, a); break;
+    case Op::mul: mpz_mul(out, a, b); break;
     case Op::mul_r1: mpz_mul(out, a, f.r.v); break;
     case Op::mul_r3: mpz_pow_ui(t.v, f.r.v, 3), mpz_mul(out, a, t.v); break;
   }
@@ -100,6 +101,7 @@ void with_op(Op op, F&& f) {
     case Op::add: f(typename Module::add{}); break;
     case Op::sub: f(typename Module::sub{}); break;
     case Op::neg: f(typename Module::neg{}); break;
+    case Op::mul: f(typename Module::mul{}); break;
     case Op::mul_r1: f(typename Module::mul_r1{}); break;
     case Op::mul_r3: f(typename Module::mul_r3{}); break;
   }
@@ -130,7 +132,7 @@ void check_field() {
   gmp_randseed_ui(state, 22 + K);
   const std::vector<Mpz> values = f.values(state, 40);
   Mpz want;
-  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul_r1, Op::mul_r3})
+  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3})
     with_op<Module>(op, [&](auto o) {
       using O = decltype(o);
       const unsigned operands = O::in_words / Module::words;

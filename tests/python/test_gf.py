@@ -95,7 +95,7 @@ def test_the_list_names_the_table(capsys):
 # The element lists (gf/lists.py) through the interpreter, against Python's integers: each
 # result must be the unique representation of the exact residue.
 from mpgen.gf import GfField  # noqa: E402
-from mpgen.gf.lists import add, mul_by_r_power, sub  # noqa: E402
+from mpgen.gf.lists import add, mul, mul_by_r_power, sub  # noqa: E402
 from mpgen.ir import execute  # noqa: E402
 
 
@@ -103,8 +103,11 @@ def words(gf, x):
     return [w for d in gf.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
 
 
-def check_lists(gf, pairs, singles):
+def check_lists(gf, pairs, singles, products=None):
     lists = {"add": (add(gf), lambda a, b: (a + b) % gf.p), "sub": (sub(gf), lambda a, b: (a - b) % gf.p)}
+    fn = mul(gf)
+    for a, b in pairs if products is None else products:
+        assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, a * b % gf.p), ("mul", a, b)
     for name, (fn, want) in lists.items():
         for a, b in pairs:
             assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, want(a, b)), (name, a, b)
@@ -127,12 +130,25 @@ def test_every_pair_of_a_small_field():
     check_lists(gf, [(a, b) for a in range(gf.p) for b in range(gf.p)], range(gf.p))
 
 
-@pytest.mark.parametrize("w, u, sign, k", [(2, 1, -1, 8), (2, 1, 1, 4), (4, 3, 1, 4)])
+@pytest.mark.parametrize("w, u, sign, k", [(4, 2, 1, 4), (4, 3, 1, 4)])
 def test_small_fields_of_more_digits(w, u, sign, k):
-    gf = GfField(w, u, sign, k, "small")  # 257 (r = 2), 1297 (r = 6), 331777 (r = 24)
+    gf = GfField(w, u, sign, k, "small")  # 160001 (r = 20), 331777 (r = 24)
     rng = random.Random(gf.p)
-    values = edges(gf) + [rng.randrange(gf.p) for _ in range(60)]
+    values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
     check_lists(gf, [(a, b) for a in values for b in values], values)
+
+
+@pytest.mark.parametrize("w, u, sign, k", [(2, 1, -1, 8), (2, 1, 1, 4)])
+def test_additive_lists_where_r_is_too_small_for_mul(w, u, sign, k):
+    gf = GfField(w, u, sign, k, "small")  # 257 (r = 2), 1297 (r = 6): no mul (r <= 2k + 2)
+    from mpgen.gf.lists import mul_unavailable
+    assert "needs r > 2k + 2" in mul_unavailable(gf)
+    rng = random.Random(gf.p)
+    values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
+    pairs = [(a, b) for a in values for b in values]
+    for name, fn, want in (("add", add(gf), lambda a, b: a + b), ("sub", sub(gf), lambda a, b: a - b)):
+        for a, b in pairs:
+            assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, want(a, b) % gf.p), (name, a, b)
 
 
 @pytest.mark.parametrize("k", [2, 4, 8, 16])
@@ -141,7 +157,7 @@ def test_the_table_fields(k):
     rng = random.Random(k)
     values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
     pairs = [(a, b) for a in values for b in values[:: max(1, len(values) // 12)]]
-    check_lists(gf, pairs, values)
+    check_lists(gf, pairs, values, products=pairs if k < 16 else pairs[::4])
 
 
 def test_cli_writes_a_header_and_its_manifest(tmp_path):
@@ -155,7 +171,8 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert [(op["name"], op["in_words"], op["out_words"]) for op in module["operations"]] == [
         ("add", 32, 16), ("mul_r3", 16, 16)]
     assert main(["generate", "--gf-prime", "(2^3+2^1)^2+1", "--name", "tiny", "--out", str(tmp_path)]) == 0
-    assert "struct neg" in (tmp_path / "mpgen_tiny.cuh").read_text()  # the default operations
+    tiny = (tmp_path / "mpgen_tiny.cuh").read_text()  # the default operations
+    assert all(f"struct {op} " in tiny for op in ("add", "sub", "neg", "mul", "mul_r1"))
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -165,9 +182,10 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     (["--gf", "8", "--gf-prime", "(2^63+2^34)^8+1"], "give --gf (the seed's table) or --gf-prime"),
     (["--gf", "8", "--bits", "256"], "--gf: a generalized Fermat field takes --ops"),
     (["--gf", "8", "--name", "x"], "--name: names a field of --gf-prime"),
-    (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, "
+    (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, mul, "
                                        "mul_r<i> for 0 < i < 4"),
-    (["--gf", "2", "--ops", "mul"], "--ops: 'mul' is not an operation of gf2"),
+    (["--gf", "2", "--ops", "div"], "--ops: 'div' is not an operation of gf2"),
+    (["--gf", "32", "--ops", "mul"], "--ops: mul of gf32 is generated up to k = 16 so far"),
 ])
 def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "out"

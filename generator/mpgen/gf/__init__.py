@@ -132,8 +132,9 @@ def preset(k: int) -> GfField:
 
 # name -> summary; mul_r<i> (0 < i < 2k) beside them. Each plans one list (lists.py).
 OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod p",
-              "neg": "-x mod p (x r^k: the digits negated)"}
-DEFAULT_OPS = ("add", "sub", "neg", "mul_r1")
+              "neg": "-x mod p (x r^k: the digits negated)",
+              "mul": "x y mod p (the seed's Algorithm 3.3: digit products, their columns split in radix r)"}
+DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1")
 _POWER = re.compile(r"mul_r(\d+)")
 
 
@@ -144,12 +145,20 @@ def summary(name: str) -> str:
 
 def check_ops(gf: GfField, names: list[str]) -> list[str]:
     """The operations named, checked against the field: add, sub, neg, mul_r<i>."""
+    from .lists import mul_unavailable
     for name in names:
         power = _POWER.fullmatch(name)
         if name not in OPERATIONS and (power is None or not 0 < int(power[1]) < 2 * gf.k):
             raise RequestError(f"--ops: {shown(name)} is not an operation of {gf.label}; known: "
                                f"{', '.join(OPERATIONS)}, mul_r<i> for 0 < i < {2 * gf.k} (x r^i)")
+        if name == "mul" and mul_unavailable(gf):
+            raise RequestError(f"--ops: mul of {gf.label} {mul_unavailable(gf)}")
     return list(dict.fromkeys(names))
+
+
+def default_ops(gf: GfField) -> list[str]:
+    from .lists import mul_unavailable
+    return [name for name in DEFAULT_OPS if name != "mul" or not mul_unavailable(gf)]
 
 
 def plan(gf: GfField, name: str):

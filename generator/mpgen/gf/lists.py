@@ -17,7 +17,9 @@ top digit is r where that carries out.
 """
 from __future__ import annotations
 
+from ..field import to_words
 from ..ir import MASK, Function, Operand, Reg
+from ..ops.columns import Columns
 from ..ops.common import select
 from . import GfField
 
@@ -126,5 +128,115 @@ def mul_by_r_power(gf: GfField, i: int, name: str | None = None) -> Function:
     wrap = x[gf.k - s:] + [zero] * (gf.k - s)  # x_h r^(h+s-k) for h + s >= k, negated
     a, b = (stay, wrap) if i < gf.k else (wrap, stay)
     _difference(fn, gf, _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k), a, b)
+    fn.check()
+    return fn
+
+
+def _divide(fn: Function, gf: GfField, n: list[Operand], bits: int) -> tuple[list[Reg], tuple[Reg, Reg]]:
+    """(q, c): q = floor(n / r) and c = n - q r < r, for n < 2^bits. Granlund and
+    Montgomery's division by a constant: with l = r's bit length and m = floor(2^(bits+l) /
+    r) + 1, m r - 2^(bits+l) <= r < 2^l, so floor(n m / 2^(bits+l)) = floor(n / r) exactly."""
+    length = gf.r.bit_length()
+    shift = bits + length
+    m = to_words((1 << shift) // gf.r + 1)
+    columns = Columns(fn, len(n) + len(m))
+    for i, mi in enumerate(m):
+        if mi:
+            columns.add_row(mi, [(i + j, nj) for j, nj in enumerate(n)])
+    product = fn.temps_list(len(n) + len(m))
+    columns.sum_into(product)
+    word, bit = divmod(shift, 32)
+    q = fn.temps_list(max(1, -(-(bits - length + 1) // 32)))
+    for i, qi in enumerate(q):
+        low = product[word + i]
+        high = product[word + i + 1] if word + i + 1 < len(product) else 0
+        if bit:
+            fn.emit("shf.r.clamp", qi, low, high, bit)
+        else:
+            fn.emit("mov", qi, low)
+    # c = n - q r in two words (c < r < 2^64): q r mod 2^64.
+    r_lo, r_hi = gf.r & MASK, gf.r >> 32
+    qr_lo, qr_hi, c_lo, c_hi = fn.temps_list(4)
+    fn.emit("mul.lo", qr_lo, q[0], r_lo)
+    fn.emit("mul.hi", qr_hi, q[0], r_lo)
+    if r_hi:
+        fn.emit("mad.lo", qr_hi, q[0], r_hi, qr_hi)
+    if len(q) > 1:
+        fn.emit("mad.lo", qr_hi, q[1], r_lo, qr_hi)
+    fn.chain("sub", [(c_lo, (n[0], qr_lo)), (c_hi, (n[1] if len(n) > 1 else 0, qr_hi))], carry_out=False)
+    return q, (c_lo, c_hi)
+
+
+MUL_MAX_K = 16  # the convolution is k^2 digit products, straight-line
+
+
+def mul_unavailable(gf: GfField) -> str | None:
+    """Why the field has no mul, or None."""
+    if gf.k > MUL_MAX_K:
+        return f"is generated up to k = {MUL_MAX_K} so far (its k^2 digit products are straight-line)"
+    if gf.r <= 2 * gf.k + 2:
+        return f"needs r > 2k + 2 (a digit sum below 3r); r = {gf.r}"
+    return None
+
+
+def mul(gf: GfField) -> Function:
+    """x y mod p (the seed's Algorithm 3.3, with the full product): in 4k words (x, y), out 2k.
+
+    The digit products' column sums Q_t (t < 2k - 1, each below k r^2) are split into three
+    radix-r digits by exact division by r, the digits of each column added up (below 3r)
+    and carried in radix r: the 2k + 1 digits of the integer x y, L + H r^k with h the top
+    digit (1 only for (p - 1)^2). Then x y = L - H' + h (mod p), r^k = -1."""
+    why = mul_unavailable(gf)
+    if why:
+        raise ValueError(f"mul {why}")
+    k = gf.k
+    fn = Function("mul", 4 * k, 2 * k)
+    x = _digits([Reg("x", w) for w in range(4 * k)], 2 * k)
+    a, b = x[:k], x[k:]
+    column_bits = (k * gf.r * gf.r).bit_length()
+    thirds = []  # (c, b, a) of each column: Q_t = a r^2 + b r + c
+    for t in range(2 * k - 1):
+        columns = Columns(fn, -(-column_bits // 32))
+        for j in range(max(0, t - k + 1), min(t, k - 1) + 1):
+            for half in range(2):
+                columns.add_row(b[t - j][half], [(half, a[j][0]), (half + 1, a[j][1])])
+        q = fn.temps_list(-(-column_bits // 32))
+        columns.sum_into(q)
+        q1, low = _divide(fn, gf, q, column_bits)
+        q2, middle = _divide(fn, gf, q1, (k * gf.r).bit_length())
+        thirds.append((low, middle, q2[0]))
+    # The integer's digits: column t's c, column t-1's b, column t-2's a, and the carry.
+    e = []
+    carry: Operand = 0
+    for t in range(2 * k + 1):
+        s = fn.temps_list(3)
+        terms: list[tuple[Operand, Operand]] = []
+        if t < 2 * k - 1:
+            terms.append(thirds[t][0])
+        if 0 < t < 2 * k:
+            terms.append(thirds[t - 1][1])
+        if 1 < t:
+            terms.append((thirds[t - 2][2], 0))
+        fn.emit("mov", s[0], carry)
+        fn.emit("mov", s[1], 0)
+        fn.emit("mov", s[2], 0)
+        for lo, hi in terms:
+            fn.chain("add", [(s[0], (s[0], lo)), (s[1], (s[1], hi)), (s[2], (s[2], 0))], carry_out=False)
+        carry = fn.temp()
+        fn.emit("mov", carry, 0)
+        for _ in range(2):  # the quotient by r is 0, 1 or 2
+            d_lo, d_hi, d_top, negative = fn.temps_list(4)
+            fn.chain("sub", [(d_lo, (s[0], gf.r & MASK)), (d_hi, (s[1], gf.r >> 32)), (d_top, (s[2], 0)),
+                             (negative, (0, 0))], carry_out=False)
+            for word, d in zip(s, (d_lo, d_hi, d_top)):
+                select(fn, word, negative, word, d)
+            fn.emit("add", carry, carry, negative)
+            fn.emit("add", carry, carry, 1)  # + 1 where it went on (negative = 0), + 0 where not
+        e.append((s[0], s[1]))
+    low = e[:k]
+    high = e[k:2 * k]
+    difference = [tuple(fn.temps_list(2)) for _ in range(k)]
+    _difference(fn, gf, difference, low, high)
+    _plus_one_where(fn, gf, _digits([Reg("y", w) for w in range(2 * k)], k), difference, e[2 * k][0])
     fn.check()
     return fn
