@@ -119,11 +119,16 @@ def _generate_rns(args) -> int:
         raise RequestError("--name: names a set of --rns-moduli; --rns sets are named rns<N>")
     request = rns.parse(args.rns, args.rns_moduli, args.name, args.ops)
     files, contracts = rns_printer.render(request, runtime_table=args.table)
+    return _write(args, files, contracts, f"{len(request)} RNS {'sets' if len(request) > 1 else 'set'}")
+
+
+def _write(args, files: dict[str, str], contracts: list[dict], what: str) -> int:
+    """Writes a request's files and manifest into --out (or, with --dry-run, names them)."""
     if args.dry_run:
         print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
         return 0
     write(args.out, files, contracts, None, args.clean)
-    print(f"mpgen: wrote {len(request)} RNS {'sets' if len(request) > 1 else 'set'} to {args.out}")
+    print(f"mpgen: wrote {what} to {args.out}")
     return 0
 
 
@@ -139,12 +144,7 @@ def _generate_gf(args) -> int:
     fields = gf.parse(args.gf, args.gf_prime, args.name)
     files, contracts = gf_printer.render([(f, gf.default_ops(f) if args.ops is None else
                                            gf.check_ops(f, split_items("--ops", args.ops))) for f in fields])
-    if args.dry_run:
-        print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
-        return 0
-    write(args.out, files, contracts, None, args.clean)
-    print(f"mpgen: wrote {len(fields)} generalized Fermat {'fields' if len(fields) > 1 else 'field'} to {args.out}")
-    return 0
+    return _write(args, files, contracts, f"{len(fields)} generalized Fermat {'fields' if len(fields) > 1 else 'field'}")
 
 
 def _list() -> str:

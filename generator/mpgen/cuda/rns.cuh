@@ -636,7 +636,9 @@ __device__ __noinline__ uint32_t multiply_alone(words<uint32_t> z, words<X> x, w
   return multiply<Set>(z, x, y);
 }
 
-// z = x + y (x - y for flip_y = 1) by Algorithm 2, z's flag word the overflow flag.
+// z = x + y (x - y for flip_y = 1) by Algorithm 2, z's flag word the overflow flag. (add and
+// multiply load their operands alike, in place: a struct holding both operands with views
+// into its own arrays ran at 0.43x-0.58x on the H100, its arrays out of registers.)
 template <class Set, unsigned G, class X, class Y>
 __device__ __forceinline__ void add(words<uint32_t> z, words<X> x, words<Y> y, unsigned lane, bool active,
                                     uint32_t flip_y = 0) {
