@@ -42,6 +42,7 @@ def test_a_composite_of_the_form_is_refused_with_the_table_named():
 @pytest.mark.parametrize("text, message", [
     ("2^63+1", "is not of the form (2^w+2^u)^k+1"),
     ("(2^64+2^3)^8+1", "r must be below 2^64"),
+    ("(2^99999999999+2^3)^8+1", "r must be below 2^64"),
     ("(2^3+2^5)^8+1", "w must exceed u"),
     ("(2^63+2^34)^6+1", "k must be a power of two from 2 to 128"),
     ("(2^63+2^34)^256+1", "k must be a power of two from 2 to 128"),

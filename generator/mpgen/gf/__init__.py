@@ -112,7 +112,7 @@ def field(w: int, u: int, sign: int, k: int, label: str) -> GfField:
     text = f"(2^{w}{'+' if sign > 0 else '-'}2^{u})^{k}+1"
     if not w > u >= 0:
         raise RequestError(f"--gf-prime: {text}: w must exceed u (r = 2^w {'+' if sign > 0 else '-'} 2^u > 0)")
-    if (1 << w) + sign * (1 << u) >= 1 << DIGIT_BITS:
+    if w > DIGIT_BITS or (1 << w) + sign * (1 << u) >= 1 << DIGIT_BITS:  # (w first: 2^w of any w is not built)
         raise RequestError(f"--gf-prime: {text}: r must be below 2^{DIGIT_BITS} (a digit is one 64-bit word)")
     if k & (k - 1) or not MIN_K <= k <= MAX_K:
         raise RequestError(f"--gf-prime: {text}: k must be a power of two from {MIN_K} to {MAX_K}")
