@@ -1,8 +1,10 @@
-// Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg, mul and
-// multiplication by r and r^3 for the seed's table 3.1 at k = 2, 4, 8, 16, on edge values (0,
-// 1, p - 1, p - 2, r^i, r^i +- 1, digits at their largest) and random elements; each result
-// must be the exact residue's unique representation (digits below r; p - 1 as (0, ..., 0, r)).
-// Built by nvcc (MPGEN_GPU_TESTS), the same lists run on the GPU too.
+// Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg, mul,
+// multiplication by r and r^3, and the conversions from and to binary integers, for the
+// seed's table 3.1 at k = 2, 4, 8, 16, on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
+// digits at their largest) and random elements; each result must be the exact residue's
+// unique representation (digits below r; p - 1 as (0, ..., 0, r)).
+// The FFT against the direct DFT by GMP, forward then inverse the identity. Built by nvcc
+// (MPGEN_GPU_TESTS), the same lists and passes run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <gmp.h>
@@ -51,6 +53,25 @@ struct Field {
     return w;
   }
 
+  // The element's value: sum of its digits times r^i.
+  void value(mpz_t out, const uint32_t* w) const {
+    mpz_set_ui(out, 0);
+    Mpz digit;
+    for (unsigned i = K; i-- > 0;) {
+      mpz_mul(out, out, r.v);
+      mpz_import(digit.v, 2, -1, 4, 0, 0, w + 2 * i);
+      mpz_add(out, out, digit.v);
+    }
+    mpz_mod(out, out, p.v);
+  }
+
+  // v (0 <= v < p) as 2K binary words.
+  static std::vector<uint32_t> binary(const mpz_t v) {
+    std::vector<uint32_t> w(2 * K, 0);
+    mpz_export(w.data(), nullptr, -1, 4, 0, 0, v);
+    return w;
+  }
+
   // Edge values and random ones, below p.
   std::vector<Mpz> values(gmp_randstate_t state, unsigned random_count) const {
     std::vector<Mpz> v(6 + 3 * K + K + random_count);
@@ -78,8 +99,8 @@ struct Field {
 };
 
 // The operations tested and GMP's answer for each.
-enum class Op { add, sub, neg, mul, mul_r1, mul_r3 };
-const char* const op_names[] = {"add", "sub", "neg", "mul", "mul_r1", "mul_r3"};
+enum class Op { add, sub, neg, mul, mul_r1, mul_r3, from_binary, to_binary };
+const char* const op_names[] = {"add", "sub", "neg", "mul", "mul_r1", "mul_r3", "from_binary", "to_binary"};
 
 template <unsigned K>
 void expected(const Field<K>& f, Op op, mpz_t out, const mpz_t a, const mpz_t b) {
@@ -91,6 +112,8 @@ void expected(const Field<K>& f, Op op, mpz_t out, const mpz_t a, const mpz_t b)
     case Op::mul: mpz_mul(out, a, b); break;
     case Op::mul_r1: mpz_mul(out, a, f.r.v); break;
     case Op::mul_r3: mpz_pow_ui(t.v, f.r.v, 3), mpz_mul(out, a, t.v); break;
+    case Op::from_binary:
+    case Op::to_binary: mpz_set(out, a); break;
   }
   mpz_mod(out, out, f.p.v);
 }
@@ -104,6 +127,8 @@ void with_op(Op op, F&& f) {
     case Op::mul: f(typename Module::mul{}); break;
     case Op::mul_r1: f(typename Module::mul_r1{}); break;
     case Op::mul_r3: f(typename Module::mul_r3{}); break;
+    case Op::from_binary: f(typename Module::from_binary{}); break;
+    case Op::to_binary: f(typename Module::to_binary{}); break;
   }
 }
 
@@ -132,7 +157,7 @@ void check_field() {
   gmp_randseed_ui(state, 22 + K);
   const std::vector<Mpz> values = f.values(state, 40);
   Mpz want;
-  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3})
+  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3, Op::from_binary, Op::to_binary})
     with_op<Module>(op, [&](auto o) {
       using O = decltype(o);
       const unsigned operands = O::in_words / Module::words;
@@ -140,11 +165,12 @@ void check_field() {
       std::size_t n = 0;
       for (std::size_t a = 0; a < values.size(); ++a)
         for (std::size_t b = 0; b < (operands == 2 ? values.size() : 1); b += operands == 2 ? 3 : 1) {
-          const auto x = f.words(values[a].v), y = f.words(values[b].v);
+          const auto x = op == Op::from_binary ? f.binary(values[a].v) : f.words(values[a].v);
+          const auto y = f.words(values[b].v);
           in.insert(in.end(), x.begin(), x.end());
           if (operands == 2) in.insert(in.end(), y.begin(), y.end());
           expected(f, op, want.v, values[a].v, values[b].v);
-          const auto w = f.words(want.v);
+          const auto w = op == Op::to_binary ? f.binary(want.v) : f.words(want.v);
           want_words.insert(want_words.end(), w.begin(), w.end());
           ++n;
         }
@@ -174,7 +200,95 @@ void check_field() {
   gmp_randclear(state);
 }
 
+// The FFT of n points (cuda/gf_fft.cuh) on the host and, built by nvcc with a GPU present, on
+// the GPU: `sampled` of its outputs (every one where sampled >= n) against the direct DFT
+// sum_i x_i w^(i j) by GMP, w the header's root, which GMP checks is a primitive n-th root
+// whose n/K-th power is r; the inverse gives the points back; the GPU's output is the host's.
+template <class Module, unsigned K>
+void check_fft(std::size_t n, std::size_t sampled) {
+  namespace fft = mpgen::gf_fft;
+  constexpr unsigned W = Module::words;
+  const Field<K> f(Module::radix);
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, n + K);
+  const std::vector<Mpz> edges = f.values(state, 0);
+  std::vector<Mpz> x(n);
+  std::vector<uint32_t> points;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 3 == 0) mpz_set(x[i].v, edges[i / 3 % edges.size()].v);
+    else mpz_urandomm(x[i].v, state, f.p.v);
+    const auto w = f.words(x[i].v);
+    points.insert(points.end(), w.begin(), w.end());
+  }
+  unsigned log_n = 0;
+  while ((std::size_t(1) << log_n) < n) ++log_n;
+  Mpz w, t, sum, want;
+  f.value(w.v, Module::root(log_n));
+  mpz_powm_ui(t.v, w.v, n / 2, f.p.v);
+  mpz_add_ui(t.v, t.v, 1);
+  REQUIRE(mpz_cmp(t.v, f.p.v) == 0);  // w^(n/2) = -1: a primitive n-th root
+  mpz_powm_ui(t.v, w.v, n / (2 * K), f.p.v);
+  REQUIRE(mpz_cmp(t.v, f.r.v) == 0);  // DFT_K's root is r: its products are shifts
+  std::vector<uint32_t> spectrum = points;
+  fft::host_transform<Module>(spectrum.data(), n, false);
+  INFO("FFT of " << n << " points modulo (r^" << K << " + 1)");
+  const std::size_t step = sampled >= n ? 1 : n / sampled + 1;
+  for (std::size_t j = 0; j < n; j += step) {
+    mpz_set_ui(sum.v, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      mpz_powm_ui(t.v, w.v, (i * j) % n, f.p.v);
+      mpz_addmul(sum.v, t.v, x[i].v);
+    }
+    mpz_mod(sum.v, sum.v, f.p.v);
+    CAPTURE(j);
+    REQUIRE(f.words(sum.v) == std::vector<uint32_t>(spectrum.begin() + j * W, spectrum.begin() + (j + 1) * W));
+  }
+  std::vector<uint32_t> back = spectrum;
+  fft::host_transform<Module>(back.data(), n, true);
+  REQUIRE(back == points);
+#ifdef __CUDACC__
+  if (!gpu_present()) return gmp_randclear(state);
+  uint32_t *data = nullptr, *scratch = nullptr, *table = nullptr, *result = nullptr;
+  const std::size_t bytes = n * W * 4;
+  REQUIRE(cudaMalloc(&data, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&scratch, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&table, bytes / K) == cudaSuccess);
+  REQUIRE(cudaMemcpy(data, points.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(fft::device_twiddles<Module>(table, n) == cudaSuccess);
+  REQUIRE(fft::device_transform<Module>(data, scratch, table, n, false, &result) == cudaSuccess);
+  std::vector<uint32_t> gpu(n * W);
+  REQUIRE(cudaMemcpy(gpu.data(), result, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  INFO("on the GPU");
+  REQUIRE(gpu == spectrum);
+  uint32_t* other = result == data ? scratch : data;
+  REQUIRE(fft::device_transform<Module>(result, other, table, n, true, &result) == cudaSuccess);
+  REQUIRE(cudaMemcpy(gpu.data(), result, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(gpu == points);
+  cudaFree(data), cudaFree(scratch), cudaFree(table);
+#endif
+  gmp_randclear(state);
+}
+
 }  // namespace
+
+TEST_CASE("the FFT over the seed's fields agrees with the direct DFT by GMP and inverts") {
+  check_fft<mpgen::gf2::module, 2>(16, 16);
+  check_fft<mpgen::gf2::module, 2>(256, 256);
+  check_fft<mpgen::gf2::module, 2>(4096, 16);
+  check_fft<mpgen::gf4::module, 4>(64, 64);
+  check_fft<mpgen::gf4::module, 4>(512, 32);
+  check_fft<mpgen::gf8::module, 8>(256, 256);
+  check_fft<mpgen::gf8::module, 8>(4096, 8);
+  check_fft<mpgen::gf16::module, 16>(1024, 16);
+}
+
+TEST_CASE("the FFT refuses lengths that are no power of K") {
+  CHECK_THROWS_WITH_AS(mpgen::gf_fft::host_twiddles<mpgen::gf8::module>(32),
+                       "gf FFT: 32 points; give K^e points (K = 2k = 16, e >= 1), at most 2^32", std::invalid_argument);
+  std::vector<uint32_t> one(16);
+  CHECK_THROWS_AS(mpgen::gf_fft::host_transform<mpgen::gf8::module>(one.data(), 1, false), std::invalid_argument);
+}
 
 TEST_CASE("generalized Fermat fields of the seed's table 3.1 agree with GMP") {
   check_field<mpgen::gf2::module, 2>();

@@ -96,12 +96,22 @@ def test_the_list_names_the_table(capsys):
 # The element lists (gf/lists.py) through the interpreter, against Python's integers: each
 # result must be the unique representation of the exact residue.
 from mpgen.gf import GfField  # noqa: E402
-from mpgen.gf.lists import add, mul, mul_by_r_power, sub  # noqa: E402
+from mpgen.field import to_words  # noqa: E402
+from mpgen.gf.lists import (accumulate_r, add, from_binary, mul, mul_by_r_power, mul_r, settle, sub,  # noqa: E402
+                            to_binary)
 from mpgen.ir import execute  # noqa: E402
 
 
 def words(gf, x):
     return [w for d in gf.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
+
+
+def check_conversions(gf, values):
+    """from_binary and to_binary: every value's binary words to its digits and back."""
+    there, back = from_binary(gf), to_binary(gf)
+    for a in values:
+        assert execute(there, to_words(a, 2 * gf.k)) == words(gf, a), ("from_binary", a)
+        assert execute(back, words(gf, a)) == to_words(a, 2 * gf.k), ("to_binary", a)
 
 
 def check_lists(gf, pairs, singles, products=None):
@@ -116,6 +126,11 @@ def check_lists(gf, pairs, singles, products=None):
         fn = mul_by_r_power(gf, i)
         for a in singles:
             assert execute(fn, words(gf, a)) == words(gf, a * pow(gf.r, i, gf.p) % gf.p), (i, a)
+    shift = mul_r(gf)
+    for a in singles:
+        for i in range(2 * gf.k):
+            assert execute(shift, words(gf, a) + [i]) == words(gf, a * pow(gf.r, i, gf.p) % gf.p), ("mul_r", i, a)
+    check_conversions(gf, singles)
 
 
 def edges(gf):
@@ -142,14 +157,15 @@ def test_small_fields_of_more_digits(w, u, sign, k):
 @pytest.mark.parametrize("w, u, sign, k", [(2, 1, -1, 8), (2, 1, 1, 4)])
 def test_additive_lists_where_r_is_too_small_for_mul(w, u, sign, k):
     gf = GfField(w, u, sign, k, "small")  # 257 (r = 2), 1297 (r = 6): no mul (r <= 2k + 2)
-    from mpgen.gf.lists import mul_unavailable
-    assert "needs r > 2k + 2" in mul_unavailable(gf)
+    from mpgen.gf.lists import unavailable
+    assert "needs r > 2k + 2" in unavailable(gf, "mul")
     rng = random.Random(gf.p)
     values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
     pairs = [(a, b) for a in values for b in values]
     for name, fn, want in (("add", add(gf), lambda a, b: a + b), ("sub", sub(gf), lambda a, b: a - b)):
         for a, b in pairs:
             assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, want(a, b) % gf.p), (name, a, b)
+    check_conversions(gf, values)
 
 
 @pytest.mark.parametrize("k", [2, 4, 8, 16])
@@ -159,6 +175,31 @@ def test_the_table_fields(k):
     values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
     pairs = [(a, b) for a in values for b in values[:: max(1, len(values) // 12)]]
     check_lists(gf, pairs, values, products=pairs if k < 16 else pairs[::4])
+
+
+def check_dft_rows(gf, inputs):
+    """The FFT's base case: y_j = sum_i x_i r^(i j) for K = 2k inputs, every row j, by
+    accumulate_r<(i j) mod K> from zero sums and settle, against Python's integers."""
+    size = 2 * gf.k
+    lists, last = [accumulate_r(gf, s) for s in range(size)], settle(gf)
+    for xs in inputs:
+        for j in range(size):
+            sums = [0] * (3 * gf.k)
+            for i, x in enumerate(xs):
+                sums = execute(lists[i * j % size], sums + words(gf, x))
+            want = sum(x * pow(gf.r, i * j, gf.p) for i, x in enumerate(xs)) % gf.p
+            assert execute(last, sums) == words(gf, want), (xs, j)
+
+
+@pytest.mark.parametrize("gf", [GfField(3, 1, 1, 2, "tiny"), GfField(4, 2, 1, 4, "small"), preset(2), preset(4),
+                                preset(8), preset(16)], ids=lambda gf: f"{gf.p.bit_length()}bits")
+def test_dft_rows_by_shifts(gf):
+    rng = random.Random(gf.p)
+    size = 2 * gf.k
+    largest = sum((gf.r - 1) * gf.r ** i for i in range(gf.k)) % gf.p  # every digit r - 1
+    inputs = [[gf.p - 1] * size, [largest] * size, [gf.p - 1, largest] * gf.k,  # the column sums' extremes
+              [rng.randrange(gf.p) for _ in range(size)], [rng.choice(edges(gf)) for _ in range(size)]]
+    check_dft_rows(gf, inputs)
 
 
 def test_cli_writes_a_header_and_its_manifest(tmp_path):
@@ -172,8 +213,15 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert [(op["name"], op["in_words"], op["out_words"]) for op in module["operations"]] == [
         ("add", 32, 16), ("mul_r3", 16, 16)]
     assert main(["generate", "--gf-prime", "(2^3+2^1)^2+1", "--name", "tiny", "--out", str(tmp_path)]) == 0
+    modules = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    roles = {op["name"]: (op["operands"][0]["role"], op["result"]["role"]) for op in modules[-1]["operations"]}
+    assert roles["from_binary"] == ("integer", "element") and roles["to_binary"] == ("element", "integer")
+    assert roles["mul"] == ("element", "element")
+    shift = next(op for op in modules[-1]["operations"] if op["name"] == "mul_r")
+    assert [o["role"] for o in shift["operands"]] == ["element", "shift"] and shift["in_words"] == 5
+    assert modules[-1]["gf"]["fft"] == {"radix": 4, "largest_log": 2}  # p - 1 = 100: 4 points at most
     tiny = (tmp_path / "mpgen_tiny.cuh").read_text()  # the default operations
-    assert all(f"struct {op} " in tiny for op in ("add", "sub", "neg", "mul", "mul_r1"))
+    assert all(f"struct {op} " in tiny for op in ("add", "sub", "neg", "mul", "mul_r1", "from_binary", "to_binary"))
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -183,13 +231,47 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     (["--gf", "8", "--gf-prime", "(2^63+2^34)^8+1"], "give --gf (the seed's table) or --gf-prime"),
     (["--gf", "8", "--bits", "256"], "--gf: a generalized Fermat field takes --ops"),
     (["--gf", "8", "--name", "x"], "--name: names a field of --gf-prime"),
-    (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, mul, "
+    (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, mul, from_binary, to_binary, mul_r, fft, "
                                        "mul_r<i> for 0 < i < 4"),
     (["--gf", "2", "--ops", "div"], "--ops: 'div' is not an operation of gf2"),
     (["--gf", "32", "--ops", "mul"], "--ops: mul of gf32 is generated up to k = 16 so far"),
+    (["--gf", "64", "--ops", "from_binary"], "--ops: from_binary of gf64 is generated up to k = 16 so far"),
+    (["--gf", "32", "--ops", "fft"], "--ops: fft of gf32 is generated up to k = 16 so far"),
+    (["--gf-prime", "(2^2+2^1)^4+1", "--name", "x", "--ops", "fft"], "--ops: fft of x needs r > 2k + 2"),
 ])
 def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "out"
     assert main(["generate", *argv, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and not out.exists()
+
+
+# The FFT (gf/fft.py) through the lists, in the GPU's order, against the direct DFT in
+# Python's integers, and forward then inverse as the identity.
+from mpgen.gf.fft import Lists, check_length, inverse_powers_of_two, roots, transform  # noqa: E402
+
+
+@pytest.mark.parametrize("gf, lengths", [(GfField(4, 2, 1, 4, "small"), [8, 64]), (preset(2), [4, 16, 64, 256]),
+                                         (preset(4), [8, 64]), (preset(8), [256])], ids=["160001", "gf2", "gf4", "gf8"])
+def test_fft_against_the_direct_dft(gf, lengths):
+    fft, rng = Lists(gf), random.Random(gf.k)
+    for n in lengths:
+        points = [rng.choice(edges(gf)) if i % 3 else rng.randrange(gf.p) for i in range(n)]
+        w = roots(gf)[n.bit_length() - 1]
+        assert pow(w, n // 2, gf.p) == gf.p - 1 and pow(w, n // (2 * gf.k), gf.p) == gf.r
+        spectrum = transform(fft, points)
+        assert spectrum == [sum(x * pow(w, i * j, gf.p) for i, x in enumerate(points)) % gf.p for j in range(n)]
+        assert transform(fft, spectrum, inverse=True) == points
+
+
+def test_fft_constants_and_lengths():
+    gf = preset(8)
+    table = roots(gf)
+    assert len(table) == 33 and table[4] == gf.r and table[0] == 1
+    assert all(pow(w, 2, gf.p) == v for w, v in zip(table[1:], table))
+    assert all(pow(w, 1 << m, gf.p) == 1 and pow(w, 1 << m - 1, gf.p) == gf.p - 1 for m, w in enumerate(table) if m)
+    assert all(v * (1 << m) % gf.p == 1 for m, v in enumerate(inverse_powers_of_two(gf)))
+    assert check_length(gf, 16) is None and check_length(gf, 16 ** 5) is None
+    assert "give K^e points, K = 2k = 16" in check_length(gf, 32)
+    assert "at most 2^32" in check_length(gf, 16 ** 9)
+    assert "at most 2^8" in check_length(GfField(4, 2, 1, 4, "small"), 8 ** 3)

@@ -133,8 +133,12 @@ def preset(k: int) -> GfField:
 # name -> summary; mul_r<i> (0 < i < 2k) beside them. Each plans one list (lists.py).
 OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod p",
               "neg": "-x mod p (x r^k: the digits negated)",
-              "mul": "x y mod p (the seed's Algorithm 3.3: digit products, their columns split in radix r)"}
-DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1")
+              "mul": "x y mod p (the seed's Algorithm 3.3: digit products, their columns split in radix r)",
+              "from_binary": "x (an integer below p, 2k binary words) to its k digits in radix r",
+              "to_binary": "the k digits in radix r to the integer below p (2k binary words)",
+              "mul_r": "x r^a mod p, a (0 <= a < 2k) given at run time (a barrel shift of the digits)",
+              "fft": "the FFT of K^e points, K = 2k (cuda/gf_fft.cuh's Stockham passes; needs mul and mul_r)"}
+DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1", "mul_r", "from_binary", "to_binary", "fft")
 _POWER = re.compile(r"mul_r(\d+)")
 
 
@@ -145,24 +149,29 @@ def summary(name: str) -> str:
 
 def check_ops(gf: GfField, names: list[str]) -> list[str]:
     """The operations named, checked against the field: add, sub, neg, mul_r<i>."""
-    from .lists import mul_unavailable
+    from .lists import unavailable
     for name in names:
         power = _POWER.fullmatch(name)
         if name not in OPERATIONS and (power is None or not 0 < int(power[1]) < 2 * gf.k):
             raise RequestError(f"--ops: {shown(name)} is not an operation of {gf.label}; known: "
                                f"{', '.join(OPERATIONS)}, mul_r<i> for 0 < i < {2 * gf.k} (x r^i)")
-        if name == "mul" and mul_unavailable(gf):
-            raise RequestError(f"--ops: mul of {gf.label} {mul_unavailable(gf)}")
+        if unavailable(gf, name):
+            raise RequestError(f"--ops: {name} of {gf.label} {unavailable(gf, name)}")
     return list(dict.fromkeys(names))
 
 
 def default_ops(gf: GfField) -> list[str]:
-    from .lists import mul_unavailable
-    return [name for name in DEFAULT_OPS if name != "mul" or not mul_unavailable(gf)]
+    from .lists import unavailable
+    return [name for name in DEFAULT_OPS if not unavailable(gf, name)]
+
+
+def with_dependencies(names: list[str]) -> list[str]:
+    """The operations to generate: the FFT runs mul and mul_r."""
+    return list(dict.fromkeys(names + (["mul", "mul_r"] if "fft" in names else [])))
 
 
 def plan(gf: GfField, name: str):
-    """The operation's instruction list."""
+    """The operation's instruction list (the FFT's own are gf/fft.py's Lists)."""
     from . import lists
     power = _POWER.fullmatch(name)
     if power is not None:

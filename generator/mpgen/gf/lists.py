@@ -12,6 +12,13 @@ says so.
 - sub: digit differences with borrows in radix r, d - b r^k; where b, d + p = d + 1.
 - mul by r^i (section 3.4), 0 < i < 2k: a negacyclic shift of the digits, as the difference
   of the digits that stay and those that wrap around (r^k = -1); i = k is negation.
+- from_binary / to_binary: an integer below p in 2k binary words to its digits (k - 1 long
+  divisions by r, word by word) and back (the sum of the digits times r^i, constants).
+- mul_r: x r^a with a given at run time (0 <= a < 2k): a barrel shifter of the digits that
+  tracks which wrapped around (negated), then the same difference as mul_r<i>.
+- The FFT's base case (fft.py) sums K = 2k elements times powers of r lazily: accumulate_r<s>
+  adds x r^s into k signed three-word column sums (digits moved, no carries), settle turns
+  such sums back into an element.
 Each ends in the same normalisation: + 1 where a borrow says so, and the one element whose
 top digit is r where that carries out.
 """
@@ -20,7 +27,7 @@ from __future__ import annotations
 from ..field import to_words
 from ..ir import MASK, Function, Operand, Reg
 from ..ops.columns import Columns
-from ..ops.common import select
+from ..ops.common import all_ones_if_set, select
 from . import GfField
 
 Digit = tuple[Operand, Operand]  # (low word, high word)
@@ -167,14 +174,64 @@ def _divide(fn: Function, gf: GfField, n: list[Operand], bits: int) -> tuple[lis
     return q, (c_lo, c_hi)
 
 
-MUL_MAX_K = 16  # the convolution is k^2 digit products, straight-line
+COLUMN_WORDS = 3  # a lazy column sum (the FFT's): signed, two's complement, |sum| <= K r < 2^72
 
 
-def mul_unavailable(gf: GfField) -> str | None:
-    """Why the field has no mul, or None."""
-    if gf.k > MUL_MAX_K:
-        return f"is generated up to k = {MUL_MAX_K} so far (its k^2 digit products are straight-line)"
-    if gf.r <= 2 * gf.k + 2:
+def _divide_small(fn: Function, gf: GfField, n: list[Operand], bound: int) -> tuple[Operand, tuple[Reg, Reg]]:
+    """(q, c): q = floor(n / r) and c = n - q r < r, for n < bound (three words) with a small
+    quotient. Where r is within a factor 1 +- r / bound of 2^w, the power of two nearer it
+    (r's sparse form: the table's primes), q is n >> w or one off it, which one trial step
+    mends (+ r and q - 1 where r > 2^w, - r and q + 1 where r < 2^w); else _divide."""
+    w = min((gf.r.bit_length() - 1, gf.r.bit_length()), key=lambda e: abs(gf.r - (1 << e)))  # the nearer power
+    if bound * abs(gf.r - (1 << w)) >= gf.r << w or bound >> w >= 1 << 32:
+        q, c = _divide(fn, gf, n, bound.bit_length())
+        return q[0], c
+    word, bit = divmod(w, 32)
+    q = fn.temp()
+    fn.emit("shf.r.clamp", q, n[word], n[word + 1] if word + 1 < len(n) else 0, bit)
+    columns = Columns(fn, COLUMN_WORDS)
+    columns.add_row(q, [(0, gf.r & MASK), (1, gf.r >> 32)])
+    product = fn.temps_list(COLUMN_WORDS)
+    columns.sum_into(product)
+    c = fn.temps_list(COLUMN_WORDS)
+    fn.chain("sub", [(c[i], (n[i], product[i])) for i in range(COLUMN_WORDS)], carry_out=False)
+    r_words = (gf.r & MASK, gf.r >> 32, 0)
+    if gf.r > 1 << w:  # n >> w is q or q + 1: + r where c went below 0
+        negative, added = fn.temp(), fn.temps_list(COLUMN_WORDS)
+        fn.emit("shr", negative, c[2], 31)
+        fn.emit("sub", q, q, negative)
+        fn.emit("sub", negative, 0, negative)
+        fn.chain("add", [(added[i], (c[i], _masked(fn, negative, r_words[i]))) for i in range(COLUMN_WORDS)],
+                 carry_out=False)
+        c = added
+    elif gf.r < 1 << w:  # n >> w is q or q - 1: - r where c is r or more
+        d, below = fn.temps_list(COLUMN_WORDS), fn.temp()
+        fn.chain("sub", [(d[i], (c[i], r_words[i])) for i in range(COLUMN_WORDS)] + [(below, (0, 0))],
+                 carry_out=False)
+        for i in range(2):
+            select(fn, c[i], below, c[i], d[i])
+        fn.emit("add", q, q, below)
+        fn.emit("add", q, q, 1)  # + 1 where it went on (below = 0)
+    return q, (c[0], c[1])
+
+
+def _masked(fn: Function, mask: Reg, constant: int) -> Operand:
+    """mask & constant (0 where the constant is)."""
+    if constant == 0:
+        return 0
+    out = fn.temp()
+    fn.emit("and", out, mask, constant)
+    return out
+
+
+QUADRATIC_MAX_K = 16  # mul's k^2 digit products and the conversions' k^2 word divisions are straight-line
+
+
+def unavailable(gf: GfField, name: str) -> str | None:
+    """Why the field has no operation `name`, or None."""
+    if name in ("mul", "from_binary", "to_binary", "fft") and gf.k > QUADRATIC_MAX_K:
+        return f"is generated up to k = {QUADRATIC_MAX_K} so far (its k^2 steps are straight-line)"
+    if name in ("mul", "fft") and gf.r <= 2 * gf.k + 2:
         return f"needs r > 2k + 2 (a digit sum below 3r); r = {gf.r}"
     return None
 
@@ -186,7 +243,7 @@ def mul(gf: GfField) -> Function:
     radix-r digits by exact division by r, the digits of each column added up (below 3r)
     and carried in radix r: the 2k + 1 digits of the integer x y, L + H r^k with h the top
     digit (1 only for (p - 1)^2). Then x y = L - H' + h (mod p), r^k = -1."""
-    why = mul_unavailable(gf)
+    why = unavailable(gf, "mul")
     if why:
         raise ValueError(f"mul {why}")
     k = gf.k
@@ -238,5 +295,183 @@ def mul(gf: GfField) -> Function:
     difference = [tuple(fn.temps_list(2)) for _ in range(k)]
     _difference(fn, gf, difference, low, high)
     _plus_one_where(fn, gf, _digits([Reg("y", w) for w in range(2 * k)], k), difference, e[2 * k][0])
+    fn.check()
+    return fn
+
+
+def from_binary(gf: GfField) -> Function:
+    """x (0 <= x < p, 2k binary words) to its digits: k - 1 long divisions by r from the top
+    word down, each quotient the next dividend, each remainder a digit; the last quotient is
+    the top digit (r only for x = r^k = p - 1, the others 0 then, as the representation has it)."""
+    why = unavailable(gf, "from_binary")
+    if why:
+        raise ValueError(f"from_binary {why}")
+    fn = Function("from_binary", 2 * gf.k, 2 * gf.k)
+    y = _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k)
+    dividend: list[Operand] = [Reg("x", w) for w in range(2 * gf.k)]
+    bound = gf.p - 1  # the dividend's largest value
+    step_bits = (gf.r << 32).bit_length()  # a remainder and the next word: below r 2^32
+    for i in range(gf.k - 1):
+        top = len(dividend)  # the words above `top` form a remainder (their value < r)
+        while top > 0 and bound >> 32 * (top - 1) < gf.r:
+            top -= 1
+        remainder = dividend[top:]
+        quotient: list[Operand] = [0] * top
+        for j in reversed(range(top)):
+            q, (c_lo, c_hi) = _divide(fn, gf, [dividend[j]] + remainder, step_bits if remainder else 32)
+            quotient[j], remainder = q[0], [c_lo, c_hi]
+        remainder += [0] * (2 - len(remainder))
+        fn.emit("mov", y[i][0], remainder[0])
+        fn.emit("mov", y[i][1], remainder[1])
+        dividend, bound = quotient, bound // gf.r
+    top_digit = dividend + [0] * (2 - len(dividend))
+    fn.emit("mov", y[-1][0], top_digit[0])
+    fn.emit("mov", y[-1][1], top_digit[1])
+    fn.check()
+    return fn
+
+
+def to_binary(gf: GfField) -> Function:
+    """The digits to x in 2k binary words: the sum of digit i times the constant r^i."""
+    why = unavailable(gf, "to_binary")
+    if why:
+        raise ValueError(f"to_binary {why}")
+    fn = Function("to_binary", 2 * gf.k, 2 * gf.k)
+    x = [Reg("x", w) for w in range(2 * gf.k)]
+    columns = Columns(fn, 2 * gf.k)
+    for i in range(gf.k):
+        power = to_words(gf.r ** i)
+        for half in range(2):
+            columns.add_row(x[2 * i + half], [(half + c, word) for c, word in enumerate(power)])
+    columns.sum_into([Reg("y", w) for w in range(2 * gf.k)])
+    fn.check()
+    return fn
+
+
+def mul_r(gf: GfField) -> Function:
+    """x r^a mod p, a (0 <= a < 2k) given at run time: in 2k words (x) and a, out 2k.
+
+    p - 1 (top digit r) is first rewritten as -1 (digit 0 is 1, negated), so that every
+    digit is below r; then a barrel shifter: the stage of bit b moves every digit up 2^b
+    places where a has that bit, those that pass the top wrapping to the bottom negated
+    (r^k = -1; the stage of 2^b = k negates all). Digits kept positive minus those negated."""
+    k = gf.k
+    fn = Function("mul_r", 2 * k + 1, 2 * k)
+    x = _digits([Reg("x", w) for w in range(2 * k)], k)
+    a = Reg("x", 2 * k)
+    lo, hi = fn.temps_list(2)
+    fn.emit("xor", lo, x[-1][0], gf.r & MASK)
+    fn.emit("xor", hi, x[-1][1], gf.r >> 32)
+    fn.emit("or", lo, lo, hi)
+    is_top, ignored = fn.temp(), fn.temp()
+    fn.chain("sub", [(ignored, (lo, 1)), (is_top, (0, 0))], carry_out=False)  # all ones where the top digit is r
+    keep = fn.temp()
+    fn.emit("not", keep, is_top)
+    digits: list[tuple[Operand, Operand]] = [(x[i][0], x[i][1]) for i in range(k)]
+    top_lo, top_hi, one = fn.temps_list(3)
+    fn.emit("and", top_lo, x[-1][0], keep)
+    fn.emit("and", top_hi, x[-1][1], keep)
+    digits[-1] = (top_lo, top_hi)
+    fn.emit("and", one, is_top, 1)
+    fn.emit("or", one, one, x[0][0])
+    digits[0] = (one, x[0][1])
+    negated: list[Operand] = [is_top] + [0] * (k - 1)
+    for bit in range((2 * k).bit_length() - 1):
+        step = 1 << bit
+        set_bit = fn.temp()
+        fn.emit("shr", set_bit, a, bit)
+        fn.emit("and", set_bit, set_bit, 1)
+        mask = all_ones_if_set(fn, set_bit)
+        if step == k:  # r^k = -1
+            flipped = []
+            for f in negated:
+                g = fn.temp()
+                fn.emit("xor", g, f, mask)
+                flipped.append(g)
+            negated = flipped
+            continue
+        moved, flags = [], []
+        for i in range(k):
+            source = i - step if i >= step else i - step + k
+            lo, hi, flag = fn.temps_list(3)
+            select(fn, lo, mask, digits[source][0], digits[i][0])
+            select(fn, hi, mask, digits[source][1], digits[i][1])
+            if i >= step:
+                select(fn, flag, mask, negated[source], negated[i])
+            else:  # wrapped: negated once more
+                wrapped = fn.temp()
+                fn.emit("not", wrapped, negated[source])
+                select(fn, flag, mask, wrapped, negated[i])
+            moved.append((lo, hi))
+            flags.append(flag)
+        digits, negated = moved, flags
+    plus, minus = [], []
+    for (lo, hi), f in zip(digits, negated):
+        p_lo, p_hi, m_lo, m_hi, kept = fn.temps_list(5)
+        fn.emit("not", kept, f)
+        fn.emit("and", p_lo, lo, kept)
+        fn.emit("and", p_hi, hi, kept)
+        fn.emit("and", m_lo, lo, f)
+        fn.emit("and", m_hi, hi, f)
+        plus.append((p_lo, p_hi))
+        minus.append((m_lo, m_hi))
+    _difference(fn, gf, _digits([Reg("y", w) for w in range(2 * k)], k), plus, minus)
+    fn.check()
+    return fn
+
+
+
+def accumulate_r(gf: GfField, s: int) -> Function:
+    """sums + x r^s (0 <= s < 2k), lazily: in 3k words (k column sums) and 2k (x), out 3k.
+    Digit i of x goes to column (i + s) mod 2k, negated where that is k or more (r^k = -1)."""
+    k = gf.k
+    fn = Function(f"accumulate_r{s}", COLUMN_WORDS * k + 2 * k, COLUMN_WORDS * k)
+    sums = [Reg("x", w) for w in range(COLUMN_WORDS * k)]
+    x = _digits([Reg("x", COLUMN_WORDS * k + w) for w in range(2 * k)], k)
+    y = [Reg("y", w) for w in range(COLUMN_WORDS * k)]
+    for i in range(k):
+        column, negate = (i + s) % k, (i + s) % (2 * k) >= k
+        words = range(COLUMN_WORDS * column, COLUMN_WORDS * (column + 1))
+        fn.chain("sub" if negate else "add", [(y[w], (sums[w], d)) for w, d in zip(words, (*x[i], 0))],
+                 carry_out=False)
+    fn.check()
+    return fn
+
+
+def settle_bias(gf: GfField) -> list[int]:
+    """beta_c = D (r - 1), beta_0 = D (r + 1), D = K + 1: each at least K r, above any negative
+    column sum, and sum beta_c r^c = D (r^k - 1) + 2D = D p = 0 (mod p)."""
+    d = 2 * gf.k + 1
+    return [d * (gf.r + 1)] + [d * (gf.r - 1)] * (gf.k - 1)
+
+
+def settle(gf: GfField) -> Function:
+    """k lazy column sums (accumulate_r's, each |sum| <= K r) to the element sum_c S_c r^c
+    mod p: the bias makes each column non-negative, its digits are carried in radix r (each
+    quotient below 2K + 4: _divide_small), and the carry out of the top, C r^k = -C,
+    subtracted; + p where that goes below 0."""
+    why = unavailable(gf, "mul")
+    if why:
+        raise ValueError(f"the FFT's settle {why}")
+    k = gf.k
+    fn = Function("settle", COLUMN_WORDS * k, 2 * k)
+    sums = [Reg("x", w) for w in range(COLUMN_WORDS * k)]
+    bias = settle_bias(gf)
+    bound = max(bias) + 2 * gf.k * gf.r + 2 * gf.k + 4  # a biased column and the carry into it
+    digits = []
+    carry: Operand = 0
+    for c in range(k):
+        t = fn.temps_list(COLUMN_WORDS)
+        words = to_words(bias[c], COLUMN_WORDS)
+        fn.chain("add", [(t[w], (sums[COLUMN_WORDS * c + w], words[w])) for w in range(COLUMN_WORDS)],
+                 carry_out=False)
+        fn.chain("add", [(t[w], (t[w], carry if w == 0 else 0)) for w in range(COLUMN_WORDS)], carry_out=False)
+        carry, digit = _divide_small(fn, gf, t, bound)
+        digits.append(digit)
+    d = [tuple(fn.temps_list(2)) for _ in range(k)]
+    borrow = _digit_sub(fn, gf, d[0], digits[0], (carry, 0), None)
+    for i in range(1, k):
+        borrow = _digit_sub(fn, gf, d[i], digits[i], (0, 0), borrow)
+    _plus_one_where(fn, gf, _digits([Reg("y", w) for w in range(2 * k)], k), d, borrow)
     fn.check()
     return fn

@@ -1,36 +1,66 @@
 """The generalized Fermat field printer: a field's self-contained header
-(templates/gf.cuh.j2: each operation's list in both renderings) and its manifest entry."""
+(templates/gf.cuh.j2: each operation's list in both renderings, and where the FFT is asked
+for, its lists, constants and cuda/gf_fft.cuh's passes) and its manifest entry."""
 from __future__ import annotations
 
 from .. import __version__, names
-from ..gf import GfField, plan, summary
+from ..field import to_words
+from ..gf import GfField, fft, plan, summary, with_dependencies
+from ..gf.lists import COLUMN_WORDS
 from ..ir import Function
 from . import host, ptx
-from .cuda import environment, prelude
+from .cuda import PACKAGE, environment, prelude
 
 
 def operation_contract(gf: GfField, fn: Function) -> dict:
-    operands = fn.in_words // (2 * gf.k)
-    return {"name": fn.name, "symbol": fn.name, "summary": summary(fn.name),
-            "operands": [{"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": True, "role": "element"}] * operands,
-            "optional_operands": 0, "result": {"limbs": fn.out_words, "parts": 1, "flag": False, "signed": False},
+    """Operands and result are elements (k digits), except from_binary's operand and
+    to_binary's result (integers below p in 2k binary words) and mul_r's shift a."""
+    element = {"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": True,
+               "role": "integer" if fn.name == "from_binary" else "element"}
+    operands = [element] * (fn.in_words // (2 * gf.k))
+    if fn.name == "mul_r":
+        operands.append({"bits": (2 * gf.k - 1).bit_length(), "limbs": 1, "below_modulus": False, "role": "shift"})
+    return {"name": fn.name, "symbol": fn.name, "summary": summary(fn.name), "operands": operands,
+            "optional_operands": 0,
+            "result": {"limbs": fn.out_words, "parts": 1, "flag": False, "signed": False,
+                       "role": "integer" if fn.name == "to_binary" else "element"},
             "in_words": fn.in_words, "out_words": fn.out_words, "instructions": len(fn.body)}
 
 
-def header(gf: GfField, lists: list[Function]) -> str:
-    ops = [{"name": fn.name, "summary": summary(fn.name), "in_words": fn.in_words, "out_words": fn.out_words,
-            "instructions": len(fn.body), "ptx": ptx.function(fn), "host": host.function(fn)} for fn in lists]
+def _rendered(fn: Function, what: str) -> dict:
+    return {"name": fn.name, "summary": what, "in_words": fn.in_words, "out_words": fn.out_words, "instructions": len(fn.body),
+            "ptx": ptx.function(fn), "host": host.function(fn)}
+
+
+def _element_words(gf: GfField, values: list[int]) -> list[int]:
+    return [w for v in values for d in gf.digits(v) for w in to_words(d, 2)]
+
+
+def header(gf: GfField, lists: list[Function], transform: fft.Lists | None) -> str:
+    ops = [_rendered(fn, summary(fn.name)) for fn in lists]
+    fft_parts = None
+    if transform is not None:
+        fft_parts = {"accumulate": [_rendered(fn, f"sums + x r^{s}, lazily (k signed column sums)")
+                                    for s, fn in enumerate(transform.accumulate)],
+                     "settle": _rendered(transform.settle, "k lazy column sums to the element they stand for"),
+                     "largest_log": fft.largest_log(gf),
+                     "roots": _element_words(gf, fft.roots(gf)),
+                     "inverses": _element_words(gf, fft.inverse_powers_of_two(gf)),
+                     "passes": (PACKAGE / "cuda" / "gf_fft.cuh").read_text(encoding="utf-8"),
+                     "column_words": COLUMN_WORDS}
     return environment().get_template("gf.cuh.j2").render(
-        version=__version__, gf=gf, name=gf.label, prelude=prelude(), operations=ops,
+        version=__version__, gf=gf, name=gf.label, prelude=prelude(), operations=ops, fft=fft_parts,
         r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
 
 
-def module(gf: GfField, lists: list[Function], files: dict[str, str]) -> dict:
-    """The field's entry in the manifest: p's form and digits, each operation's contract."""
+def module(gf: GfField, lists: list[Function], files: dict[str, str], transform: bool) -> dict:
+    """The field's entry in the manifest: p's form and digits, each operation's contract,
+    and the FFT's lengths where it is generated."""
     return {"name": gf.label, "tier": "gf", "bits": gf.p.bit_length(), "limbs": 2 * gf.k, "mul": "radix",
             "files": files, "field": None,
             "gf": {"prime": gf.text, "w": gf.w, "u": gf.u, "sign": gf.sign, "k": gf.k, "r": f"{gf.r:#x}",
-                   "modulus": f"{gf.p:#x}", "two_adicity": gf.two_adicity},
+                   "modulus": f"{gf.p:#x}", "two_adicity": gf.two_adicity,
+                   "fft": {"radix": 2 * gf.k, "largest_log": fft.largest_log(gf)} if transform else None},
             "operations": [operation_contract(gf, fn) for fn in lists]}
 
 
@@ -38,8 +68,13 @@ def render(request: list[tuple[GfField, list[str]]]) -> tuple[dict[str, str], li
     """Each field's header and manifest entry, each operation's list planned once for both."""
     files, contracts = {}, []
     for gf, operations in request:
-        lists = [plan(gf, name) for name in operations]
+        lists = [plan(gf, name) for name in with_dependencies(operations) if name != "fft"]
+        transform = None
+        if "fft" in operations:
+            transform = fft.Lists(gf)
+            planned = {fn.name: fn for fn in lists}
+            transform.mul, transform.mul_r = planned["mul"], planned["mul_r"]  # the same lists, planned once
         written = {"header": names.header(gf.label)}
-        files[written["header"]] = header(gf, lists)
-        contracts.append(module(gf, lists, written))
+        files[written["header"]] = header(gf, lists, transform)
+        contracts.append(module(gf, lists, written, transform is not None))
     return files, contracts

@@ -1,0 +1,295 @@
+// The FFT over a generalized Fermat field p = r^k + 1 (seed 002; mpgen's gf/fft.py states the
+// plan): N = K^e points of F::words words each, K = 2k, in e Stockham passes of radix K,
+// written once for host and device around the field's generated lists (mul, mul_r,
+// accumulate_r<s>, settle) and constants (roots of unity, 2^-m). Pass s (span ns = K^s) takes
+// for each j < N/K the points j + t N/K, multiplies point t by w^(t (j mod ns) N / (ns K)) =
+// r^a w^b (the table's w^b, then a shift by a), and writes DFT_K output t, the sum of x_i
+// r^(i t) (shifts only), to (j / ns) ns K + j mod ns + t ns.
+#ifndef MPGEN_GF_FFT
+#define MPGEN_GF_FFT
+
+namespace mpgen {
+namespace gf_fft {
+
+template <class F>
+struct shape {
+  static constexpr unsigned k = F::digits, K = 2 * k, words = F::words, sums = 3 * k;
+};
+
+// One pass over n = K^e points: ns = K^s, the span of the sub-transforms done before it.
+struct Pass {
+  std::size_t n, ns;
+  unsigned log_n;
+  bool inverse;
+};
+
+template <class F>
+MPGEN_HOST_DEVICE void load(uint32_t* x, const uint32_t* from) {
+#ifdef __CUDA_ARCH__
+  if constexpr (F::words % 4 == 0) {  // 16-byte loads: an element is 16 k bytes, aligned
+    MPGEN_UNROLL for (unsigned w = 0; w < F::words; w += 4) {
+      const uint4 v = reinterpret_cast<const uint4*>(from)[w / 4];
+      x[w] = v.x, x[w + 1] = v.y, x[w + 2] = v.z, x[w + 3] = v.w;
+    }
+    return;
+  }
+#endif
+  loops::copy<F::words>(x, from);
+}
+
+template <class F>
+MPGEN_HOST_DEVICE void store(uint32_t* to, const uint32_t* y) {
+#ifdef __CUDA_ARCH__
+  if constexpr (F::words % 4 == 0) {
+    MPGEN_UNROLL for (unsigned w = 0; w < F::words; w += 4)
+      reinterpret_cast<uint4*>(to)[w / 4] = make_uint4(y[w], y[w + 1], y[w + 2], y[w + 3]);
+    return;
+  }
+#endif
+  loops::copy<F::words>(to, y);
+}
+
+// w^b for the N-th root w of the header's table: the product of w^(2^i) = roots[log_n - i]
+// over the bits i of b (b < N/K).
+template <class F>
+MPGEN_HOST_DEVICE void twiddle(uint32_t* w, std::size_t b, unsigned log_n) {
+  MPGEN_UNROLL for (unsigned i = 0; i < F::words; ++i) w[i] = i == 0;
+  for (unsigned i = 0; b >> i; ++i)
+    if ((b >> i) & 1) loops::apply2<typename F::mul>(w, w, F::root(log_n - i));
+}
+
+// Point t of transform j of the pass, times its twiddle (none in the first pass, which a
+// kernel without twiddles, and so without mul's registers, runs).
+template <class F, bool twiddled = true>
+MPGEN_HOST_DEVICE void load_point(uint32_t* x, const uint32_t* in, const uint32_t* table, const Pass& p,
+                                  std::size_t j, unsigned t) {
+  constexpr unsigned K = shape<F>::K, W = F::words;
+  const std::size_t stride = p.n / K;
+  load<F>(x, in + (j + t * stride) * W);
+  if (!twiddled || p.ns == 1) return;
+  std::size_t e = t * (j % p.ns) * (p.n / (p.ns * K));
+  if (p.inverse) e = (p.n - e) % p.n;  // w^-e
+  loops::apply2<typename F::mul>(x, x, table + (e % stride) * W);
+  uint32_t shifted[W + 1];
+  loops::copy<W>(shifted, x);
+  shifted[W] = uint32_t(e / stride);
+  loops::apply<typename F::mul_r>(x, shifted);
+}
+
+// sums += x_i r^(i J) for i = I .. K - 1, the points loaded by points(i, x).
+template <class F, unsigned J, unsigned I = 0, class Points>
+MPGEN_HOST_DEVICE void row(uint32_t* sums, const Points& points) {
+  if constexpr (I < shape<F>::K) {
+    constexpr unsigned S = shape<F>::sums;
+    uint32_t in[S + F::words];
+    loops::copy<S>(in, sums);
+    points(I, in + S);
+    loops::apply<typename F::template accumulate_r<(I * J) % shape<F>::K>>(sums, in);
+    row<F, J, I + 1>(sums, points);
+  }
+}
+
+// sums = the lazy sums of row J of DFT_K (sum_i x_i r^(i J)), dispatched once: each row's
+// code is its own (the shifts are immediates), the rest of output() is shared.
+template <class F, unsigned J = 0, class Points>
+MPGEN_HOST_DEVICE void row_sums(uint32_t* sums, unsigned which, const Points& points) {
+  if constexpr (J < shape<F>::K) {
+    if (which != J) return row_sums<F, J + 1>(sums, which, points);
+    row<F, J>(sums, points);
+  }
+}
+
+// Whether the pass is the inverse's last, whose outputs are multiplied by N^-1.
+MPGEN_HOST_DEVICE bool scaled(const Pass& p, unsigned K) { return p.inverse && p.ns * K == p.n; }
+
+// y = DFT_K's output t of the pass's points (row -t for the inverse), times N^-1 where the
+// pass is scaled (a kernel without that product has no mul in it).
+template <class F, bool may_scale = true, class Points>
+MPGEN_HOST_DEVICE void output(uint32_t* y, unsigned t, const Pass& p, const Points& points) {
+  constexpr unsigned K = shape<F>::K;
+  uint32_t sums[shape<F>::sums] = {};
+  row_sums<F>(sums, p.inverse ? (K - t) % K : t, points);
+  loops::apply<typename F::settle>(y, sums);
+  if (may_scale && scaled(p, K)) loops::apply2<typename F::mul>(y, y, F::inverse_power_of_two(p.log_n));
+}
+
+template <class F>
+MPGEN_HOST_DEVICE std::size_t destination(const Pass& p, std::size_t j, unsigned t) {
+  return (j / p.ns) * p.ns * shape<F>::K + j % p.ns + t * p.ns;
+}
+
+// log2 n for n a power of two.
+template <class F>
+MPGEN_HOST_DEVICE unsigned log_length(std::size_t n) {
+  unsigned log_n = 0;
+  while ((std::size_t(1) << log_n) < n && log_n < 63) ++log_n;
+  return log_n;
+}
+
+// The K points of a transform, one after the other (the host's pass).
+template <class F>
+struct consecutive {
+  const uint32_t* points;
+  MPGEN_HOST_DEVICE void operator()(unsigned i, uint32_t* x) const { loops::copy<F::words>(x, points + i * F::words); }
+};
+
+#ifndef __CUDACC_RTC__
+// Throws std::invalid_argument unless n = K^e (e >= 1) and n <= 2^largest_log.
+template <class F>
+void check_length(std::size_t n) {
+  constexpr unsigned K = shape<F>::K;
+  std::size_t m = K;
+  while (m < n) m *= K;
+  if (m != n || log_length<F>(n) > F::largest_log)
+    throw std::invalid_argument("gf FFT: " + std::to_string(n) + " points; give K^e points (K = 2k = " +
+                                std::to_string(K) + ", e >= 1), at most 2^" + std::to_string(F::largest_log));
+}
+
+// The pass on the host, transform by transform.
+template <class F>
+void host_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p) {
+  constexpr unsigned K = shape<F>::K, W = F::words;
+  std::vector<uint32_t> points(K * W);
+  for (std::size_t j = 0; j < p.n / K; ++j) {
+    for (unsigned t = 0; t < K; ++t) load_point<F>(&points[t * W], in, table, p, j, t);
+    for (unsigned t = 0; t < K; ++t) output<F>(out + destination<F>(p, j, t) * W, t, p, consecutive<F>{points.data()});
+  }
+}
+
+// The N/K twiddles w^b of n points.
+template <class F>
+std::vector<uint32_t> host_twiddles(std::size_t n) {
+  check_length<F>(n);
+  const std::size_t count = n / shape<F>::K;
+  std::vector<uint32_t> table(count * F::words);
+  for (std::size_t b = 0; b < count; ++b) twiddle<F>(&table[b * F::words], b, log_length<F>(n));
+  return table;
+}
+
+// The transform of the n points at data, in place (scratch: n points), on the host.
+template <class F>
+void host_transform(uint32_t* data, std::size_t n, bool inverse) {
+  const std::vector<uint32_t> table = host_twiddles<F>(n);
+  std::vector<uint32_t> scratch(n * F::words);
+  uint32_t *in = data, *out = scratch.data();
+  for (std::size_t ns = 1; ns < n; ns *= shape<F>::K) {
+    host_pass<F>(in, out, table.data(), Pass{n, ns, log_length<F>(n), inverse});
+    std::swap(in, out);
+  }
+  if (in != data) std::copy(in, in + n * F::words, data);
+}
+#endif
+
+#ifdef __CUDACC__
+// A block: 32 transforms, one a lane; its warps load K points each (point t by warp t mod
+// warps), meet in shared memory and compute DFT_K's outputs, every lane of a warp the same
+// output t (the same shifts: no divergence). Shared memory holds a point's words 4 at a time,
+// lane after lane: 16-byte accesses without bank conflicts.
+constexpr unsigned lanes = 32;
+template <class F>
+constexpr unsigned warps = shape<F>::K < 8 ? shape<F>::K : 8;
+template <class F>
+constexpr std::size_t shared_bytes = std::size_t(shape<F>::K) * F::words * lanes * 4;
+
+template <class F>
+struct shared_points {
+  static_assert(F::words % 4 == 0, "an element of 2k words, k even");
+  uint4* quads;  // [K][words / 4][lanes]
+  unsigned lane;
+  __device__ void put(unsigned t, const uint32_t* x) const {
+    MPGEN_UNROLL for (unsigned q = 0; q < F::words / 4; ++q)
+      quads[(t * (F::words / 4) + q) * lanes + lane] = make_uint4(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3]);
+  }
+  __device__ void operator()(unsigned t, uint32_t* x) const {
+    MPGEN_UNROLL for (unsigned q = 0; q < F::words / 4; ++q) {
+      const uint4 v = quads[(t * (F::words / 4) + q) * lanes + lane];
+      x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
+    }
+  }
+};
+
+template <class F, bool twiddled, bool scaling>
+__global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* in, uint32_t* out,
+                                                               const uint32_t* table, Pass p) {
+  constexpr unsigned K = shape<F>::K, W = F::words;
+  extern __shared__ uint4 quads[];
+  const shared_points<F> points{quads, threadIdx.x};
+  const std::size_t j = std::size_t(blockIdx.x) * lanes + threadIdx.x;
+  const bool active = j < p.n / K;
+  if (active)
+    MPGEN_ROLLED for (unsigned t = threadIdx.y; t < K; t += warps<F>) {
+      uint32_t x[W];
+      load_point<F, twiddled>(x, in, table, p, j, t);
+      points.put(t, x);
+    }
+  __syncthreads();
+  if (!active) return;
+  MPGEN_ROLLED for (unsigned t = threadIdx.y; t < K; t += warps<F>) {
+    uint32_t y[W];
+    output<F, scaling>(y, t, p, points);
+    store<F>(out + destination<F>(p, j, t) * W, y);
+  }
+}
+
+template <class F>
+__global__ void twiddle_kernel(uint32_t* table, std::size_t count, unsigned log_n) {
+  const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b < count) {
+    uint32_t w[F::words];
+    twiddle<F>(w, b, log_n);
+    store<F>(table + b * F::words, w);
+  }
+}
+
+// The N/K twiddles of n points into table (N/K points of device memory).
+template <class F>
+cudaError_t device_twiddles(uint32_t* table, std::size_t n, cudaStream_t stream = 0) {
+  check_length<F>(n);
+  const std::size_t count = n / shape<F>::K;
+  twiddle_kernel<F><<<unsigned((count + 127) / 128), 128, 0, stream>>>(table, count, log_length<F>(n));
+  return cudaGetLastError();
+}
+
+// One pass on the device (in and out: n points each, apart).
+template <class F, bool twiddled, bool scaling>
+cudaError_t launch_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p, cudaStream_t stream) {
+  static const cudaError_t configured = cudaFuncSetAttribute(
+      pass_kernel<F, twiddled, scaling>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes<F>));
+  if (configured != cudaSuccess) return configured;
+  const std::size_t transforms = p.n / shape<F>::K;
+  pass_kernel<F, twiddled, scaling>
+      <<<unsigned((transforms + lanes - 1) / lanes), dim3(lanes, warps<F>), shared_bytes<F>, stream>>>(in, out, table, p);
+  return cudaGetLastError();
+}
+
+template <class F>
+cudaError_t device_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p,
+                        cudaStream_t stream = 0) {
+  const bool twiddled = p.ns > 1;
+  if (scaled(p, shape<F>::K))
+    return twiddled ? launch_pass<F, true, true>(in, out, table, p, stream)
+                    : launch_pass<F, false, true>(in, out, table, p, stream);
+  return twiddled ? launch_pass<F, true, false>(in, out, table, p, stream)
+                  : launch_pass<F, false, false>(in, out, table, p, stream);
+}
+
+// The transform of the n points at data on the device, passes alternating between data and
+// scratch (n points each); *result is whichever holds the output.
+template <class F>
+cudaError_t device_transform(uint32_t* data, uint32_t* scratch, const uint32_t* table, std::size_t n, bool inverse,
+                             uint32_t** result, cudaStream_t stream = 0) {
+  check_length<F>(n);
+  uint32_t *in = data, *out = scratch;
+  for (std::size_t ns = 1; ns < n; ns *= shape<F>::K) {
+    const cudaError_t e = device_pass<F>(in, out, table, Pass{n, ns, log_length<F>(n), inverse}, stream);
+    if (e != cudaSuccess) return e;
+    std::swap(in, out);
+  }
+  *result = in;
+  return cudaSuccess;
+}
+#endif
+
+}  // namespace gf_fft
+}  // namespace mpgen
+#endif  // MPGEN_GF_FFT

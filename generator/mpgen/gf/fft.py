@@ -1,0 +1,126 @@
+"""The FFT over p = r^k + 1 (seed 002, chapter 4): N = K^e points, K = 2k, in e Stockham
+passes of radix K (self-sorting: no bit reversal; each pass reads one array and writes the
+other). Pass s (span ns = K^s) takes, for each j < N/K, the K points j + t N/K (t < K),
+multiplies point t by the twiddle w^(t (j mod ns) N / (ns K)) (none in the first pass),
+runs DFT_K on them and writes output t to (j div ns) ns K + j mod ns + t ns.
+
+DFT_K needs no multiplication: w^(N/K) = r, so output t is the sum of x_i r^(i t), each a
+shift of digits (lists.accumulate_r, summed lazily, then lists.settle). A twiddle w^E is
+r^a w^b with E = a N/K + b: a product by the table's w^b (b < N/K) and a shift by a
+(lists.mul_r). The inverse takes w^-1: row -t, exponent N - E, and multiplies the last
+pass's outputs by N^-1.
+
+This module holds the constants the GPU's code reads (roots of unity, inverses of powers of
+two) and the transform on the host over the lists, in the GPU's order, so that the tests
+check the plan itself; cuda/gf.cuh is the same passes for host and device."""
+from __future__ import annotations
+
+from functools import cached_property
+
+from ..ir import Function, execute
+from . import GfField
+from . import lists
+
+MAX_LOG = 32  # the largest transform the header's tables serve: 2^32 points
+
+
+def largest_log(gf: GfField) -> int:
+    """log2 of the longest transform: the 2-adicity, at most MAX_LOG."""
+    return min(gf.two_adicity, MAX_LOG)
+
+
+def check_length(gf: GfField, n: int) -> str | None:
+    """Why n points is no transform of this field, or None."""
+    size = 2 * gf.k
+    e, m = 0, 1
+    while m < n:
+        m, e = m * size, e + 1
+    if m != n or e < 1:
+        return f"{n} points: give K^e points, K = 2k = {size}, e >= 1"
+    if n.bit_length() - 1 > largest_log(gf):
+        return f"{n} points: at most 2^{largest_log(gf)} (2^(k u) divides p - 1; the table stops at 2^{MAX_LOG})"
+    return None
+
+
+def roots(gf: GfField) -> list[int]:
+    """roots[m] = a primitive 2^m-th root of unity for m = 0 .. largest_log, each the square
+    of the next (so that w_N^(2^i) = roots[log N - i]) and roots[log 2k] = r."""
+    top = largest_log(gf)
+    w = gf.root_of_unity(1 << top)
+    out = [w]
+    for _ in range(top):
+        w = w * w % gf.p
+        out.append(w)
+    return out[::-1]
+
+
+def inverse_powers_of_two(gf: GfField) -> list[int]:
+    """2^-m mod p for m = 0 .. largest_log: the inverse transform's N^-1."""
+    half = (gf.p + 1) // 2
+    return [pow(half, m, gf.p) for m in range(largest_log(gf) + 1)]
+
+
+class Lists:
+    """The lists the transform runs, planned once."""
+
+    def __init__(self, gf: GfField) -> None:
+        self.gf = gf
+
+    @cached_property
+    def mul(self) -> Function:
+        return lists.mul(self.gf)
+
+    @cached_property
+    def mul_r(self) -> Function:
+        return lists.mul_r(self.gf)
+
+    @cached_property
+    def accumulate(self) -> list[Function]:
+        return [lists.accumulate_r(self.gf, s) for s in range(2 * self.gf.k)]
+
+    @cached_property
+    def settle(self) -> Function:
+        return lists.settle(self.gf)
+
+    @property
+    def all(self) -> list[Function]:
+        return [self.mul, self.mul_r, *self.accumulate, self.settle]
+
+
+def _words(gf: GfField, x: int) -> list[int]:
+    return [w for d in gf.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
+
+
+def transform(fft: Lists, points: list[int], inverse: bool = False) -> list[int]:
+    """The transform of the points (integers below p) through the lists, pass by pass."""
+    gf = fft.gf
+    size, n = 2 * gf.k, len(points)
+    why = check_length(gf, n)
+    if why:
+        raise ValueError(why)
+    w = roots(gf)[n.bit_length() - 1]
+    table = [_words(gf, pow(w, b, gf.p)) for b in range(n // size)]
+    data = [_words(gf, x) for x in points]
+    ns = 1
+    while ns < n:
+        out: list[list[int]] = [[]] * n
+        for j in range(n // size):
+            xs = []
+            for t in range(size):
+                x = data[j + t * (n // size)]
+                if ns > 1:
+                    e = t * (j % ns) * (n // (ns * size))
+                    a, b = divmod((n - e) % n if inverse else e, n // size)
+                    x = execute(fft.mul_r, execute(fft.mul, x + table[b]) + [a])
+                xs.append(x)
+            for t in range(size):
+                row = (size - t) % size if inverse else t
+                sums = [0] * (lists.COLUMN_WORDS * gf.k)
+                for i, x in enumerate(xs):
+                    sums = execute(fft.accumulate[i * row % size], sums + x)
+                y = execute(fft.settle, sums)
+                if inverse and ns * size == n:
+                    y = execute(fft.mul, y + _words(gf, inverse_powers_of_two(gf)[n.bit_length() - 1]))
+                out[(j // ns) * ns * size + j % ns + t * ns] = y
+        data, ns = out, ns * size
+    return [gf.value([y[2 * i] | y[2 * i + 1] << 32 for i in range(gf.k)]) for y in data]
