@@ -5,11 +5,13 @@
 // copies the bytes a pass moves (N points read, N written, 16-byte accesses), a kernel that
 // does a pass's twiddle products alone (the table's w^b, then the shift r^a, one point a
 // thread), and the GPU's multiply-add rates (independent chains of mad.wide.u32 and of
-// mad.lo.u32: IMAD.WIDE and IMAD in SASS). Checked: N = K^2 against the host's transform (tests/cpp/gf.cpp tests that against
-// GMP), and every N forward then inverse as the identity.
+// mad.lo.u32: IMAD.WIDE and IMAD in SASS). Also timed: the cyclic product of two polynomials
+// of N coefficients through it (device_cyclic_product). Checked: N = K^2 against the host's
+// transform (tests/cpp/gf.cpp tests that against GMP), every N forward then inverse as the
+// identity.
 //
-// Usage: mpgen-bench-gf [--min-e E] [--max-e E] [--runs R]   (N = K^E, E from 2 (default)
-// to 5 (default); 6 is 2^24 points, 3 GB)
+// Usage: mpgen-bench-gf [--min-e E] [--max-e E] [--runs R]: N = K^E for E from min-e
+// (default 2) to max-e (default 5); E = 6 is 2^24 points, 4 GB of arrays.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -106,8 +108,8 @@ int main(int argc, char** argv) {
   const double narrow = bench::gpu_seconds([&] { multiply_adds_narrow<<<mad_blocks, 256>>>(sink, 12345); }, runs);
   std::printf("device %s, %d SMs; multiply-add rates: %.4g mad.wide.u32/s, %.4g mad.lo.u32/s\n", prop.name,
               prop.multiProcessorCount, mads / wide, mads / narrow);
-  std::printf("%-9s %-10s %-10s %-12s %-12s %-12s %-12s %s\n", "N", "fft_ms", "pass0_ms", "twiddle_pass_ms",
-              "copy_ms", "twiddles_ms", "copy_GB/s", "check");
+  std::printf("%-9s %-10s %-10s %-15s %-12s %-12s %-12s %-11s %s\n", "N", "fft_ms", "pass0_ms", "twiddle_pass_ms",
+              "copy_ms", "twiddles_ms", "copy_GB/s", "product_ms", "check");
   for (unsigned e = min_e; e <= max_e; ++e) {
     std::size_t n = 1;
     for (unsigned i = 0; i < e; ++i) n *= K;
@@ -134,6 +136,15 @@ int main(int argc, char** argv) {
     // the field all the same).
     const double whole = bench::gpu_seconds(
         [&] { bench::check(fft::device_transform<F>(data, scratch, table, n, false, &result), "fft"); }, runs);
+    // A cyclic product of two polynomials of n coefficients (two forward transforms, the
+    // pointwise products, one inverse), the second operand in a third array.
+    uint32_t* other_operand;
+    bench::check(cudaMalloc(&other_operand, bytes), "malloc");
+    bench::check(cudaMemcpy(other_operand, points.data(), bytes, cudaMemcpyHostToDevice), "copy");
+    const double product = bench::gpu_seconds([&] {
+      bench::check(fft::device_cyclic_product<F>(data, other_operand, scratch, table, n, &result), "product");
+    }, runs);
+    cudaFree(other_operand);
     // Checks on fresh input: forward (against the host's at K^2), then inverse.
     bench::check(cudaMemcpy(data, points.data(), bytes, cudaMemcpyHostToDevice), "copy");
     bench::check(fft::device_transform<F>(data, scratch, table, n, false, &result), "fft");
@@ -149,8 +160,8 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> back(n * W);
     bench::check(cudaMemcpy(back.data(), result, bytes, cudaMemcpyDeviceToHost), "copy");
     if (back != points) verdict = "INVERSE DIFFERS";
-    std::printf("%-9zu %-10.4f %-10.4f %-15.4f %-12.4f %-12.4f %-12.1f %s\n", n, whole * 1e3, pass0 * 1e3, pass1 * 1e3,
-                copy * 1e3, twiddles * 1e3, 2.0 * bytes / copy * 1e-9, verdict.c_str());
+    std::printf("%-9zu %-10.4f %-10.4f %-15.4f %-12.4f %-12.4f %-12.1f %-11.4f %s\n", n, whole * 1e3, pass0 * 1e3,
+                pass1 * 1e3, copy * 1e3, twiddles * 1e3, 2.0 * bytes / copy * 1e-9, product * 1e3, verdict.c_str());
     cudaFree(data), cudaFree(scratch), cudaFree(table);
   }
   return 0;

@@ -196,12 +196,12 @@ def main(argv: list[str] | None = None) -> int:
                                    "--modulus (or --rns-moduli) too")
             if args.field:
                 args.modulus, args.name = check_preset(args.field)
-            sets = []  # RNS sets, from a spec
+            sets, prime_fields = [], []  # RNS sets and generalized Fermat fields, from a spec
             if args.spec:
-                request, sets = parse_spec(args.spec)
-                if sets and (args.kernels or args.ptx is not None):
-                    raise RequestError("--spec: RNS sets have no kernels source (--kernels, --ptx) yet; "
-                                       "generate their headers without it")
+                request, sets, prime_fields = parse_spec(args.spec)
+                if (sets or prime_fields) and (args.kernels or args.ptx is not None):
+                    raise RequestError("--spec: RNS sets and [gf] fields have no kernels source (--kernels, --ptx) "
+                                       "yet; generate their headers without it")
             elif args.modulus:
                 request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul,
                                       args.tier)
@@ -210,9 +210,10 @@ def main(argv: list[str] | None = None) -> int:
                                         args.instances_per_block)
             files, contracts = render(plan_request(request), kernels=args.kernels,
                                       ptx=args.ptx is not None, runtime_table=args.table)
-            rns_files, rns_contracts = rns_printer.render(sets, runtime_table=args.table)
-            files.update(rns_files)
-            contracts += rns_contracts
+            for extra_files, extra_contracts in (rns_printer.render(sets, runtime_table=args.table),
+                                                 gf_printer.render(prime_fields)):
+                files.update(extra_files)
+                contracts += extra_contracts
             if args.dry_run:
                 written = sorted({f for c in contracts for f in c["files"].values()})
                 print("\n".join(str(args.out / name) for name in written + [names.MANIFEST]))
@@ -220,8 +221,10 @@ def main(argv: list[str] | None = None) -> int:
             write(args.out, files, contracts, args.ptx, args.clean)
             count = sum(len(ops) for _, ops in request)
             rns_sets = f", {len(sets)} RNS {'sets' if len(sets) > 1 else 'set'}" if sets else ""
+            gf_fields = (f", {len(prime_fields)} generalized Fermat {'fields' if len(prime_fields) > 1 else 'field'}"
+                         if prime_fields else "")
             print(f"mpgen: wrote {len(request)} {'sizes' if len(request) != 1 else 'size'}, "
-                  f"{count} operations{rns_sets} to {args.out}")
+                  f"{count} operations{rns_sets}{gf_fields} to {args.out}")
         elif args.command == "table":
             _table(args.out, args.manifests)
         else:

@@ -233,13 +233,14 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 
-SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields", "rns")
+SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields", "rns", "gf")
 SIZE_KEYS = ("ops", "mul", "tier", "threads", "instances_per_block")
 FIELD_KEYS = ("modulus", "bits", "ops", "mul", "tier")
 
 
-def parse_spec(path: Path) -> tuple[Request, list]:
-    """The request of a TOML spec file, and its RNS sets (rns.parse's):
+def parse_spec(path: Path) -> tuple[Request, list, list]:
+    """The request of a TOML spec file, its RNS sets (rns.parse's) and its generalized
+    Fermat fields (gf.parse's, with their operations):
 
         ops = ["add", "mul"]      # for every size that does not list its own; default: all
         mul = "auto"              # schoolbook | karatsuba | auto
@@ -253,6 +254,9 @@ def parse_spec(path: Path) -> tuple[Request, list]:
         [rns]                     # RNS integers: rns<N> is N moduli by Algorithm 3,
         rns8 = {}                 # any other name gives its own moduli
         tiny = { moduli = [3, 5, 7], ops = ["add", "mul"] }
+        [gf]                      # p = r^k + 1: gf<k> is the seed's table 3.1,
+        gf8 = { ops = ["mul", "fft"] }   # any other name gives its prime
+        mine = { prime = "(2^63+2^34)^8+1" }
 
     Errors name the file and the line."""
     try:
@@ -286,12 +290,12 @@ def parse_spec(path: Path) -> tuple[Request, list]:
         checked_keys(spec, SPEC_KEYS, "at the top")
     except RequestError as e:
         raise fail(str(e), re.search(r"'([^']+)'", str(e))[1]) from None
-    for table in ("sizes", "fields", "rns"):
+    for table in ("sizes", "fields", "rns", "gf"):
         if not isinstance(spec.get(table, {}), dict):
             raise fail(f"{table} must be a table, e.g. [{table}]", table)
-    if not spec.get("sizes") and not spec.get("fields") and not spec.get("rns"):
-        raise fail("no [sizes], [fields] or [rns] table: give one entry per size, modulus or RNS set, "
-                   "e.g. 131 = {} under [sizes]", "sizes")
+    if not any(spec.get(table) for table in ("sizes", "fields", "rns", "gf")):
+        raise fail("no [sizes], [fields], [rns] or [gf] table: give one entry per size, modulus, RNS set "
+                   "or prime field, e.g. 131 = {} under [sizes]", "sizes")
     default_ops = op_names(spec["ops"], "ops") if "ops" in spec else None
     try:
         default_mul = check_mul(spec.get("mul", "auto"), "mul")
@@ -347,19 +351,23 @@ def parse_spec(path: Path) -> tuple[Request, list]:
         claim(field[0][0].name, f"fields.{name}", name)
         request += field
 
-    from . import rns  # (rns imports this module)
-    sets = []
-    for name, options in spec.get("rns", {}).items():
-        try:
-            if not isinstance(options, dict):
-                raise RequestError(f"rns.{name}: give a table of options, e.g. {name} = {{}}")
-            checked_keys(options, rns.SPEC_KEYS, f"in rns.{name}")
-            sets += rns.parse_spec_entry(name, options)
-        except RequestError as e:
-            bad = re.search(r"'([^']+)'", str(e))
-            raise fail(str(e), bad[1] if bad and _line_of(text, bad[1]) else name) from None
-        claim(name, f"rns.{name}", name)
-    return request, sets
+    def entries(table: str, kind) -> list:
+        """The [rns] or [gf] table's entries, each parsed by kind.parse_spec_entry."""
+        parsed = []
+        for name, options in spec.get(table, {}).items():
+            try:
+                if not isinstance(options, dict):
+                    raise RequestError(f"{table}.{name}: give a table of options, e.g. {name} = {{}}")
+                checked_keys(options, kind.SPEC_KEYS, f"in {table}.{name}")
+                parsed += kind.parse_spec_entry(name, options)
+            except RequestError as e:
+                bad = re.search(r"'([^']+)'", str(e))
+                raise fail(str(e), bad[1] if bad and _line_of(text, bad[1]) else name) from None
+            claim(name, f"{table}.{name}", name)
+        return parsed
+
+    from . import gf, rns  # (they import this module)
+    return request, entries("rns", rns), entries("gf", gf)
 
 
 def _line_of(text: str, needle: str) -> int | None:

@@ -270,7 +270,75 @@ void check_fft(std::size_t n, std::size_t sampled) {
   gmp_randclear(state);
 }
 
+// Polynomials of na and nb coefficients multiplied through the FFT of n points (n >= na + nb
+// - 1) against the schoolbook product by GMP, on the host and the GPU.
+template <class Module, unsigned K>
+void check_product(std::size_t na, std::size_t nb, std::size_t n) {
+  namespace fft = mpgen::gf_fft;
+  constexpr unsigned W = Module::words;
+  const Field<K> f(Module::radix);
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, na * nb + K);
+  const std::vector<Mpz> edges = f.values(state, 0);
+  std::vector<Mpz> a(na), b(nb);
+  std::vector<uint32_t> pa(n * W, 0), pb(n * W, 0);
+  for (std::size_t i = 0; i < na; ++i) {
+    if (i % 2) mpz_urandomm(a[i].v, state, f.p.v);
+    else mpz_set(a[i].v, edges[i / 2 % edges.size()].v);
+    const auto w = f.words(a[i].v);
+    std::copy(w.begin(), w.end(), pa.begin() + i * W);
+  }
+  for (std::size_t i = 0; i < nb; ++i) {
+    mpz_urandomm(b[i].v, state, f.p.v);
+    if (i == 0) mpz_sub_ui(b[i].v, f.p.v, 1);  // p - 1 (top digit r)
+    const auto w = f.words(b[i].v);
+    std::copy(w.begin(), w.end(), pb.begin() + i * W);
+  }
+  std::vector<uint32_t> want(n * W, 0);
+  Mpz sum;
+  for (std::size_t j = 0; j + 1 < na + nb; ++j) {
+    mpz_set_ui(sum.v, 0);
+    for (std::size_t i = j >= nb ? j - nb + 1 : 0; i <= j && i < na; ++i) mpz_addmul(sum.v, a[i].v, b[j - i].v);
+    mpz_mod(sum.v, sum.v, f.p.v);
+    const auto w = f.words(sum.v);
+    std::copy(w.begin(), w.end(), want.begin() + j * W);
+  }
+  INFO("product of polynomials of " << na << " and " << nb << " coefficients through " << n << " points, r^" << K
+                                    << " + 1");
+  std::vector<uint32_t> ha = pa, hb = pb;
+  fft::host_cyclic_product<Module>(ha.data(), hb.data(), n);
+  REQUIRE(ha == want);
+#ifdef __CUDACC__
+  if (!gpu_present()) return gmp_randclear(state);
+  const std::size_t bytes = n * W * 4;
+  uint32_t *da, *db, *scratch, *table, *result;
+  REQUIRE(cudaMalloc(&da, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&db, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&scratch, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&table, bytes / K) == cudaSuccess);
+  cudaMemcpy(da, pa.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, pb.data(), bytes, cudaMemcpyHostToDevice);
+  REQUIRE(fft::device_twiddles<Module>(table, n) == cudaSuccess);
+  REQUIRE(fft::device_cyclic_product<Module>(da, db, scratch, table, n, &result) == cudaSuccess);
+  std::vector<uint32_t> gpu(n * W);
+  REQUIRE(cudaMemcpy(gpu.data(), result, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  INFO("on the GPU");
+  REQUIRE(gpu == want);
+  cudaFree(da), cudaFree(db), cudaFree(scratch), cudaFree(table);
+#endif
+  gmp_randclear(state);
+}
+
 }  // namespace
+
+TEST_CASE("products of polynomials over the seed's fields through the FFT agree with GMP's schoolbook") {
+  check_product<mpgen::gf2::module, 2>(9, 8, 16);
+  check_product<mpgen::gf2::module, 2>(100, 157, 256);
+  check_product<mpgen::gf4::module, 4>(300, 200, 512);
+  check_product<mpgen::gf8::module, 8>(128, 129, 256);
+  check_product<mpgen::gf16::module, 16>(40, 25, 1024);
+}
 
 TEST_CASE("the FFT over the seed's fields agrees with the direct DFT by GMP and inverts") {
   check_fft<mpgen::gf2::module, 2>(16, 16);

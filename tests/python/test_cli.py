@@ -137,7 +137,7 @@ def test_spec_file_gives_sizes_with_their_own_operations(mpgen, tmp_path):
     ('[sizes]\n64 = {}\n\n128 = { ops = ["add", "divide"] }\n', "spec.toml:4: sizes.128: unknown operation 'divide'"),
     ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, tier, sizes"),
     ('mul = "fast"\n[sizes]\n64 = {}\n', "spec.toml:1: mul: unknown multiplication method 'fast'"),
-    ('ops = ["add"]\n', "spec.toml: no [sizes], [fields] or [rns] table"),
+    ('ops = ["add"]\n', "spec.toml: no [sizes], [fields], [rns] or [gf] table"),
     ("[fields]\np999 = {}\n", "spec.toml:2: --field: unknown field 'p999'"),
     ("[fields]\nmine = { modulus = \"0x1f\", base = 3 }\n", "spec.toml:2: unknown key 'base' in fields.mine"),
     ("[fields]\nmine = { modulus = \"0x10\", ops = [\"montmul\"] }\n",

@@ -275,3 +275,31 @@ def test_fft_constants_and_lengths():
     assert "give K^e points, K = 2k = 16" in check_length(gf, 32)
     assert "at most 2^32" in check_length(gf, 16 ** 9)
     assert "at most 2^8" in check_length(GfField(4, 2, 1, 4, "small"), 8 ** 3)
+
+
+def test_spec_entries(tmp_path):
+    import json
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[gf]\ngf2 = { ops = ["add", "fft"] }\ntiny = { prime = "(2^3+2^1)^2+1" }\n')
+    assert main(["generate", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 0
+    modules = {m["name"]: m for m in json.loads((tmp_path / "out" / "mpgen_manifest.json").read_text())["modules"]}
+    assert [op["name"] for op in modules["gf2"]["operations"]] == ["add", "mul", "mul_r"]  # what the FFT runs
+    assert modules["gf2"]["gf"]["fft"] == {"radix": 4, "largest_log": 32}
+    assert modules["tiny"]["gf"]["prime"] == "(2^3+2^1)^2+1" and modules["tiny"]["gf"]["fft"] is not None
+    assert "struct accumulate_r<3>" in (tmp_path / "out" / "mpgen_gf2.cuh").read_text()
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("gf3 = {}", "bad.toml:2: gf.gf3: '3' is no k of the seed's table 3.1"),
+    ("x = {}", "bad.toml:2: gf.x.prime: give prime = "),
+    ('x = { prime = "(2^62+2^34)^8+1" }', "bad.toml:2: gf.x.prime: (2^62+2^34)^8+1 is not prime"),
+    ('gf8 = { ops = ["div"] }', "bad.toml:2: gf.gf8.ops: 'div' is not an operation of gf8"),
+    ("gf8 = { prime = 5 }", "bad.toml:2: gf.gf8.prime: give the prime as a string"),
+    ("gf8 = { moduli = [3] }", "bad.toml:2: unknown key 'moduli' in gf.gf8; allowed: prime, ops"),
+])
+def test_spec_errors_name_the_line(tmp_path, capsys, entry, message):
+    spec = tmp_path / "bad.toml"
+    spec.write_text(f"[gf]\n{entry}\n")
+    assert main(["generate", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not (tmp_path / "out").exists()

@@ -76,41 +76,55 @@ MPGEN_HOST_DEVICE void load_point(uint32_t* x, const uint32_t* in, const uint32_
   loops::apply<typename F::mul_r>(x, shifted);
 }
 
-// sums += x_i r^(i J) for i = I .. K - 1, the points loaded by points(i, x).
+// even += x_i r^(i J) over the even i from I to K - 1, odd over the odd i, the points
+// loaded by points(i, x).
 template <class F, unsigned J, unsigned I = 0, class Points>
-MPGEN_HOST_DEVICE void row(uint32_t* sums, const Points& points) {
+MPGEN_HOST_DEVICE void halves(uint32_t* even, uint32_t* odd, const Points& points) {
   if constexpr (I < shape<F>::K) {
     constexpr unsigned S = shape<F>::sums;
+    uint32_t* sums = I % 2 ? odd : even;
     uint32_t in[S + F::words];
     loops::copy<S>(in, sums);
     points(I, in + S);
     loops::apply<typename F::template accumulate_r<(I * J) % shape<F>::K>>(sums, in);
-    row<F, J, I + 1>(sums, points);
+    halves<F, J, I + 1>(even, odd, points);
   }
 }
 
-// sums = the lazy sums of row J of DFT_K (sum_i x_i r^(i J)), dispatched once: each row's
-// code is its own (the shifts are immediates), the rest of output() is shared.
+// sums = the lazy sums of DFT_K's rows J and J + k (sum_i x_i r^(i J) and the same with
+// (-1)^i), one after the other; dispatched once: each J's code is its own (its shifts are
+// immediates), the rest of outputs() is shared.
 template <class F, unsigned J = 0, class Points>
-MPGEN_HOST_DEVICE void row_sums(uint32_t* sums, unsigned which, const Points& points) {
-  if constexpr (J < shape<F>::K) {
-    if (which != J) return row_sums<F, J + 1>(sums, which, points);
-    row<F, J>(sums, points);
+MPGEN_HOST_DEVICE void row_pair(uint32_t* sums, unsigned which, const Points& points) {
+  if constexpr (J < shape<F>::k) {
+    if (which != J) return row_pair<F, J + 1>(sums, which, points);
+    constexpr unsigned S = shape<F>::sums;
+    uint32_t parts[2 * S] = {};
+    halves<F, J>(parts, parts + S, points);
+    loops::apply<typename F::pair_sums>(sums, parts);
   }
 }
 
 // Whether the pass is the inverse's last, whose outputs are multiplied by N^-1.
 MPGEN_HOST_DEVICE bool scaled(const Pass& p, unsigned K) { return p.inverse && p.ns * K == p.n; }
 
-// y = DFT_K's output t of the pass's points (row -t for the inverse), times N^-1 where the
-// pass is scaled (a kernel without that product has no mul in it).
+// Which output DFT_K's row gives: the row's own, the inverse's -row.
+MPGEN_HOST_DEVICE unsigned output_of_row(const Pass& p, unsigned row, unsigned K) {
+  return p.inverse ? (K - row) % K : row;
+}
+
+// y[0 .. words) and y[words .. 2 words) = the outputs of rows J and J + k of the pass's
+// points, times N^-1 where the pass is scaled (a kernel without that product has no mul).
 template <class F, bool may_scale = true, class Points>
-MPGEN_HOST_DEVICE void output(uint32_t* y, unsigned t, const Pass& p, const Points& points) {
-  constexpr unsigned K = shape<F>::K;
-  uint32_t sums[shape<F>::sums] = {};
-  row_sums<F>(sums, p.inverse ? (K - t) % K : t, points);
-  loops::apply<typename F::settle>(y, sums);
-  if (may_scale && scaled(p, K)) loops::apply2<typename F::mul>(y, y, F::inverse_power_of_two(p.log_n));
+MPGEN_HOST_DEVICE void outputs(uint32_t* y, unsigned J, const Pass& p, const Points& points) {
+  constexpr unsigned S = shape<F>::sums, W = F::words;
+  uint32_t sums[2 * S];
+  row_pair<F>(sums, J, points);
+  MPGEN_UNROLL for (unsigned h = 0; h < 2; ++h) {
+    loops::apply<typename F::settle>(y + h * W, sums + h * S);
+    if (may_scale && scaled(p, shape<F>::K))
+      loops::apply2<typename F::mul>(y + h * W, y + h * W, F::inverse_power_of_two(p.log_n));
+  }
 }
 
 template <class F>
@@ -152,7 +166,12 @@ void host_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const P
   std::vector<uint32_t> points(K * W);
   for (std::size_t j = 0; j < p.n / K; ++j) {
     for (unsigned t = 0; t < K; ++t) load_point<F>(&points[t * W], in, table, p, j, t);
-    for (unsigned t = 0; t < K; ++t) output<F>(out + destination<F>(p, j, t) * W, t, p, consecutive<F>{points.data()});
+    for (unsigned row = 0; row < K / 2; ++row) {
+      uint32_t y[2 * W];
+      outputs<F>(y, row, p, consecutive<F>{points.data()});
+      for (unsigned h = 0; h < 2; ++h)
+        loops::copy<W>(out + destination<F>(p, j, output_of_row(p, row + h * K / 2, K)) * W, y + h * W);
+    }
   }
 }
 
@@ -178,16 +197,28 @@ void host_transform(uint32_t* data, std::size_t n, bool inverse) {
   }
   if (in != data) std::copy(in, in + n * F::words, data);
 }
+
+// a = a b mod (x^n - 1) over Z/pZ, n points each (coefficients, lowest first): the product
+// of two polynomials whose degrees add up to less than n, padded with zeros, in full; b is
+// overwritten (its transform). On the host.
+template <class F>
+void host_cyclic_product(uint32_t* a, uint32_t* b, std::size_t n) {
+  host_transform<F>(a, n, false);
+  host_transform<F>(b, n, false);
+  for (std::size_t j = 0; j < n; ++j) loops::apply2<typename F::mul>(a + j * F::words, a + j * F::words, b + j * F::words);
+  host_transform<F>(a, n, true);
+}
 #endif
 
 #ifdef __CUDACC__
-// A block: 32 transforms, one a lane; its warps load K points each (point t by warp t mod
-// warps), meet in shared memory and compute DFT_K's outputs, every lane of a warp the same
-// output t (the same shifts: no divergence). Shared memory holds a point's words 4 at a time,
-// lane after lane: 16-byte accesses without bank conflicts.
+// A block: 32 transforms, one a lane, and k warps; the warps load the K points (point t by
+// warp t mod k), meet in shared memory, and warp J computes rows J and J + k of DFT_K, every
+// lane the same rows (the same shifts: no divergence, and each warp's code one row pair's).
+// Shared memory holds a point's words 4 at a time, lane after lane: 16-byte accesses without
+// bank conflicts.
 constexpr unsigned lanes = 32;
 template <class F>
-constexpr unsigned warps = shape<F>::K < 8 ? shape<F>::K : 8;
+constexpr unsigned warps = shape<F>::k;
 template <class F>
 constexpr std::size_t shared_bytes = std::size_t(shape<F>::K) * F::words * lanes * 4;
 
@@ -223,11 +254,31 @@ __global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* 
       points.put(t, x);
     }
   __syncthreads();
-  if (!active) return;
-  MPGEN_ROLLED for (unsigned t = threadIdx.y; t < K; t += warps<F>) {
-    uint32_t y[W];
-    output<F, scaling>(y, t, p, points);
-    store<F>(out + destination<F>(p, j, t) * W, y);
+  uint32_t y[2 * W];
+  if (active) outputs<F, scaling>(y, threadIdx.y, p, points);
+  if (p.ns > 1) {  // a warp's outputs are consecutive points (ns of them at least)
+    if (active)
+      MPGEN_UNROLL for (unsigned h = 0; h < 2; ++h)
+        store<F>(out + destination<F>(p, j, output_of_row(p, threadIdx.y + h * K / 2, K)) * W, y + h * W);
+    return;
+  }
+  // The first pass writes a lane's K outputs next to each other, lanes K points apart: staged
+  // in shared memory (word w of point L at L W + (w ^ (L / K) mod W), so that the lanes' writes
+  // spread over the banks), the block's 32 K points go out word by word, coalesced.
+  __syncthreads();  // every point read
+  uint32_t* staged = reinterpret_cast<uint32_t*>(quads);
+  if (active)
+    MPGEN_UNROLL for (unsigned h = 0; h < 2; ++h) {
+      const unsigned point = threadIdx.x * K + output_of_row(p, threadIdx.y + h * K / 2, K);
+      MPGEN_UNROLL for (unsigned w = 0; w < W; ++w) staged[point * W + (w ^ (threadIdx.x % W))] = y[h * W + w];
+    }
+  __syncthreads();
+  const std::size_t first = std::size_t(blockIdx.x) * lanes;
+  const std::size_t words = (p.n / K - first < lanes ? p.n / K - first : lanes) * K * W;
+  uint32_t* to = out + first * K * W;
+  for (std::size_t i = threadIdx.y * lanes + threadIdx.x; i < words; i += lanes * warps<F>) {
+    const std::size_t point = i / W;
+    to[i] = staged[point * W + ((i % W) ^ (point / K % W))];
   }
 }
 
@@ -287,6 +338,32 @@ cudaError_t device_transform(uint32_t* data, uint32_t* scratch, const uint32_t* 
   }
   *result = in;
   return cudaSuccess;
+}
+
+template <class F>
+__global__ void pointwise_kernel(uint32_t* a, const uint32_t* b, std::size_t n) {
+  const std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[F::words], y[F::words];
+  load<F>(x, a + j * F::words);
+  load<F>(y, b + j * F::words);
+  loops::apply2<typename F::mul>(x, x, y);
+  store<F>(a + j * F::words, x);
+}
+
+// The cyclic product of host_cyclic_product on the device: a, b and scratch (n points
+// each) are all overwritten; *result is whichever holds the product.
+template <class F>
+cudaError_t device_cyclic_product(uint32_t* a, uint32_t* b, uint32_t* scratch, const uint32_t* table, std::size_t n,
+                                  uint32_t** result, cudaStream_t stream = 0) {
+  uint32_t *spectrum_a, *spectrum_b;
+  cudaError_t e = device_transform<F>(a, scratch, table, n, false, &spectrum_a, stream);
+  if (e != cudaSuccess) return e;
+  e = device_transform<F>(b, spectrum_a == a ? scratch : a, table, n, false, &spectrum_b, stream);
+  if (e != cudaSuccess) return e;
+  pointwise_kernel<F><<<unsigned((n + 127) / 128), 128, 0, stream>>>(spectrum_a, spectrum_b, n);
+  if ((e = cudaGetLastError()) != cudaSuccess) return e;
+  return device_transform<F>(spectrum_a, spectrum_b, table, n, true, result, stream);
 }
 #endif
 

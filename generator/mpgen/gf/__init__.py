@@ -199,3 +199,30 @@ def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> lis
                                f"{', '.join(map(str, TABLE_3_1))} (or --gf-prime {FORM!r})")
         fields.append(preset(int(item)))
     return fields
+
+
+SPEC_KEYS = ("prime", "ops")
+
+
+def parse_spec_entry(name: str, options: dict) -> list[tuple[GfField, list[str]]]:
+    """A spec's [gf] entry (request.parse_spec): gf<k> = {} is the seed's table 3.1 prime;
+    any name with prime = "(2^w+2^u)^k+1" is one's own; ops as --ops, the defaults if none."""
+    where = f"gf.{name}"
+    ops = options.get("ops")
+    if ops is not None and (not isinstance(ops, list) or not ops or not all(isinstance(o, str) for o in ops)):
+        raise RequestError(f"{where}: ops must be a non-empty list of operation names")
+    try:
+        if "prime" in options:
+            if not isinstance(options["prime"], str):
+                raise RequestError(f"--gf-prime: give the prime as a string, e.g. \"(2^63+2^34)^8+1\"")
+            fields = parse(None, options["prime"], name)
+        else:
+            preset_k = re.fullmatch(r"gf(\d+)", name)
+            if preset_k is None:
+                raise RequestError(f"--gf-prime: give prime = \"{FORM}\", or name the field gf<k> for the "
+                                   "seed's table 3.1")
+            fields = parse(preset_k[1], None, None)
+        return [(f, default_ops(f) if ops is None else check_ops(f, ops)) for f in fields]
+    except RequestError as e:  # the command line's option names, as the spec's keys
+        key = {"gf-prime": ".prime", "gf": "", "ops": ".ops"}
+        raise RequestError(re.sub(r"^--(gf-prime|gf|ops):", lambda m: f"{where}{key[m[1]]}:", str(e))) from None

@@ -5,7 +5,9 @@ multiplies point t by the twiddle w^(t (j mod ns) N / (ns K)) (none in the first
 runs DFT_K on them and writes output t to (j div ns) ns K + j mod ns + t ns.
 
 DFT_K needs no multiplication: w^(N/K) = r, so output t is the sum of x_i r^(i t), each a
-shift of digits (lists.accumulate_r, summed lazily, then lists.settle). A twiddle w^E is
+shift of digits (lists.accumulate_r, summed lazily, then lists.settle); rows t and t + k are
+E + O and E - O of the sums over even and odd i (lists.pair_sums), one pass over the points
+for both. A twiddle w^E is
 r^a w^b with E = a N/K + b: a product by the table's w^b (b < N/K) and a shift by a
 (lists.mul_r). The inverse takes w^-1: row -t, exponent N - E, and multiplies the last
 pass's outputs by N^-1.
@@ -79,12 +81,12 @@ class Lists:
         return [lists.accumulate_r(self.gf, s) for s in range(2 * self.gf.k)]
 
     @cached_property
+    def pair_sums(self) -> Function:
+        return lists.pair_sums(self.gf)
+
+    @cached_property
     def settle(self) -> Function:
         return lists.settle(self.gf)
-
-    @property
-    def all(self) -> list[Function]:
-        return [self.mul, self.mul_r, *self.accumulate, self.settle]
 
 
 def _words(gf: GfField, x: int) -> list[int]:
@@ -113,14 +115,16 @@ def transform(fft: Lists, points: list[int], inverse: bool = False) -> list[int]
                     a, b = divmod((n - e) % n if inverse else e, n // size)
                     x = execute(fft.mul_r, execute(fft.mul, x + table[b]) + [a])
                 xs.append(x)
-            for t in range(size):
-                row = (size - t) % size if inverse else t
-                sums = [0] * (lists.COLUMN_WORDS * gf.k)
+            for row in range(gf.k):  # rows row and row + k
+                halves = [[0] * (lists.COLUMN_WORDS * gf.k) for _ in range(2)]
                 for i, x in enumerate(xs):
-                    sums = execute(fft.accumulate[i * row % size], sums + x)
-                y = execute(fft.settle, sums)
-                if inverse and ns * size == n:
-                    y = execute(fft.mul, y + _words(gf, inverse_powers_of_two(gf)[n.bit_length() - 1]))
-                out[(j // ns) * ns * size + j % ns + t * ns] = y
+                    halves[i % 2] = execute(fft.accumulate[i * row % size], halves[i % 2] + x)
+                both = execute(fft.pair_sums, halves[0] + halves[1])
+                for half, which in enumerate((row, row + gf.k)):
+                    y = execute(fft.settle, both[half * len(both) // 2:(half + 1) * len(both) // 2])
+                    if inverse and ns * size == n:
+                        y = execute(fft.mul, y + _words(gf, inverse_powers_of_two(gf)[n.bit_length() - 1]))
+                    t = (size - which) % size if inverse else which
+                    out[(j // ns) * ns * size + j % ns + t * ns] = y
         data, ns = out, ns * size
     return [gf.value([y[2 * i] | y[2 * i + 1] << 32 for i in range(gf.k)]) for y in data]

@@ -42,6 +42,7 @@ def header(gf: GfField, lists: list[Function], transform: fft.Lists | None) -> s
     if transform is not None:
         fft_parts = {"accumulate": [_rendered(fn, f"sums + x r^{s}, lazily (k signed column sums)")
                                     for s, fn in enumerate(transform.accumulate)],
+                     "pair_sums": _rendered(transform.pair_sums, "rows J and J + k from the sums over even and odd points"),
                      "settle": _rendered(transform.settle, "k lazy column sums to the element they stand for"),
                      "largest_log": fft.largest_log(gf),
                      "roots": _element_words(gf, fft.roots(gf)),
