@@ -177,6 +177,24 @@ def test_the_table_fields(k):
     check_lists(gf, pairs, values, products=pairs if k < 16 else pairs[::4])
 
 
+@pytest.mark.parametrize("k", [32, 64, 128])
+def test_the_table_fields_beyond_the_quadratic_lists(k):
+    """gf32 to gf128 (no mul, conversions or FFT yet): add, sub, neg, mul_r<i> and mul_r."""
+    gf = preset(k)
+    rng = random.Random(k)
+    values = edges(gf)[:: 3 if k < 128 else 9] + [gf.p - 1, gf.p - 2] + [rng.randrange(gf.p) for _ in range(6)]
+    pairs = [(a, b) for a in values for b in values[:: max(1, len(values) // 6)]]
+    for fn, want in ((add(gf), lambda a, b: a + b), (sub(gf), lambda a, b: a - b)):
+        for a, b in pairs:
+            assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, want(a, b) % gf.p), (fn.name, a, b)
+    shift = mul_r(gf)
+    for i in (1, k - 1, k, k + 1, 2 * k - 1):
+        fixed = mul_by_r_power(gf, i)
+        for a in values:
+            want = words(gf, a * pow(gf.r, i, gf.p) % gf.p)
+            assert execute(fixed, words(gf, a)) == want and execute(shift, words(gf, a) + [i]) == want, (i, a)
+
+
 def check_dft_rows(gf, inputs):
     """The FFT's base case: y_j = sum_i x_i r^(i j) for K = 2k inputs, every row j, by
     accumulate_r<(i j) mod K> from zero sums and settle, against Python's integers."""
