@@ -14,10 +14,11 @@
 # group tier's products by number-theoretic transform, adds _ntt, "mpgen_u65536_ntt.cuh"
 # and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
 # calls; RNS <n> makes "mpgen_rns<n>.cuh", integers modulo n moduli of 32 bits, into
-# <build>/mpgen/<target>.rns; GF <k> makes "mpgen_gf<k>.cuh", the generalized Fermat prime of the seed's
-# table 3.1 with that k, into <build>/mpgen/<target>.gf). The headers are made again when the generator, its templates or the request
-# change, and not otherwise. A bad request (unknown operation, impossible size, MUL ntt in
-# the thread tier) fails at configure time with mpgen's message.
+# <build>/mpgen/<target>.rns; GF <k> makes "mpgen_gf<k>.cuh", the generalized Fermat prime of
+# the seed's table 3.1 with that k, into <build>/mpgen/<target>.gf<k>_<k>...). The headers are
+# made again when the generator, its templates or the request change, and not otherwise. A
+# bad request (unknown operation, impossible size, MUL ntt in the thread tier) fails at
+# configure time with mpgen's message.
 #
 # The folder's manifest (mpgen_manifest.json: every operation's contract) is appended to
 # the target's MPGEN_MANIFESTS property. TABLE also builds the modules' entries for the
@@ -70,8 +71,9 @@ function(mpgen_generate target)
     string(REPLACE ";" "," rns "${ARG_RNS}")
     list(APPEND generate --rns ${rns})
   elseif(ARG_GF)
-    string(APPEND out ".gf")
     string(REPLACE ";" "," gf "${ARG_GF}")
+    string(REPLACE ";" "_" gf_dir "${ARG_GF}")
+    string(APPEND out ".gf${gf_dir}")  # one folder a call: a target may ask for fields with other ops
     list(APPEND generate --gf ${gf})
   endif()
   if(ARG_BITS)

@@ -15,6 +15,7 @@
 
 #include "mpgen_gf16.cuh"
 #include "mpgen_gf2.cuh"
+#include "mpgen_gf32.cuh"
 #include "mpgen_gf4.cuh"
 #include "mpgen_gf8.cuh"
 #include "mpz.hpp"
@@ -270,6 +271,54 @@ void check_fft(std::size_t n, std::size_t sampled) {
   gmp_randclear(state);
 }
 
+// mul above k = 16 (a row at a time, cuda/gf_rows.cuh) against GMP on edge values and random
+// elements, on the host and the GPU.
+template <class Module, unsigned K>
+void check_mul_rows(unsigned random_count) {
+  using O = typename Module::mul;
+  const Field<K> f(Module::radix);
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, 22 + K);
+  const std::vector<Mpz> values = f.values(state, random_count);
+  std::vector<uint32_t> in, want;
+  Mpz product;
+  for (std::size_t a = 0; a < values.size(); ++a)
+    for (std::size_t b = a % 5; b < values.size(); b += 5) {
+      for (const auto* v : {&values[a], &values[b]}) {
+        const auto w = f.words(v->v);
+        in.insert(in.end(), w.begin(), w.end());
+      }
+      mpz_mul(product.v, values[a].v, values[b].v);
+      mpz_mod(product.v, product.v, f.p.v);
+      const auto w = f.words(product.v);
+      want.insert(want.end(), w.begin(), w.end());
+    }
+  const std::size_t n = want.size() / O::out_words;
+  std::vector<uint32_t> out(want.size());
+  for (std::size_t j = 0; j < n; ++j) O::host(&out[j * O::out_words], &in[j * O::in_words]);
+  INFO("mul modulo (r^" << K << " + 1), a row at a time, " << n << " products");
+  for (std::size_t j = 0; j < n; ++j) {
+    CAPTURE(j);
+    REQUIRE(std::vector<uint32_t>(out.begin() + j * O::out_words, out.begin() + (j + 1) * O::out_words) ==
+            std::vector<uint32_t>(want.begin() + j * O::out_words, want.begin() + (j + 1) * O::out_words));
+  }
+#ifdef __CUDACC__
+  if (!gpu_present()) return gmp_randclear(state);
+  uint32_t *d_in = nullptr, *d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
+  REQUIRE(cudaMalloc(&d_out, want.size() * 4) == cudaSuccess);
+  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
+  each<O><<<unsigned((n + 127) / 128), 128>>>(n, d_in, d_out);
+  std::vector<uint32_t> gpu(want.size());
+  REQUIRE(cudaMemcpy(gpu.data(), d_out, gpu.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(d_in), cudaFree(d_out);
+  INFO("on the GPU");
+  REQUIRE(gpu == want);
+#endif
+  gmp_randclear(state);
+}
+
 // Polynomials of na and nb coefficients multiplied through the FFT of n points (n >= na + nb
 // - 1) against the schoolbook product by GMP, on the host and the GPU.
 template <class Module, unsigned K>
@@ -331,6 +380,8 @@ void check_product(std::size_t na, std::size_t nb, std::size_t n) {
 }
 
 }  // namespace
+
+TEST_CASE("mul above k = 16 agrees with GMP") { check_mul_rows<mpgen::gf32::module, 32>(20); }
 
 TEST_CASE("products of polynomials over the seed's fields through the FFT agree with GMP's schoolbook") {
   check_product<mpgen::gf2::module, 2>(9, 8, 16);

@@ -177,9 +177,20 @@ def test_the_table_fields(k):
     check_lists(gf, pairs, values, products=pairs if k < 16 else pairs[::4])
 
 
+def mul_by_rows(rows, gf, a, b):
+    """mul above k = 16 through its lists, in cuda/gf_rows.cuh's order."""
+    sums, row, x = [0] * rows.settle.in_words, words(gf, b), words(gf, a)
+    for j in range(gf.k):
+        sums = execute(rows.accumulate, sums + x[2 * j:2 * j + 2] + row)
+        if j + 1 < gf.k:
+            row = execute(rows.shift, row)
+    return execute(rows.settle, sums)
+
+
 @pytest.mark.parametrize("k", [32, 64, 128])
 def test_the_table_fields_beyond_the_quadratic_lists(k):
-    """gf32 to gf128 (no mul, conversions or FFT yet): add, sub, neg, mul_r<i> and mul_r."""
+    """gf32 to gf128 (no conversions or FFT yet): add, sub, neg, mul_r<i>, mul_r, and mul a
+    row at a time (tests/cpp/gf.cpp runs gf32's loop against GMP too)."""
     gf = preset(k)
     rng = random.Random(k)
     values = edges(gf)[:: 3 if k < 128 else 9] + [gf.p - 1, gf.p - 2] + [rng.randrange(gf.p) for _ in range(6)]
@@ -193,6 +204,12 @@ def test_the_table_fields_beyond_the_quadratic_lists(k):
         for a in values:
             want = words(gf, a * pow(gf.r, i, gf.p) % gf.p)
             assert execute(fixed, words(gf, a)) == want and execute(shift, words(gf, a) + [i]) == want, (i, a)
+    from mpgen.gf import plan
+    rows = plan(gf, "mul")
+    largest = sum((gf.r - 1) * gf.r ** i for i in range(gf.k))  # every digit r - 1: the columns' largest
+    for a, b in [(gf.p - 1, gf.p - 1), (largest, largest), (gf.p - 1, largest), (gf.r, gf.p - 2),
+                 (rng.randrange(gf.p), rng.randrange(gf.p)), (0, rng.randrange(gf.p))]:
+        assert mul_by_rows(rows, gf, a, b) == words(gf, a * b % gf.p), (a, b)
 
 
 def check_dft_rows(gf, inputs):
@@ -252,7 +269,6 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, mul, from_binary, to_binary, mul_r, fft, "
                                        "mul_r<i> for 0 < i < 4"),
     (["--gf", "2", "--ops", "div"], "--ops: 'div' is not an operation of gf2"),
-    (["--gf", "32", "--ops", "mul"], "--ops: mul of gf32 is generated up to k = 16 so far"),
     (["--gf", "64", "--ops", "from_binary"], "--ops: from_binary of gf64 is generated up to k = 16 so far"),
     (["--gf", "32", "--ops", "fft"], "--ops: fft of gf32 is generated up to k = 16 so far"),
     (["--gf-prime", "(2^2+2^1)^4+1", "--name", "x", "--ops", "fft"], "--ops: fft of x needs r > 2k + 2"),
@@ -321,3 +337,14 @@ def test_spec_errors_name_the_line(tmp_path, capsys, entry, message):
     assert main(["generate", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+def test_mul_above_k_16_is_a_loop_over_three_lists(tmp_path):
+    import json
+    assert main(["generate", "--gf", "64", "--ops", "add,mul", "--out", str(tmp_path)]) == 0
+    header = (tmp_path / "mpgen_gf64.cuh").read_text()
+    assert "gf_rows::mul<mul_accumulate, mul_shift, mul_settle>(y, x)" in header
+    assert all(f"struct {name} {{" in header for name in ("mul_accumulate", "mul_shift", "mul_settle", "mul"))
+    mul_op, = [op for op in json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"][0]["operations"]
+               if op["name"] == "mul"]
+    assert (mul_op["in_words"], mul_op["out_words"]) == (256, 128) and mul_op["instructions"] > 64 * 1000

@@ -171,13 +171,16 @@ def with_dependencies(names: list[str]) -> list[str]:
 
 
 def plan(gf: GfField, name: str):
-    """The operation's instruction list (the FFT's own are gf/fft.py's Lists)."""
+    """The operation's instruction list (mul above k = 16: lists.RowsMul, three lists and
+    a loop; the FFT's own are gf/fft.py's Lists)."""
     from . import lists
     power = _POWER.fullmatch(name)
     if power is not None:
         return lists.mul_by_r_power(gf, int(power[1]), name)
     if name == "neg":
         return lists.mul_by_r_power(gf, gf.k, name)
+    if name == "mul" and gf.k > lists.QUADRATIC_MAX_K:
+        return lists.mul_rows(gf)
     return getattr(lists, name)(gf)
 
 

@@ -24,6 +24,8 @@ top digit is r where that carries out.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..field import to_words
 from ..ir import MASK, Function, Operand, Reg
 from ..ops.columns import Columns
@@ -224,53 +226,104 @@ def _masked(fn: Function, mask: Reg, constant: int) -> Operand:
     return out
 
 
-QUADRATIC_MAX_K = 16  # mul's k^2 digit products and the conversions' k^2 word divisions are straight-line
+QUADRATIC_MAX_K = 16  # the conversions' k^2 word divisions are straight-line, and mul's above: by rows
 
 
 def unavailable(gf: GfField, name: str) -> str | None:
     """Why the field has no operation `name`, or None."""
-    if name in ("mul", "from_binary", "to_binary", "fft") and gf.k > QUADRATIC_MAX_K:
+    if name in ("from_binary", "to_binary", "fft") and gf.k > QUADRATIC_MAX_K:
         return f"is generated up to k = {QUADRATIC_MAX_K} so far (its k^2 steps are straight-line)"
     if name in ("mul", "fft") and gf.r <= 2 * gf.k + 2:
         return f"needs r > 2k + 2 (a digit sum below 3r); r = {gf.r}"
     return None
 
 
-def mul(gf: GfField) -> Function:
-    """x y mod p (the seed's Algorithm 3.3, with the full product): in 4k words (x, y), out 2k.
+def product_column_words(gf: GfField) -> int:
+    """Words of a column sum of digit products (below k r^2): mul_accumulate's."""
+    return -(-(gf.k * gf.r * gf.r).bit_length() // 32)
 
-    The digit products' column sums Q_t (t < 2k - 1, each below k r^2) are split into three
-    radix-r digits by exact division by r, the digits of each column added up (below 3r)
-    and carried in radix r: the 2k + 1 digits of the integer x y, L + H r^k with h the top
-    digit (1 only for (p - 1)^2). Then x y = L - H' + h (mod p), r^k = -1."""
-    why = unavailable(gf, "mul")
-    if why:
-        raise ValueError(f"mul {why}")
-    k = gf.k
-    fn = Function("mul", 4 * k, 2 * k)
-    x = _digits([Reg("x", w) for w in range(4 * k)], 2 * k)
-    a, b = x[:k], x[k:]
-    column_bits = (k * gf.r * gf.r).bit_length()
-    thirds = []  # (c, b, a) of each column: Q_t = a r^2 + b r + c
-    for t in range(2 * k - 1):
-        columns = Columns(fn, -(-column_bits // 32))
-        for j in range(max(0, t - k + 1), min(t, k - 1) + 1):
-            for half in range(2):
-                columns.add_row(b[t - j][half], [(half, a[j][0]), (half + 1, a[j][1])])
-        q = fn.temps_list(-(-column_bits // 32))
-        columns.sum_into(q)
-        q1, low = _divide(fn, gf, q, column_bits)
-        q2, middle = _divide(fn, gf, q1, (k * gf.r).bit_length())
-        thirds.append((low, middle, q2[0]))
-    # The integer's digits: column t's c, column t-1's b, column t-2's a, and the carry.
+
+def mul_accumulate(gf: GfField) -> Function:
+    """sums + a_j y, column by column (no carries between them): in k column sums of
+    product_column_words each, a digit a_j (2 words) and y (2k words); out the sums. mul by
+    rows (cuda/gf_fft.cuh's mul_by_rows) adds a_j (y r^j mod p) for j < k: the negacyclic
+    product's columns, k of them, each below k r^2."""
+    k, words = gf.k, product_column_words(gf)
+    fn = Function("mul_accumulate", words * k + 2 + 2 * k, words * k)
+    a = (Reg("x", words * k), Reg("x", words * k + 1))
+    y = _digits([Reg("x", words * k + 2 + w) for w in range(2 * k)], k)
+    for c in range(k):
+        columns = Columns(fn, 4)
+        for half in range(2):
+            columns.add_row(y[c][half], [(half, a[0]), (half + 1, a[1])])
+        product = fn.temps_list(4)
+        columns.sum_into(product)
+        fn.chain("add", [(Reg("y", words * c + w), (Reg("x", words * c + w), product[w] if w < 4 else 0))
+                         for w in range(words)], carry_out=False)
+    fn.check()
+    return fn
+
+
+@dataclass(frozen=True)
+class RowsMul:
+    """mul above k = 16: cuda/gf_rows.cuh's loop over its row, shift and settling lists."""
+    accumulate: Function
+    shift: Function
+    settle: Function
+    name: str = "mul"
+
+    @property
+    def in_words(self) -> int:
+        return 2 * self.shift.in_words
+
+    @property
+    def out_words(self) -> int:
+        return self.settle.out_words
+
+    @property
+    def instructions(self) -> int:
+        """Executed: k rows and k - 1 shifts, then the settling."""
+        k = self.shift.in_words // 2
+        return k * len(self.accumulate.body) + (k - 1) * len(self.shift.body) + len(self.settle.body)
+
+
+def mul_rows(gf: GfField) -> RowsMul:
+    return RowsMul(mul_accumulate(gf), mul_by_r_power(gf, 1, "mul_shift"), mul_settle(gf))
+
+
+def mul_settle(gf: GfField) -> Function:
+    """The k column sums of mul_accumulate (each below k r^2) to the element sum_c S_c r^c
+    mod p: each split into three radix-r digits, folded (_fold: L - H, H of two digits)."""
+    k, words = gf.k, product_column_words(gf)
+    fn = Function("mul_settle", words * k, 2 * k)
+    bits = (k * gf.r * gf.r).bit_length()
+    thirds = [_split_column(fn, gf, [Reg("x", words * c + w) for w in range(words)], bits) for c in range(k)]
+    _fold(fn, gf, thirds, _digits([Reg("y", w) for w in range(2 * k)], k))
+    fn.check()
+    return fn
+
+
+def _split_column(fn: Function, gf: GfField, q: list[Reg], bits: int) -> tuple[Digit, Digit, Reg]:
+    """(c, b, a) with q = a r^2 + b r + c, c and b below r, for a column sum q below 2^bits
+    whose a is small (one word): exact division by r, twice."""
+    q1, low = _divide(fn, gf, q, bits)
+    q2, middle = _divide(fn, gf, q1, bits - gf.r.bit_length() + 1)
+    return low, middle, q2[0]
+
+
+def _fold(fn: Function, gf: GfField, thirds: list[tuple[Digit, Digit, Reg]], y: list[tuple[Reg, Reg]]) -> None:
+    """y = sum_t Q_t r^t mod p for the columns' (c, b, a) (Q_t = a r^2 + b r + c): the
+    integer's digits (column t's c, column t-1's b, column t-2's a and the carry, each sum
+    below 3r) carried in radix r, then L - H + h mod p for its digits split k by k (r^k = -1)."""
+    k, count = gf.k, len(thirds)
     e = []
     carry: Operand = 0
-    for t in range(2 * k + 1):
+    for t in range(count + 2):
         s = fn.temps_list(3)
         terms: list[tuple[Operand, Operand]] = []
-        if t < 2 * k - 1:
+        if t < count:
             terms.append(thirds[t][0])
-        if 0 < t < 2 * k:
+        if 0 < t <= count:
             terms.append(thirds[t - 1][1])
         if 1 < t:
             terms.append((thirds[t - 2][2], 0))
@@ -290,11 +343,44 @@ def mul(gf: GfField) -> Function:
             fn.emit("add", carry, carry, negative)
             fn.emit("add", carry, carry, 1)  # + 1 where it went on (negative = 0), + 0 where not
         e.append((s[0], s[1]))
+    assert len(e) <= 2 * k + 1, "the columns of at most a full product"
+    zero: Digit = (0, 0)
     low = e[:k]
-    high = e[k:2 * k]
+    high = (e[k:2 * k] + [zero] * k)[:k]
     difference = [tuple(fn.temps_list(2)) for _ in range(k)]
     _difference(fn, gf, difference, low, high)
-    _plus_one_where(fn, gf, _digits([Reg("y", w) for w in range(2 * k)], k), difference, e[2 * k][0])
+    if len(e) > 2 * k:  # h, the top digit: 1 only for (p - 1)^2
+        _plus_one_where(fn, gf, y, difference, e[2 * k][0])
+    else:
+        for out, d in zip(y, difference):
+            fn.emit("mov", out[0], d[0])
+            fn.emit("mov", out[1], d[1])
+
+
+def mul(gf: GfField) -> Function:
+    """x y mod p (the seed's Algorithm 3.3, with the full product): in 4k words (x, y), out 2k.
+
+    The digit products' column sums Q_t (t < 2k - 1, each below k r^2) are split into three
+    radix-r digits by exact division by r and folded (_fold): the 2k + 1 digits of the
+    integer x y, L + H r^k with h the top digit (1 only for (p - 1)^2), then L - H + h."""
+    why = unavailable(gf, "mul")
+    if why or gf.k > QUADRATIC_MAX_K:
+        raise ValueError(f"mul {why or 'has k^2 digit products: above k = 16, mul_rows'}")
+    k = gf.k
+    fn = Function("mul", 4 * k, 2 * k)
+    x = _digits([Reg("x", w) for w in range(4 * k)], 2 * k)
+    a, b = x[:k], x[k:]
+    column_bits = (k * gf.r * gf.r).bit_length()
+    thirds = []
+    for t in range(2 * k - 1):
+        columns = Columns(fn, -(-column_bits // 32))
+        for j in range(max(0, t - k + 1), min(t, k - 1) + 1):
+            for half in range(2):
+                columns.add_row(b[t - j][half], [(half, a[j][0]), (half + 1, a[j][1])])
+        q = fn.temps_list(-(-column_bits // 32))
+        columns.sum_into(q)
+        thirds.append(_split_column(fn, gf, q, column_bits))
+    _fold(fn, gf, thirds, _digits([Reg("y", w) for w in range(2 * k)], k))
     fn.check()
     return fn
 

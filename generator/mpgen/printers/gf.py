@@ -6,13 +6,17 @@ from __future__ import annotations
 from .. import __version__, names
 from ..field import to_words
 from ..gf import GfField, fft, plan, summary, with_dependencies
-from ..gf.lists import COLUMN_WORDS
+from ..gf.lists import COLUMN_WORDS, RowsMul
 from ..ir import Function
 from . import host, ptx
 from .cuda import PACKAGE, environment, prelude
 
 
-def operation_contract(gf: GfField, fn: Function) -> dict:
+def instructions(fn: Function | RowsMul) -> int:
+    return fn.instructions if isinstance(fn, RowsMul) else len(fn.body)
+
+
+def operation_contract(gf: GfField, fn: Function | RowsMul) -> dict:
     """Operands and result are elements (k digits), except from_binary's operand and
     to_binary's result (integers below p in 2k binary words) and mul_r's shift a."""
     element = {"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": True,
@@ -24,7 +28,7 @@ def operation_contract(gf: GfField, fn: Function) -> dict:
             "optional_operands": 0,
             "result": {"limbs": fn.out_words, "parts": 1, "flag": False, "signed": False,
                        "role": "integer" if fn.name == "to_binary" else "element"},
-            "in_words": fn.in_words, "out_words": fn.out_words, "instructions": len(fn.body)}
+            "in_words": fn.in_words, "out_words": fn.out_words, "instructions": instructions(fn)}
 
 
 def _rendered(fn: Function, what: str) -> dict:
@@ -36,8 +40,18 @@ def _element_words(gf: GfField, values: list[int]) -> list[int]:
     return [w for v in values for d in gf.digits(v) for w in to_words(d, 2)]
 
 
-def header(gf: GfField, lists: list[Function], transform: fft.Lists | None) -> str:
-    ops = [_rendered(fn, summary(fn.name)) for fn in lists]
+def _operation(fn: Function | RowsMul) -> dict:
+    if not isinstance(fn, RowsMul):
+        return dict(_rendered(fn, summary(fn.name)), rows=None)
+    return {"name": fn.name, "summary": summary(fn.name) + ", a row at a time (cuda/gf_rows.cuh)",
+            "in_words": fn.in_words, "out_words": fn.out_words, "instructions": fn.instructions,
+            "rows": [_rendered(fn.accumulate, "sums + a_j y by columns, a row of the product"),
+                     _rendered(fn.shift, "y r (a negacyclic shift), the next row's y"),
+                     _rendered(fn.settle, "the product's k column sums to the element")]}
+
+
+def header(gf: GfField, lists: list[Function | RowsMul], transform: fft.Lists | None) -> str:
+    ops = [_operation(fn) for fn in lists]
     fft_parts = None
     if transform is not None:
         fft_parts = {"accumulate": [_rendered(fn, f"sums + x r^{s}, lazily (k signed column sums)")
@@ -49,12 +63,13 @@ def header(gf: GfField, lists: list[Function], transform: fft.Lists | None) -> s
                      "inverses": _element_words(gf, fft.inverse_powers_of_two(gf)),
                      "passes": (PACKAGE / "cuda" / "gf_fft.cuh").read_text(encoding="utf-8"),
                      "column_words": COLUMN_WORDS}
+    rows = (PACKAGE / "cuda" / "gf_rows.cuh").read_text(encoding="utf-8") if any(o["rows"] for o in ops) else None
     return environment().get_template("gf.cuh.j2").render(
         version=__version__, gf=gf, name=gf.label, prelude=prelude(), operations=ops, fft=fft_parts,
-        r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
+        rows_prelude=rows, r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
 
 
-def module(gf: GfField, lists: list[Function], files: dict[str, str], transform: bool) -> dict:
+def module(gf: GfField, lists: list[Function | RowsMul], files: dict[str, str], transform: bool) -> dict:
     """The field's entry in the manifest: p's form and digits, each operation's contract,
     and the FFT's lengths where it is generated."""
     return {"name": gf.label, "tier": "gf", "bits": gf.p.bit_length(), "limbs": 2 * gf.k, "mul": "radix",
