@@ -23,30 +23,24 @@ struct Pass {
   bool inverse;
 };
 
+// A point's words between memory and registers: on the GPU in the batch loops' wide accesses
+// (16 bytes where the element allows: it is 16 k bytes, aligned).
 template <class F>
 MPGEN_HOST_DEVICE void load(uint32_t* x, const uint32_t* from) {
 #ifdef __CUDA_ARCH__
-  if constexpr (F::words % 4 == 0) {  // 16-byte loads: an element is 16 k bytes, aligned
-    MPGEN_UNROLL for (unsigned w = 0; w < F::words; w += 4) {
-      const uint4 v = reinterpret_cast<const uint4*>(from)[w / 4];
-      x[w] = v.x, x[w + 1] = v.y, x[w + 2] = v.z, x[w + 3] = v.w;
-    }
-    return;
-  }
-#endif
+  instance_words<F::words>::load(from, *reinterpret_cast<uint32_t(*)[F::words]>(x));
+#else
   loops::copy<F::words>(x, from);
+#endif
 }
 
 template <class F>
 MPGEN_HOST_DEVICE void store(uint32_t* to, const uint32_t* y) {
 #ifdef __CUDA_ARCH__
-  if constexpr (F::words % 4 == 0) {
-    MPGEN_UNROLL for (unsigned w = 0; w < F::words; w += 4)
-      reinterpret_cast<uint4*>(to)[w / 4] = make_uint4(y[w], y[w + 1], y[w + 2], y[w + 3]);
-    return;
-  }
-#endif
+  instance_words<F::words>::store(to, *reinterpret_cast<const uint32_t(*)[F::words]>(y));
+#else
   loops::copy<F::words>(to, y);
+#endif
 }
 
 // w^b for the N-th root w of the header's table: the product of w^(2^i) = roots[log_n - i]
@@ -133,7 +127,6 @@ MPGEN_HOST_DEVICE std::size_t destination(const Pass& p, std::size_t j, unsigned
 }
 
 // log2 n for n a power of two.
-template <class F>
 MPGEN_HOST_DEVICE unsigned log_length(std::size_t n) {
   unsigned log_n = 0;
   while ((std::size_t(1) << log_n) < n && log_n < 63) ++log_n;
@@ -154,7 +147,7 @@ void check_length(std::size_t n) {
   constexpr unsigned K = shape<F>::K;
   std::size_t m = K;
   while (m < n) m *= K;
-  if (m != n || log_length<F>(n) > F::largest_log)
+  if (m != n || log_length(n) > F::largest_log)
     throw std::invalid_argument("gf FFT: " + std::to_string(n) + " points; give K^e points (K = 2k = " +
                                 std::to_string(K) + ", e >= 1), at most 2^" + std::to_string(F::largest_log));
 }
@@ -181,7 +174,8 @@ std::vector<uint32_t> host_twiddles(std::size_t n) {
   check_length<F>(n);
   const std::size_t count = n / shape<F>::K;
   std::vector<uint32_t> table(count * F::words);
-  for (std::size_t b = 0; b < count; ++b) twiddle<F>(&table[b * F::words], b, log_length<F>(n));
+  const unsigned log_n = log_length(n);
+  for (std::size_t b = 0; b < count; ++b) twiddle<F>(&table[b * F::words], b, log_n);
   return table;
 }
 
@@ -192,7 +186,7 @@ void host_transform(uint32_t* data, std::size_t n, bool inverse) {
   std::vector<uint32_t> scratch(n * F::words);
   uint32_t *in = data, *out = scratch.data();
   for (std::size_t ns = 1; ns < n; ns *= shape<F>::K) {
-    host_pass<F>(in, out, table.data(), Pass{n, ns, log_length<F>(n), inverse});
+    host_pass<F>(in, out, table.data(), Pass{n, ns, log_length(n), inverse});
     std::swap(in, out);
   }
   if (in != data) std::copy(in, in + n * F::words, data);
@@ -297,7 +291,7 @@ template <class F>
 cudaError_t device_twiddles(uint32_t* table, std::size_t n, cudaStream_t stream = 0) {
   check_length<F>(n);
   const std::size_t count = n / shape<F>::K;
-  twiddle_kernel<F><<<unsigned((count + 127) / 128), 128, 0, stream>>>(table, count, log_length<F>(n));
+  twiddle_kernel<F><<<unsigned((count + 127) / 128), 128, 0, stream>>>(table, count, log_length(n));
   return cudaGetLastError();
 }
 
@@ -332,7 +326,7 @@ cudaError_t device_transform(uint32_t* data, uint32_t* scratch, const uint32_t* 
   check_length<F>(n);
   uint32_t *in = data, *out = scratch;
   for (std::size_t ns = 1; ns < n; ns *= shape<F>::K) {
-    const cudaError_t e = device_pass<F>(in, out, table, Pass{n, ns, log_length<F>(n), inverse}, stream);
+    const cudaError_t e = device_pass<F>(in, out, table, Pass{n, ns, log_length(n), inverse}, stream);
     if (e != cudaSuccess) return e;
     std::swap(in, out);
   }

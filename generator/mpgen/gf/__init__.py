@@ -106,6 +106,13 @@ class GfField:
     def value(self, digits: list[int]) -> int:
         return sum(d * self.r ** i for i, d in enumerate(digits)) % self.p
 
+    def words(self, x: int) -> list[int]:
+        """x (0 <= x < p) as an element's 2k words: its digits, two words each."""
+        return [w for d in self.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
+
+    def value_of_words(self, words: list[int]) -> int:
+        return self.value([words[2 * i] | words[2 * i + 1] << 32 for i in range(self.k)])
+
 
 def field(w: int, u: int, sign: int, k: int, label: str) -> GfField:
     """The field of the given parameters, checked: one line saying what is wrong."""

@@ -89,10 +89,6 @@ class Lists:
         return lists.settle(self.gf)
 
 
-def _words(gf: GfField, x: int) -> list[int]:
-    return [w for d in gf.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
-
-
 def transform(fft: Lists, points: list[int], inverse: bool = False) -> list[int]:
     """The transform of the points (integers below p) through the lists, pass by pass."""
     gf = fft.gf
@@ -101,8 +97,9 @@ def transform(fft: Lists, points: list[int], inverse: bool = False) -> list[int]
     if why:
         raise ValueError(why)
     w = roots(gf)[n.bit_length() - 1]
-    table = [_words(gf, pow(w, b, gf.p)) for b in range(n // size)]
-    data = [_words(gf, x) for x in points]
+    table = [gf.words(pow(w, b, gf.p)) for b in range(n // size)]
+    data = [gf.words(x) for x in points]
+    n_inverse = gf.words(inverse_powers_of_two(gf)[n.bit_length() - 1])
     ns = 1
     while ns < n:
         out: list[list[int]] = [[]] * n
@@ -123,8 +120,8 @@ def transform(fft: Lists, points: list[int], inverse: bool = False) -> list[int]
                 for half, which in enumerate((row, row + gf.k)):
                     y = execute(fft.settle, both[half * len(both) // 2:(half + 1) * len(both) // 2])
                     if inverse and ns * size == n:
-                        y = execute(fft.mul, y + _words(gf, inverse_powers_of_two(gf)[n.bit_length() - 1]))
+                        y = execute(fft.mul, y + n_inverse)
                     t = (size - which) % size if inverse else which
                     out[(j // ns) * ns * size + j % ns + t * ns] = y
         data, ns = out, ns * size
-    return [gf.value([y[2 * i] | y[2 * i + 1] << 32 for i in range(gf.k)]) for y in data]
+    return [gf.value_of_words(y) for y in data]

@@ -30,6 +30,7 @@ from ..field import to_words
 from ..ir import MASK, Function, Operand, Reg
 from ..ops.columns import Columns
 from ..ops.common import all_ones_if_set, select
+from ..ops.reduction import shift_right
 from . import GfField
 
 Digit = tuple[Operand, Operand]  # (low word, high word)
@@ -154,15 +155,7 @@ def _divide(fn: Function, gf: GfField, n: list[Operand], bits: int) -> tuple[lis
             columns.add_row(mi, [(i + j, nj) for j, nj in enumerate(n)])
     product = fn.temps_list(len(n) + len(m))
     columns.sum_into(product)
-    word, bit = divmod(shift, 32)
-    q = fn.temps_list(max(1, -(-(bits - length + 1) // 32)))
-    for i, qi in enumerate(q):
-        low = product[word + i]
-        high = product[word + i + 1] if word + i + 1 < len(product) else 0
-        if bit:
-            fn.emit("shf.r.clamp", qi, low, high, bit)
-        else:
-            fn.emit("mov", qi, low)
+    q = shift_right(fn, product, shift, max(1, -(-(bits - length + 1) // 32)))
     # c = n - q r in two words (c < r < 2^64): q r mod 2^64.
     r_lo, r_hi = gf.r & MASK, gf.r >> 32
     qr_lo, qr_hi, c_lo, c_hi = fn.temps_list(4)

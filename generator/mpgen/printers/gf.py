@@ -4,7 +4,6 @@ for, its lists, constants and cuda/gf_fft.cuh's passes) and its manifest entry."
 from __future__ import annotations
 
 from .. import __version__, names
-from ..field import to_words
 from ..gf import GfField, fft, plan, summary, with_dependencies
 from ..gf.lists import COLUMN_WORDS, RowsMul
 from ..ir import Function
@@ -36,10 +35,6 @@ def _rendered(fn: Function, what: str) -> dict:
             "ptx": ptx.function(fn), "host": host.function(fn)}
 
 
-def _element_words(gf: GfField, values: list[int]) -> list[int]:
-    return [w for v in values for d in gf.digits(v) for w in to_words(d, 2)]
-
-
 def _operation(fn: Function | RowsMul) -> dict:
     if not isinstance(fn, RowsMul):
         return dict(_rendered(fn, summary(fn.name)), rows=None)
@@ -59,8 +54,8 @@ def header(gf: GfField, lists: list[Function | RowsMul], transform: fft.Lists | 
                      "pair_sums": _rendered(transform.pair_sums, "rows J and J + k from the sums over even and odd points"),
                      "settle": _rendered(transform.settle, "k lazy column sums to the element they stand for"),
                      "largest_log": fft.largest_log(gf),
-                     "roots": _element_words(gf, fft.roots(gf)),
-                     "inverses": _element_words(gf, fft.inverse_powers_of_two(gf)),
+                     "roots": [w for v in fft.roots(gf) for w in gf.words(v)],
+                     "inverses": [w for v in fft.inverse_powers_of_two(gf) for w in gf.words(v)],
                      "passes": (PACKAGE / "cuda" / "gf_fft.cuh").read_text(encoding="utf-8"),
                      "column_words": COLUMN_WORDS}
     rows = (PACKAGE / "cuda" / "gf_rows.cuh").read_text(encoding="utf-8") if any(o["rows"] for o in ops) else None
