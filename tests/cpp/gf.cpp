@@ -1,6 +1,6 @@
 // Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg, mul,
 // multiplication by r and r^3, and the conversions from and to binary integers, for the
-// seed's table 3.1 at k = 2, 4, 8, 16, on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
+// seed's table 3.1 (k = 2 to 128), on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
 // digits at their largest) and random elements; each result must be the exact residue's
 // unique representation (digits below r; p - 1 as (0, ..., 0, r)).
 // The FFT against the direct DFT by GMP, forward then inverse the identity. Built by nvcc
@@ -15,7 +15,9 @@
 
 #include "mpgen_gf16.cuh"
 #include "mpgen_gf2.cuh"
+#include "mpgen_gf128.cuh"
 #include "mpgen_gf32.cuh"
+#include "mpgen_gf64.cuh"
 #include "mpgen_gf4.cuh"
 #include "mpgen_gf8.cuh"
 #include "mpz.hpp"
@@ -148,15 +150,16 @@ bool gpu_present() {
 }
 #endif
 
-// Every operation on every pair of the values (the second operand from a sample of them),
-// on the host and, built by nvcc with a GPU present, on the GPU.
+// Every operation on every value, and the binary ones on pairs of them (the first operand
+// every first_step-th value, the second every third), on the host and, built by nvcc with a
+// GPU present, on the GPU.
 template <class Module, unsigned K>
-void check_field() {
+void check_field(unsigned random_count, unsigned first_step) {
   const Field<K> f(Module::radix);
   gmp_randstate_t state;
   gmp_randinit_default(state);
   gmp_randseed_ui(state, 22 + K);
-  const std::vector<Mpz> values = f.values(state, 40);
+  const std::vector<Mpz> values = f.values(state, random_count);
   Mpz want;
   for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3, Op::from_binary, Op::to_binary})
     with_op<Module>(op, [&](auto o) {
@@ -164,7 +167,7 @@ void check_field() {
       const unsigned operands = O::in_words / Module::words;
       std::vector<uint32_t> in, out_host, want_words;
       std::size_t n = 0;
-      for (std::size_t a = 0; a < values.size(); ++a)
+      for (std::size_t a = 0; a < values.size(); a += operands == 2 ? first_step : 1)
         for (std::size_t b = 0; b < (operands == 2 ? values.size() : 1); b += operands == 2 ? 3 : 1) {
           const auto x = op == Op::from_binary ? f.binary(values[a].v) : f.words(values[a].v);
           const auto y = f.words(values[b].v);
@@ -271,54 +274,6 @@ void check_fft(std::size_t n, std::size_t sampled) {
   gmp_randclear(state);
 }
 
-// mul above k = 16 (a row at a time, cuda/gf_rows.cuh) against GMP on edge values and random
-// elements, on the host and the GPU.
-template <class Module, unsigned K>
-void check_mul_rows(unsigned random_count) {
-  using O = typename Module::mul;
-  const Field<K> f(Module::radix);
-  gmp_randstate_t state;
-  gmp_randinit_default(state);
-  gmp_randseed_ui(state, 22 + K);
-  const std::vector<Mpz> values = f.values(state, random_count);
-  std::vector<uint32_t> in, want;
-  Mpz product;
-  for (std::size_t a = 0; a < values.size(); ++a)
-    for (std::size_t b = a % 5; b < values.size(); b += 5) {
-      for (const auto* v : {&values[a], &values[b]}) {
-        const auto w = f.words(v->v);
-        in.insert(in.end(), w.begin(), w.end());
-      }
-      mpz_mul(product.v, values[a].v, values[b].v);
-      mpz_mod(product.v, product.v, f.p.v);
-      const auto w = f.words(product.v);
-      want.insert(want.end(), w.begin(), w.end());
-    }
-  const std::size_t n = want.size() / O::out_words;
-  std::vector<uint32_t> out(want.size());
-  for (std::size_t j = 0; j < n; ++j) O::host(&out[j * O::out_words], &in[j * O::in_words]);
-  INFO("mul modulo (r^" << K << " + 1), a row at a time, " << n << " products");
-  for (std::size_t j = 0; j < n; ++j) {
-    CAPTURE(j);
-    REQUIRE(std::vector<uint32_t>(out.begin() + j * O::out_words, out.begin() + (j + 1) * O::out_words) ==
-            std::vector<uint32_t>(want.begin() + j * O::out_words, want.begin() + (j + 1) * O::out_words));
-  }
-#ifdef __CUDACC__
-  if (!gpu_present()) return gmp_randclear(state);
-  uint32_t *d_in = nullptr, *d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
-  REQUIRE(cudaMalloc(&d_out, want.size() * 4) == cudaSuccess);
-  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  each<O><<<unsigned((n + 127) / 128), 128>>>(n, d_in, d_out);
-  std::vector<uint32_t> gpu(want.size());
-  REQUIRE(cudaMemcpy(gpu.data(), d_out, gpu.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  cudaFree(d_in), cudaFree(d_out);
-  INFO("on the GPU");
-  REQUIRE(gpu == want);
-#endif
-  gmp_randclear(state);
-}
-
 // Polynomials of na and nb coefficients multiplied through the FFT of n points (n >= na + nb
 // - 1) against the schoolbook product by GMP, on the host and the GPU.
 template <class Module, unsigned K>
@@ -381,8 +336,6 @@ void check_product(std::size_t na, std::size_t nb, std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("mul above k = 16 agrees with GMP") { check_mul_rows<mpgen::gf32::module, 32>(20); }
-
 TEST_CASE("products of polynomials over the seed's fields through the FFT agree with GMP's schoolbook") {
   check_product<mpgen::gf2::module, 2>(9, 8, 16);
   check_product<mpgen::gf2::module, 2>(100, 157, 256);
@@ -410,8 +363,14 @@ TEST_CASE("the FFT refuses lengths that are no power of K") {
 }
 
 TEST_CASE("generalized Fermat fields of the seed's table 3.1 agree with GMP") {
-  check_field<mpgen::gf2::module, 2>();
-  check_field<mpgen::gf4::module, 4>();
-  check_field<mpgen::gf8::module, 8>();
-  check_field<mpgen::gf16::module, 16>();
+  check_field<mpgen::gf2::module, 2>(40, 1);
+  check_field<mpgen::gf4::module, 4>(40, 1);
+  check_field<mpgen::gf8::module, 8>(40, 1);
+  check_field<mpgen::gf16::module, 16>(40, 1);
+}
+
+TEST_CASE("above k = 16, where mul and the conversions are loops (cuda/gf_loops.cuh), they agree with GMP") {
+  check_field<mpgen::gf32::module, 32>(20, 5);
+  check_field<mpgen::gf64::module, 64>(10, 15);
+  check_field<mpgen::gf128::module, 128>(4, 40);
 }

@@ -178,16 +178,16 @@ def with_dependencies(names: list[str]) -> list[str]:
 
 
 def plan(gf: GfField, name: str):
-    """The operation's instruction list (mul above k = 16: lists.RowsMul, three lists and
-    a loop; the FFT's own are gf/fft.py's Lists)."""
+    """The operation's instruction list; above k = 16, mul and the conversions are
+    lists.Looped (loops over short lists); the FFT's own lists are gf/fft.py's Lists."""
     from . import lists
     power = _POWER.fullmatch(name)
     if power is not None:
         return lists.mul_by_r_power(gf, int(power[1]), name)
     if name == "neg":
         return lists.mul_by_r_power(gf, gf.k, name)
-    if name == "mul" and gf.k > lists.QUADRATIC_MAX_K:
-        return lists.mul_rows(gf)
+    if gf.k > lists.QUADRATIC_MAX_K and name in ("mul", "from_binary", "to_binary"):
+        return {"mul": lists.mul_rows, "from_binary": lists.from_binary_loop, "to_binary": lists.to_binary_loop}[name](gf)
     return getattr(lists, name)(gf)
 
 

@@ -219,13 +219,14 @@ def _masked(fn: Function, mask: Reg, constant: int) -> Operand:
     return out
 
 
-QUADRATIC_MAX_K = 16  # the conversions' k^2 word divisions are straight-line, and mul's above: by rows
+QUADRATIC_MAX_K = 16  # mul's k^2 digit products and the conversions' word divisions are straight-line; above, loops
 
 
 def unavailable(gf: GfField, name: str) -> str | None:
     """Why the field has no operation `name`, or None."""
-    if name in ("from_binary", "to_binary", "fft") and gf.k > QUADRATIC_MAX_K:
-        return f"is generated up to k = {QUADRATIC_MAX_K} so far (its k^2 steps are straight-line)"
+    if name == "fft" and gf.k > QUADRATIC_MAX_K:
+        return (f"is generated up to k = {QUADRATIC_MAX_K} so far (a block's 32 transforms of 2k points would "
+                "not fit in shared memory above)")
     if name in ("mul", "fft") and gf.r <= 2 * gf.k + 2:
         return f"needs r > 2k + 2 (a digit sum below 3r); r = {gf.r}"
     return None
@@ -258,30 +259,78 @@ def mul_accumulate(gf: GfField) -> Function:
 
 
 @dataclass(frozen=True)
-class RowsMul:
-    """mul above k = 16: cuda/gf_rows.cuh's loop over its row, shift and settling lists."""
-    accumulate: Function
-    shift: Function
-    settle: Function
-    name: str = "mul"
+class Looped:
+    """An operation too long for one straight-line list (k > 16): cuda/gf_loops.cuh's loop
+    `loop` over short generated lists (`parts`), with template arguments `parts` and then
+    `constants`; `instructions` counts those executed."""
+    name: str
+    loop: str
+    parts: tuple[Function, ...]
+    constants: tuple[int, ...]
+    in_words: int
+    out_words: int
+    instructions: int
 
     @property
-    def in_words(self) -> int:
-        return 2 * self.shift.in_words
-
-    @property
-    def out_words(self) -> int:
-        return self.settle.out_words
-
-    @property
-    def instructions(self) -> int:
-        """Executed: k rows and k - 1 shifts, then the settling."""
-        k = self.shift.in_words // 2
-        return k * len(self.accumulate.body) + (k - 1) * len(self.shift.body) + len(self.settle.body)
+    def arguments(self) -> str:
+        return ", ".join([fn.name for fn in self.parts] + [str(c) for c in self.constants])
 
 
-def mul_rows(gf: GfField) -> RowsMul:
-    return RowsMul(mul_accumulate(gf), mul_by_r_power(gf, 1, "mul_shift"), mul_settle(gf))
+def mul_rows(gf: GfField) -> Looped:
+    """mul a row at a time: k rows and k - 1 shifts, then the settling."""
+    accumulate, shift, settle = mul_accumulate(gf), mul_by_r_power(gf, 1, "mul_shift"), mul_settle(gf)
+    executed = gf.k * len(accumulate.body) + (gf.k - 1) * len(shift.body) + len(settle.body)
+    return Looped("mul", "mul", (accumulate, shift, settle), (), 4 * gf.k, 2 * gf.k, executed)
+
+
+def from_binary_words(gf: GfField, divisions: int) -> int:
+    """The words of from_binary's dividend after that many divisions by r: it is at most
+    r^(k - divisions) (p - 1 = r^k at first), below 2^((k - divisions) L), L = r's bit length
+    (cuda/gf_loops.cuh's from_binary computes the same)."""
+    return min(2 * gf.k, -(-(gf.k - divisions) * gf.r.bit_length() // 32))
+
+
+def from_binary_loop(gf: GfField) -> Looped:
+    """from_binary a word at a time: k - 1 long divisions by r, each over the dividend's
+    words from the top (divide_step: a remainder and the next word)."""
+    step = divide_step(gf)
+    executed = sum(from_binary_words(gf, i) for i in range(gf.k - 1)) * len(step.body)
+    return Looped("from_binary", "from_binary", (step,), (2 * gf.k, gf.r.bit_length()), 2 * gf.k, 2 * gf.k,
+                  executed)
+
+
+def divide_step(gf: GfField) -> Function:
+    """A step of a long division by r: in a word and a remainder below r (two words), out
+    the quotient word and the new remainder: (c 2^32 + word) = q r + c'."""
+    fn = Function("divide_step", 3, 3)
+    q, (c_lo, c_hi) = _divide(fn, gf, [Reg("x", 0), Reg("x", 1), Reg("x", 2)], (gf.r << 32).bit_length())
+    for w, value in enumerate((q[0], c_lo, c_hi)):
+        fn.emit("mov", Reg("y", w), value)
+    fn.check()
+    return fn
+
+
+def to_binary_loop(gf: GfField) -> Looped:
+    """to_binary by Horner's rule: from the top digit down, x r + the next digit."""
+    step = horner_step(gf)
+    return Looped("to_binary", "to_binary", (step,), (), 2 * gf.k, 2 * gf.k, (gf.k - 1) * len(step.body))
+
+
+def horner_step(gf: GfField) -> Function:
+    """x r + d: in 2k words (x) and a digit (two words), out 2k words. Horner's partial sums
+    of an element's digits are at most r^k = p - 1, so 2k words hold them."""
+    words = 2 * gf.k
+    fn = Function("horner_step", words + 2, words)
+    columns = Columns(fn, words)
+    for half, r_word in enumerate((gf.r & MASK, gf.r >> 32)):
+        if r_word:
+            columns.add_row(r_word, [(half + j, Reg("x", j)) for j in range(words)])
+    product = fn.temps_list(words)
+    columns.sum_into(product)
+    fn.chain("add", [(Reg("y", j), (product[j], Reg("x", words + j) if j < 2 else 0)) for j in range(words)],
+             carry_out=False)
+    fn.check()
+    return fn
 
 
 def mul_settle(gf: GfField) -> Function:
@@ -382,9 +431,8 @@ def from_binary(gf: GfField) -> Function:
     """x (0 <= x < p, 2k binary words) to its digits: k - 1 long divisions by r from the top
     word down, each quotient the next dividend, each remainder a digit; the last quotient is
     the top digit (r only for x = r^k = p - 1, the others 0 then, as the representation has it)."""
-    why = unavailable(gf, "from_binary")
-    if why:
-        raise ValueError(f"from_binary {why}")
+    if gf.k > QUADRATIC_MAX_K:
+        raise ValueError("from_binary is straight-line up to k = 16; above, from_binary_loop")
     fn = Function("from_binary", 2 * gf.k, 2 * gf.k)
     y = _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k)
     dividend: list[Operand] = [Reg("x", w) for w in range(2 * gf.k)]
@@ -412,9 +460,8 @@ def from_binary(gf: GfField) -> Function:
 
 def to_binary(gf: GfField) -> Function:
     """The digits to x in 2k binary words: the sum of digit i times the constant r^i."""
-    why = unavailable(gf, "to_binary")
-    if why:
-        raise ValueError(f"to_binary {why}")
+    if gf.k > QUADRATIC_MAX_K:
+        raise ValueError("to_binary is straight-line up to k = 16; above, to_binary_loop")
     fn = Function("to_binary", 2 * gf.k, 2 * gf.k)
     x = [Reg("x", w) for w in range(2 * gf.k)]
     columns = Columns(fn, 2 * gf.k)

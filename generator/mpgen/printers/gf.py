@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from .. import __version__, names
 from ..gf import GfField, fft, plan, summary, with_dependencies
-from ..gf.lists import COLUMN_WORDS, RowsMul
+from ..gf.lists import COLUMN_WORDS, Looped
 from ..ir import Function
 from . import host, ptx
 from .cuda import PACKAGE, environment, prelude
 
 
-def instructions(fn: Function | RowsMul) -> int:
-    return fn.instructions if isinstance(fn, RowsMul) else len(fn.body)
+def instructions(fn: Function | Looped) -> int:
+    return fn.instructions if isinstance(fn, Looped) else len(fn.body)
 
 
-def operation_contract(gf: GfField, fn: Function | RowsMul) -> dict:
+def operation_contract(gf: GfField, fn: Function | Looped) -> dict:
     """Operands and result are elements (k digits), except from_binary's operand and
     to_binary's result (integers below p in 2k binary words) and mul_r's shift a."""
     element = {"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": True,
@@ -35,17 +35,24 @@ def _rendered(fn: Function, what: str) -> dict:
             "ptx": ptx.function(fn), "host": host.function(fn)}
 
 
-def _operation(fn: Function | RowsMul) -> dict:
-    if not isinstance(fn, RowsMul):
-        return dict(_rendered(fn, summary(fn.name)), rows=None)
-    return {"name": fn.name, "summary": summary(fn.name) + ", a row at a time (cuda/gf_rows.cuh)",
+# What each part of a looped operation does, for its header comment.
+_PART_SUMMARIES = {"mul_accumulate": "sums + a_j y by columns, a row of the product",
+                   "mul_shift": "y r (a negacyclic shift), the next row's y",
+                   "mul_settle": "the product's k column sums to the element",
+                   "divide_step": "a step of a long division by r: remainder 2^32 + word = q r + remainder'",
+                   "horner_step": "x r + d, a step of Horner's rule"}
+
+
+def _operation(fn: Function | Looped) -> dict:
+    if not isinstance(fn, Looped):
+        return dict(_rendered(fn, summary(fn.name)), loop=None)
+    return {"name": fn.name, "summary": summary(fn.name) + ", by a loop (cuda/gf_loops.cuh)",
             "in_words": fn.in_words, "out_words": fn.out_words, "instructions": fn.instructions,
-            "rows": [_rendered(fn.accumulate, "sums + a_j y by columns, a row of the product"),
-                     _rendered(fn.shift, "y r (a negacyclic shift), the next row's y"),
-                     _rendered(fn.settle, "the product's k column sums to the element")]}
+            "loop": {"name": fn.loop, "arguments": fn.arguments,
+                     "parts": [_rendered(part, _PART_SUMMARIES[part.name]) for part in fn.parts]}}
 
 
-def header(gf: GfField, lists: list[Function | RowsMul], transform: fft.Lists | None) -> str:
+def header(gf: GfField, lists: list[Function | Looped], transform: fft.Lists | None) -> str:
     ops = [_operation(fn) for fn in lists]
     fft_parts = None
     if transform is not None:
@@ -58,13 +65,13 @@ def header(gf: GfField, lists: list[Function | RowsMul], transform: fft.Lists | 
                      "inverses": [w for v in fft.inverse_powers_of_two(gf) for w in gf.words(v)],
                      "passes": (PACKAGE / "cuda" / "gf_fft.cuh").read_text(encoding="utf-8"),
                      "column_words": COLUMN_WORDS}
-    rows = (PACKAGE / "cuda" / "gf_rows.cuh").read_text(encoding="utf-8") if any(o["rows"] for o in ops) else None
+    loops = (PACKAGE / "cuda" / "gf_loops.cuh").read_text(encoding="utf-8") if any(o["loop"] for o in ops) else None
     return environment().get_template("gf.cuh.j2").render(
         version=__version__, gf=gf, name=gf.label, prelude=prelude(), operations=ops, fft=fft_parts,
-        rows_prelude=rows, r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
+        loops_prelude=loops, r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
 
 
-def module(gf: GfField, lists: list[Function | RowsMul], files: dict[str, str], transform: bool) -> dict:
+def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], transform: bool) -> dict:
     """The field's entry in the manifest: p's form and digits, each operation's contract,
     and the FFT's lengths where it is generated."""
     return {"name": gf.label, "tier": "gf", "bits": gf.p.bit_length(), "limbs": 2 * gf.k, "mul": "radix",
