@@ -136,14 +136,15 @@ def _generate_gf(args) -> int:
     if args.gf is not None and args.gf_prime is not None:
         raise RequestError("--gf: give --gf (the seed's table) or --gf-prime (your own), not both")
     if (args.bits or args.modulus or args.field or args.spec or args.mul != "auto" or args.tier != DEFAULT_TIER
-            or args.threads or args.instances_per_block or args.kernels or args.ptx or args.table):
+            or args.threads or args.instances_per_block or args.kernels or args.ptx):
         raise RequestError("--gf: a generalized Fermat field takes --ops, --name (with --gf-prime), --out, "
-                           "--clean and --dry-run only")
+                           "--table, --clean and --dry-run only")
     if args.name and args.gf_prime is None:
         raise RequestError("--name: names a field of --gf-prime; --gf fields are named gf<k>")
     fields = gf.parse(args.gf, args.gf_prime, args.name)
     files, contracts = gf_printer.render([(f, gf.default_ops(f) if args.ops is None else
-                                           gf.check_ops(f, split_items("--ops", args.ops))) for f in fields])
+                                           gf.check_ops(f, split_items("--ops", args.ops))) for f in fields],
+                                         runtime_table=args.table)
     return _write(args, files, contracts, f"{len(fields)} generalized Fermat {'fields' if len(fields) > 1 else 'field'}")
 
 
@@ -211,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
             files, contracts = render(plan_request(request), kernels=args.kernels,
                                       ptx=args.ptx is not None, runtime_table=args.table)
             for extra_files, extra_contracts in (rns_printer.render(sets, runtime_table=args.table),
-                                                 gf_printer.render(prime_fields)):
+                                                 gf_printer.render(prime_fields, runtime_table=args.table)):
                 files.update(extra_files)
                 contracts += extra_contracts
             if args.dry_run:

@@ -60,6 +60,17 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
   check(cudaMemcpy(out, d_out.ptr, out_words * sizeof(uint32_t), cudaMemcpyDeviceToHost), "copy out");
 }
 
+void transform_on_gpu(const TransformEntry& t, std::size_t n, std::size_t count, bool inverse, unsigned point_words,
+                      uint32_t* data) {
+  require_gpu();
+  const std::size_t words = n * count * point_words;
+  if (words == 0) return;
+  DeviceWords d(words);
+  check(cudaMemcpy(d.ptr, data, words * sizeof(uint32_t), cudaMemcpyHostToDevice), "copy in");
+  t.device(n, count, inverse, d.ptr);
+  check(cudaMemcpy(data, d.ptr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost), "copy out");
+}
+
 std::string gpu_arch() {
   require_gpu();
   int device = 0;

@@ -14,6 +14,10 @@ void run_on_gpu(const Kernel&, Layout, std::size_t, const uint32_t*, uint32_t*) 
   throw GpuError(std::string("no GPU can be used: ") + kNoCuda);
 }
 
+void transform_on_gpu(const TransformEntry&, std::size_t, std::size_t, bool, unsigned, uint32_t*) {
+  throw GpuError(std::string("no GPU can be used: ") + kNoCuda);
+}
+
 std::string gpu_arch() { throw GpuError(std::string("no GPU can be used: ") + kNoCuda); }
 
 std::vector<OpInfo> load_module(const std::string&, const std::string&) {

@@ -12,11 +12,20 @@ constexpr int manifest_schema = 4;
 
 using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
 
+// A generalized Fermat field's FFT: count transforms of n points (elements), one after
+// another at data, in place, forward or inverse; host: on host memory; device: on device
+// memory (null when built without CUDA).
+using TransformFn = void (*)(std::size_t n, std::size_t count, bool inverse, uint32_t* data);
+struct TransformEntry {
+  TransformFn host, device;
+};
+
 struct Kernel {
   OpInfo info;
   BatchFn host;    // on host memory; null for kernels loaded at run time (GPU only)
   BatchFn device;  // launches on device memory; null when built without CUDA or loaded
   const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
+  const TransformEntry* transform = nullptr;  // its module's FFT (a generalized Fermat field's)
 };
 
 const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)
@@ -54,6 +63,10 @@ const OpInfo& add_loaded(const Kernel& k);
 // GPU side (gpu.cu, or gpu_none.cpp when built without CUDA).
 bool gpu_usable(std::string* why);
 void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out);
+// A field's FFT (t.device) over count transforms of n points of point_words words each, in
+// host memory, in place.
+void transform_on_gpu(const TransformEntry& t, std::size_t n, std::size_t count, bool inverse, unsigned point_words,
+                      uint32_t* data);
 // The GPU's virtual architecture for NVRTC ("compute_90"); throws GpuError without one.
 std::string gpu_arch();
 // Loads PTX text (a module of `mpgen generate --kernels`); origin names it in errors.

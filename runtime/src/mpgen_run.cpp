@@ -114,17 +114,19 @@ class Runner {
   // One line's operands (count of them, the operation's number) into the next instance;
   // "" or what is wrong with them.
   virtual std::string add(const std::vector<Operand>& operands, std::size_t count) = 0;
+  // Where the input may not end (inside an FFT's transform): what is wrong; else "".
+  virtual std::string at_end() const { return ""; }
   void run() {
     if (n_ == 0) return;
-    run_and_print();
-    n_ = 0;
+    n_ = run_and_print();
     errno = 0;
     if (!std::cout.flush())
       throw WriteError(std::string("cannot write the results") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
   }
 
  protected:
-  virtual void run_and_print() = 0;
+  // Runs and prints the instances read; returns how many of them it keeps for the next run.
+  virtual std::size_t run_and_print() = 0;
   std::size_t capacity_ = 1, n_ = 0;
 };
 
@@ -173,7 +175,7 @@ class Words : public Runner {
   }
 
  private:
-  void run_and_print() override {
+  std::size_t run_and_print() override {
     mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, n_, in_.data(), out_.data());
     for (std::size_t j = 0; j < n_; ++j) {
       const uint32_t* y = out_.data() + j * out_words_;
@@ -189,6 +191,7 @@ class Words : public Runner {
       if (info_.has_flag) std::cout << ' ' << y[info_.result_limbs];
       std::cout << '\n';
     }
+    return 0;
   }
 
   const mpgen::OpInfo& info_;
@@ -197,12 +200,55 @@ class Words : public Runner {
   std::vector<uint32_t> in_, out_, limbs_;
 };
 
-// Instances of an RNS set's operation: signed decimal or 0x-hex operands, converted and
-// run by mpgen::RnsBatch; results in decimal (or signed 0x hex), then the overflow flag.
+// An integer operand of an RNS set (signed) or a generalized Fermat field (below p): decimal or
+// 0x hex, its value into `value`; "" or what is wrong with it.
+struct Mpz {
+  Mpz() { mpz_init(v); }
+  ~Mpz() { mpz_clear(v); }
+  mpz_t v;
+};
+
+std::string parse_integer(const Operand& t, unsigned k, const mpgen::OpInfo& info, mpz_t value) {
+  const std::size_t most = t.length - t.start - (t.prefix ? 2 : 0);  // the digits it has
+  if (t.bad_seen || most == 0 || t.significant > t.digits.size()) {
+    const std::string shown = t.length <= shown_chars ? t.head : t.head.substr(0, shown_chars) + "...";
+    const std::string limit = info.tier == "rns" ? "not below M of " + info.module + " in magnitude"
+                                                 : "not below p of " + info.module;
+    return "operand " + std::to_string(k + 1) + ": '" + shown + "' is " +
+           (t.significant > t.digits.size()
+                ? limit
+                : "not a decimal or 0x hex integer" + (t.bad_seen ? std::string(" (bad digit '") + t.bad + "')" : ""));
+  }
+  mpz_set_str(value, t.digits.empty() ? "0" : t.digits.c_str(), t.prefix ? 16 : 10);
+  if (t.negative) mpz_neg(value, value);
+  return "";
+}
+
+// Decimal digits enough for any integer below the module's M or p (more than its hex digits).
+std::size_t most_digits(const mpgen::OpInfo& info) { return info.modulus.size() * 32 * 30103 / 100000 + 2; }
+
+void print_integer(mpz_t value, bool hex) {
+  if (hex && mpz_sgn(value) < 0) std::cout << '-';
+  if (hex) mpz_abs(value, value);
+  char* text = mpz_get_str(nullptr, hex ? 16 : 10, value);
+  std::cout << (hex ? "0x" : "") << text;
+  void (*release)(void*, std::size_t);
+  mp_get_memory_functions(nullptr, nullptr, &release);
+  release(text, std::strlen(text) + 1);
+}
+
+std::size_t capacity_of(const mpgen::OpInfo& info) {
+  return std::clamp<std::size_t>(most_batch_bytes / (4 * (info.in_words() + info.out_words())), 1, most_instances);
+}
+
+// Instances of an RNS set's operation (mpgen::RnsBatch: signed integers below M in magnitude;
+// results then the overflow flag) or a generalized Fermat field's (mpgen::GfBatch: integers
+// below p), converted and run by the batch; results in decimal (or 0x hex).
+template <class Batch>
 class Integers : public Runner {
  public:
   Integers(const mpgen::OpInfo& info, mpgen::Device device, bool hex)
-      : device_(device), hex_(hex), batch_(info, capacity(info)) {
+      : device_(device), hex_(hex), batch_(info, capacity_of(info)) {
     capacity_ = batch_.size();
     batch_.run(device_, 0);  // fails now where the device cannot run it
   }
@@ -212,17 +258,8 @@ class Integers : public Runner {
   std::string add(const std::vector<Operand>& operands, std::size_t count) override {
     Mpz value;
     for (unsigned k = 0; k < count; ++k) {
-      const Operand& t = operands[k];
-      const std::size_t most = t.length - t.start - (t.prefix ? 2 : 0);  // the digits it has
-      if (t.bad_seen || most == 0 || t.significant > t.digits.size()) {
-        const std::string shown = t.length <= shown_chars ? t.head : t.head.substr(0, shown_chars) + "...";
-        return "operand " + std::to_string(k + 1) + ": '" + shown + "' is " +
-               (t.significant > t.digits.size() ? "not below M of " + batch_.op().module + " in magnitude"
-                                               : "not a decimal or 0x hex integer" +
-                                                     (t.bad_seen ? std::string(" (bad digit '") + t.bad + "')" : ""));
-      }
-      mpz_set_str(value.v, t.digits.empty() ? "0" : t.digits.c_str(), t.prefix ? 16 : 10);
-      if (t.negative) mpz_neg(value.v, value.v);
+      const std::string error = parse_integer(operands[k], k, batch_.op(), value.v);
+      if (!error.empty()) return error;
       try {
         batch_.set_operand(n_, k, value.v);
       } catch (const mpgen::InputError& e) {
@@ -233,40 +270,86 @@ class Integers : public Runner {
     return "";
   }
 
-  // Decimal digits enough for any magnitude below M (more than its hex digits).
-  static std::size_t most_digits(const mpgen::OpInfo& info) { return info.modulus.size() * 32 * 30103 / 100000 + 2; }
-
  private:
-  struct Mpz {
-    Mpz() { mpz_init(v); }
-    ~Mpz() { mpz_clear(v); }
-    mpz_t v;
-  };
-
-  static std::size_t capacity(const mpgen::OpInfo& info) {
-    return std::clamp<std::size_t>(most_batch_bytes / (4 * (info.in_words() + info.out_words())), 1, most_instances);
-  }
-
-  void run_and_print() override {
+  std::size_t run_and_print() override {
     batch_.run(device_, n_);
     Mpz r;
     for (std::size_t j = 0; j < n_; ++j) {
       batch_.result(j, r.v);
-      if (hex_ && mpz_sgn(r.v) < 0) std::cout << '-';
-      if (hex_) mpz_abs(r.v, r.v);
-      char* text = mpz_get_str(nullptr, hex_ ? 16 : 10, r.v);
-      std::cout << (hex_ ? "0x" : "") << text;
-      void (*release)(void*, std::size_t);
-      mp_get_memory_functions(nullptr, nullptr, &release);
-      release(text, std::strlen(text) + 1);
-      if (batch_.op().has_flag) std::cout << ' ' << batch_.flag(j);
+      print_integer(r.v, hex_);
+      if constexpr (std::is_same_v<Batch, mpgen::RnsBatch>)
+        if (batch_.op().has_flag) std::cout << ' ' << batch_.flag(j);
       std::cout << '\n';
     }
+    return 0;
   }
 
   mpgen::Device device_;
   bool hex_;
-  mpgen::RnsBatch batch_;
+  Batch batch_;
+};
+
+// The FFT of a generalized Fermat field (--fft N): one integer below p a line, N lines a
+// transform; whole transforms run together, their outputs one a line.
+class Transforms : public Runner {
+ public:
+  Transforms(const std::string& field, std::size_t n, bool inverse, mpgen::Device device, bool hex)
+      : field_(field), info_(mpgen::find_gf(field, "from_binary")), n_points_(n), inverse_(inverse),
+        device_(device), hex_(hex) {
+    const unsigned words = info_.in_words();
+    capacity_ = n * std::max<std::size_t>(1, most_batch_bytes / (4 * words * n));  // whole transforms
+    values_.resize(capacity_ * words);
+    mpgen::to_mpz(p_.v, info_.modulus);
+    mpgen::gf_transform(field_, device_, n_points_, 0, inverse_, values_.data());  // checks the field and n now
+  }
+
+  const mpgen::OpInfo& op() const { return info_; }
+
+  std::string add(const std::vector<Operand>& operands, std::size_t) override {
+    Mpz value;
+    const std::string error = parse_integer(operands[0], 0, info_, value.v);
+    if (!error.empty()) return error;
+    const unsigned words = info_.in_words();
+    if (mpz_sgn(value.v) < 0 || mpz_sizeinbase(value.v, 2) > 32 * words ||
+        mpz_cmp(value.v, p_.v) >= 0)
+      return "'" + operands[0].head.substr(0, shown_chars) + "' is not an integer from 0 to p - 1 of " + field_;
+    uint32_t* at = values_.data() + n_ * words;
+    std::fill(at, at + words, 0);
+    mpz_export(at, nullptr, -1, sizeof(uint32_t), 0, 0, value.v);
+    ++n_;
+    return "";
+  }
+
+  std::string at_end() const override {
+    return n_ == 0 ? ""
+                   : "the input ends inside a transform: " + std::to_string(n_) + " values after the last whole one; " +
+                         "--fft " + std::to_string(n_points_) + " takes " + std::to_string(n_points_) +
+                         " values (one a line) a transform";
+  }
+
+ private:
+  std::size_t run_and_print() override {
+    const std::size_t whole = n_ / n_points_ * n_points_, words = info_.in_words();
+    if (whole == 0) return n_;
+    mpgen::gf_transform(field_, device_, n_points_, whole / n_points_, inverse_, values_.data());
+    Mpz r;
+    for (std::size_t j = 0; j < whole; ++j) {
+      mpz_import(r.v, words, -1, sizeof(uint32_t), 0, 0, values_.data() + j * words);
+      print_integer(r.v, hex_);
+      std::cout << '\n';
+    }
+    std::copy(values_.begin() + whole * words, values_.begin() + n_ * words, values_.begin());
+    return n_ - whole;
+  }
+
+  std::string field_;
+  const mpgen::OpInfo& info_;
+  std::size_t n_points_;
+  bool inverse_;
+  mpgen::Device device_;
+  bool hex_;
+  std::vector<uint32_t> values_;
+  Mpz p_;  // the field's modulus
 };
 
 // True when input is waiting on stdin (or poll cannot tell: then read decides), within
@@ -283,12 +366,11 @@ bool input_waiting(int timeout_ms) {
 // Reads stdin to its end, line by line, running the instances in batches. Returns the
 // exit status.
 int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
-  const bool signed_decimal = info.tier == "rns";
+  const bool integers = info.tier == "rns" || info.tier == "gf";  // decimal or 0x hex, perhaps signed
   const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
   std::vector<Operand> operands(most);
-  std::vector<std::size_t> most_digits(most);
-  for (unsigned k = 0; k < most; ++k)
-    most_digits[k] = signed_decimal ? Integers::most_digits(info) : (info.operand_bits[k] + 3) / 4;
+  std::vector<std::size_t> digits(most);
+  for (unsigned k = 0; k < most; ++k) digits[k] = integers ? most_digits(info) : (info.operand_bits[k] + 3) / 4;
   std::size_t number = 1, count = 0;  // the line's number and its operands so far
   bool in_operand = false;
 
@@ -324,8 +406,9 @@ int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpg
     }
     if (got == 0) {  // the end, perhaps after a last line with no newline
       in_operand = false;
-      const std::string error = end_line();
+      std::string error = end_line();
       runner.run();
+      if (error.empty()) error = runner.at_end();
       return error.empty() ? 0 : fail(error, 2);
     }
     for (const char c : std::string_view(buffer.data(), std::size_t(got))) {
@@ -345,7 +428,7 @@ int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpg
           if (count < most) operands[count].clear();
           ++count;
         }
-        if (count <= most) operands[count - 1].add(c, most_digits[count - 1], signed_decimal);
+        if (count <= most) operands[count - 1].add(c, digits[count - 1], integers);
       }
     }
   }
@@ -358,7 +441,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs an mpgen operation on hex operands from stdin, one instance per line "
                "(operands separated by spaces); prints one result per line in hex, followed "
                "by the carry or borrow for operations that have one. RNS integers (--rns) are "
-               "signed, in decimal or 0x hex.",
+               "signed, in decimal or 0x hex; a generalized Fermat field's (--gf) below p, likewise.",
                "mpgen-run"};
   app.footer(
       "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
@@ -379,11 +462,14 @@ int main(int argc, char** argv) {
       "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
       "  echo '-7 0x10' | mpgen-run --rns rns8 --op mul           # -112 0 (the product, the overflow flag)\n"
       "  echo '-7 5' | mpgen-run --rns rns8 --op cmp              # -1\n"
+      "  echo '3 5' | mpgen-run --gf gf8 --op mul                 # 15 (seed 002's (2^63+2^34)^8+1)\n"
+      "  seq 1 16 | mpgen-run --gf gf8 --fft 16                   # the DFT of 1..16, one output a line\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, field, modulus, rns, device = "cpu", tier, mul;
-  bool list = false, hex = false;
+  std::string op, field, modulus, rns, gf, device = "cpu", tier, mul;
+  bool list = false, hex = false, inverse = false;
+  std::size_t fft_points = 0;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
   auto* bits_option = app.add_option("--bits", bits, "size in bits; with --modulus, the field's width (at least "
@@ -404,8 +490,16 @@ int main(int argc, char** argv) {
                                     "moduli of 32 bits): its operations on signed integers below M in "
                                     "magnitude, in decimal or 0x hex (-0x1f), results in decimal")
                          ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option);
-  app.add_flag("--hex", hex, "with --rns: print the results in hex (-0x1f)")->needs(rns_option);
-  app.add_option("--op", op, "operation");
+  auto* gf_option = app.add_option("--gf", gf, "a generalized Fermat field built into the runtime (see --list; "
+                                   "gf8: p = (2^63+2^34)^8+1, seed 002): its operations on integers below p, in "
+                                   "decimal or 0x hex, results in decimal")
+                        ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option)->excludes(rns_option);
+  auto* fft_option = app.add_option("--fft", fft_points, "with --gf: the FFT of N points (N = K^e, K = 2k): one "
+                                    "integer below p a line, N lines a transform, as many transforms as given; "
+                                    "prints the outputs one a line")->needs(gf_option);
+  app.add_flag("--inverse", inverse, "with --fft: the inverse transform (scaled by 1/N)")->needs(fft_option);
+  app.add_flag("--hex", hex, "with --rns or --gf: print the results in hex (0x1f)");
+  app.add_option("--op", op, "operation")->excludes(fft_option);
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
   try {
@@ -415,6 +509,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return fail(e.what(), 2);
   }
+  if (hex && rns.empty() && gf.empty()) return fail("--hex: prints the results of --rns or --gf in hex", 2);
 
   if (list) {
     for (unsigned b : mpgen::sizes()) {
@@ -439,10 +534,19 @@ int main(int argc, char** argv) {
         if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
       std::cout << '\n';
     }
+    for (const auto& name : mpgen::gf_fields()) {
+      const auto& from = mpgen::find_gf(name, "from_binary");
+      std::cout << "gf " << name << " (p = 0x" << mpgen::to_hex(from.modulus) << "):";
+      for (const auto& op_name : mpgen::gf_operations(name))
+        if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
+      if (from.transform_radix)
+        std::cout << "; --fft N: N = " << from.transform_radix << "^e up to 2^" << from.transform_largest_log;
+      std::cout << '\n';
+    }
     return 0;
   }
-  if ((!bits && field.empty() && modulus.empty() && rns.empty()) || op.empty())
-    return fail("--bits, --field, --modulus or --rns, and --op, are required (or --list)", 2);
+  if ((!bits && field.empty() && modulus.empty() && rns.empty() && gf.empty()) || (op.empty() && !fft_points))
+    return fail("--bits, --field, --modulus, --rns or --gf, and --op (or --gf with --fft), are required (or --list)", 2);
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
@@ -452,7 +556,15 @@ int main(int argc, char** argv) {
     // ntt in the thread tier).
     const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
     if (!rns.empty()) {
-      Integers runner(mpgen::find_rns(rns, op), where, hex);
+      Integers<mpgen::RnsBatch> runner(mpgen::find_rns(rns, op), where, hex);
+      return stream(runner, runner.op(), op, where);
+    }
+    if (!gf.empty() && fft_points) {
+      Transforms runner(gf, fft_points, inverse, where, hex);
+      return stream(runner, runner.op(), "--fft", where);
+    }
+    if (!gf.empty()) {
+      Integers<mpgen::GfBatch> runner(mpgen::find_gf(gf, op), where, hex);
       return stream(runner, runner.op(), op, where);
     }
     const bool unbuilt = mpgen::operations(bits, tier, mul).empty();  // checks the tier's and the method's names

@@ -42,21 +42,45 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-// Whether info is an integer operation of a size (not a field's, not an RNS set's).
-bool is_size(const OpInfo& info) { return info.field.empty() && info.tier != "rns"; }
+// Whether info is an integer operation of a size (not a field's, an RNS set's or a
+// generalized Fermat field's).
+bool is_size(const OpInfo& info) { return info.field.empty() && info.tier != "rns" && info.tier != "gf"; }
 
-// An RNS set's operation.
-const detail::Kernel& find_rns_kernel(std::string_view set, std::string_view op) {
+// The modules of a tier named by their module name ("rns": RNS sets, "gf": generalized
+// Fermat fields), and what messages call them.
+bool is_named_module(const OpInfo& info) { return info.tier == "rns" || info.tier == "gf"; }
+std::string kind_of(std::string_view tier) { return tier == "rns" ? "RNS set" : "generalized Fermat field"; }
+
+std::vector<std::string> modules_of(std::string_view tier) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> names;
+  for (const auto& k : table())
+    if (k.info.tier == tier && std::find(names.begin(), names.end(), k.info.module) == names.end())
+      names.push_back(k.info.module);
+  return names;
+}
+
+std::vector<std::string> module_operations(std::string_view tier, std::string_view module) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> ops;
+  for (const auto& k : table())
+    if (k.info.tier == tier && k.info.module == module) ops.push_back(k.info.name);
+  return ops;
+}
+
+// An RNS set's or a generalized Fermat field's operation.
+const detail::Kernel& find_module_kernel(std::string_view tier, std::string_view module, std::string_view op) {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (k.info.tier == "rns" && k.info.module == set && k.info.name == op) return k;
+      if (k.info.tier == tier && k.info.module == module && k.info.name == op) return k;
   }
-  const auto built = rns_sets();
-  if (std::find(built.begin(), built.end(), set) == built.end())
-    throw InputError("RNS set '" + std::string(set) + "' is not built in; built sets: " + join(built));
-  throw InputError("unknown operation '" + std::string(op) + "' of RNS set " + std::string(set) +
-                   "; known: " + join(rns_operations(set)));
+  const auto built = modules_of(tier);
+  if (std::find(built.begin(), built.end(), module) == built.end())
+    throw InputError(kind_of(tier) + " '" + std::string(module) + "' is not built in; built " +
+                     (tier == "rns" ? "sets: " : "fields: ") + (built.empty() ? "none" : join(built)));
+  throw InputError("unknown operation '" + std::string(op) + "' of " + kind_of(tier) + " " + std::string(module) +
+                   "; known: " + join(module_operations(tier, module)));
 }
 
 // The tiers of a size's modules (built in or loaded), those with products by transform
@@ -136,24 +160,13 @@ std::vector<std::string> fields() {
   return names;
 }
 
-std::vector<std::string> rns_sets() {
-  std::lock_guard<std::mutex> lock(table_mutex);
-  std::vector<std::string> names;
-  for (const auto& k : table())
-    if (k.info.tier == "rns" && std::find(names.begin(), names.end(), k.info.module) == names.end())
-      names.push_back(k.info.module);
-  return names;
-}
+std::vector<std::string> rns_sets() { return modules_of("rns"); }
+std::vector<std::string> rns_operations(std::string_view set) { return module_operations("rns", set); }
+const OpInfo& find_rns(std::string_view set, std::string_view op) { return find_module_kernel("rns", set, op).info; }
 
-std::vector<std::string> rns_operations(std::string_view set) {
-  std::lock_guard<std::mutex> lock(table_mutex);
-  std::vector<std::string> ops;
-  for (const auto& k : table())
-    if (k.info.tier == "rns" && k.info.module == set) ops.push_back(k.info.name);
-  return ops;
-}
-
-const OpInfo& find_rns(std::string_view set, std::string_view op) { return find_rns_kernel(set, op).info; }
+std::vector<std::string> gf_fields() { return modules_of("gf"); }
+std::vector<std::string> gf_operations(std::string_view field) { return module_operations("gf", field); }
+const OpInfo& find_gf(std::string_view field, std::string_view op) { return find_module_kernel("gf", field, op).info; }
 
 std::vector<std::string> field_operations(std::string_view field) {
   std::lock_guard<std::mutex> lock(table_mutex);
@@ -186,7 +199,8 @@ const std::vector<Kernel>& kernels() {
     for (const ModuleTable* module : built_in_modules()) {
       const std::vector<OpInfo> ops = parse_manifest(module->manifest, "a built-in module");
       if (ops.size() != module->count) throw std::logic_error("mpgen: a built-in module's table does not match its manifest");
-      for (std::size_t k = 0; k < ops.size(); ++k) t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device});
+      for (std::size_t k = 0; k < ops.size(); ++k)
+        t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device, nullptr, module->transform});
     }
     return t;
   }();
@@ -256,6 +270,14 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
           const std::string product = module.at("rns").at("product").get<std::string>();
           info.modulus = parse_hex(product, 32 * module.at("limbs").get<unsigned>());
         }
+        if (module.contains("gf")) {  // an integer is below p, in as many words as an element
+          const auto& gf = module.at("gf");
+          info.modulus = parse_hex(gf.at("modulus").get<std::string>(), 32 * module.at("limbs").get<unsigned>());
+          if (!gf.at("fft").is_null()) {
+            info.transform_radix = gf.at("fft").at("radix").get<unsigned>();
+            info.transform_largest_log = gf.at("fft").at("largest_log").get<unsigned>();
+          }
+        }
         if (info.in_words() != op.at("in_words").get<unsigned>() ||
             info.out_words() != op.at("out_words").get<unsigned>())
           throw InputError(origin + ": mpgen manifest's words of " + info.name + " do not add up");
@@ -291,13 +313,13 @@ bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
-  const auto& k = op.tier == "rns"
-                      ? find_rns_kernel(op.module, op.name)
+  const auto& k = is_named_module(op)
+                      ? find_module_kernel(op.tier, op.module, op.name)
                       : find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
   if (device == Device::cpu) {
     if (!k.host)
       throw InputError(op.name + (!op.field.empty() ? " for " + op.field
-                                  : op.tier == "rns" ? " of " + op.module
+                                  : is_named_module(op) ? " of " + op.module
                                                      : " at " + std::to_string(op.bits) + " bits") +
                        " was loaded at run time and runs on the GPU only");
     k.host(n, layout, in, out);
@@ -322,7 +344,9 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
   if (!(op.below_modulus >> k & 1) || op.modulus_operand >= 0) return;
   if (!below(limbs, op.modulus))
     throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below " +
-                     (op.tier == "rns" ? "M of the RNS set " + op.module : "the modulus of " + op.field) + " (0x" +
+                     (op.tier == "rns"  ? "M of the RNS set " + op.module
+                      : op.tier == "gf" ? "p of " + op.module
+                                        : "the modulus of " + op.field) + " (0x" +
                      to_hex(op.modulus) + ")");
 }
 
@@ -501,6 +525,77 @@ void RnsBatch::result(std::size_t j, mpz_t out) const {
 uint32_t RnsBatch::flag(std::size_t j) const {
   if (!op_.has_flag) throw InputError(op_.name + " has no flag");
   return out_.at(j * op_.out_words() + op_.result_limbs);
+}
+
+GfBatch::GfBatch(const OpInfo& op, std::size_t n)
+    : op_(op), from_(find_gf(op.module, "from_binary")), to_(find_gf(op.module, "to_binary")), n_(n) {
+  const bool elements = op.tier == "gf" && op.operand_roles.at(0) == "element";
+  if (!elements || op.name == "to_binary")
+    throw InputError(op.name + " is no operation on elements but a conversion, which GfBatch (and mpgen-run) "
+                     "apply to the operands and results themselves");
+  for (const auto& role : op.operand_roles) (role == "element" ? elements_ : shifts_) += 1;
+  binary_.resize(from_.in_words() * n * elements_);
+  shift_.resize(n * shifts_);
+  out_.resize(to_.out_words() * n);
+}
+
+void GfBatch::set_operand(std::size_t j, unsigned k, const mpz_t value) {
+  const std::string which = "operand " + std::to_string(k + 1) + " of " + op_.name + ": ";
+  if (op_.operand_roles.at(k) == "shift") {  // mul_r's a: 0 <= a < 2k
+    const unsigned most = from_.in_words();  // 2k: an element's words
+    if (mpz_sgn(value) < 0 || mpz_cmp_ui(value, most) >= 0)
+      throw InputError(which + "the shift must be from 0 to " + std::to_string(most - 1));
+    shift_[j * shifts_ + (k - elements_)] = uint32_t(mpz_get_ui(value));
+    return;
+  }
+  const unsigned limbs = from_.in_words();
+  if (mpz_sgn(value) < 0 || mpz_sizeinbase(value, 2) > 32 * limbs || !below(magnitude_limbs(value, limbs), from_.modulus))
+    throw InputError(which + "not an integer from 0 to p - 1 of " + op_.module + " (p = 0x" + to_hex(from_.modulus) + ")");
+  uint32_t* words = binary_.data() + (j * elements_ + k) * limbs;
+  std::fill(words, words + limbs, 0);
+  mpz_export(words, nullptr, -1, sizeof(uint32_t), 0, 0, value);
+}
+
+void GfBatch::run(Device device, std::size_t count) {
+  count = std::min(count, n_);
+  const unsigned words = from_.out_words();
+  std::vector<uint32_t> elements(words * count * elements_), in(op_.in_words() * count), out(op_.out_words() * count);
+  run_batch(from_, device, Layout::contiguous, count * elements_, binary_.data(), elements.data());
+  for (std::size_t j = 0; j < count; ++j) {  // the instance's elements, then its shift
+    const auto at = std::copy_n(elements.begin() + j * elements_ * words, elements_ * words, in.begin() + j * op_.in_words());
+    std::copy_n(shift_.begin() + j * shifts_, shifts_, at);
+  }
+  run_batch(op_, device, Layout::contiguous, count, in.data(), out.data());
+  run_batch(to_, device, Layout::contiguous, count, out.data(), out_.data());
+}
+
+void GfBatch::result(std::size_t j, mpz_t out) const {
+  mpz_import(out, to_.out_words(), -1, sizeof(uint32_t), 0, 0, out_.data() + j * to_.out_words());
+}
+
+void gf_transform(std::string_view field, Device device, std::size_t n, std::size_t count, bool inverse,
+                  uint32_t* values) {
+  const detail::Kernel& from = find_module_kernel("gf", field, "from_binary");
+  const OpInfo& to = find_gf(field, "to_binary");
+  const unsigned radix = from.info.transform_radix, words = from.info.in_words();
+  if (!from.transform)
+    throw InputError("generalized Fermat field " + std::string(field) + " was built without its FFT (fft in its ops)");
+  std::size_t length = radix;
+  while (length < n && length <= std::size_t(1) << from.info.transform_largest_log) length *= radix;
+  if (length != n || n > std::size_t(1) << from.info.transform_largest_log)
+    throw InputError("FFT of " + std::to_string(n) + " points over " + std::string(field) + ": give K^e points (K = " +
+                     std::to_string(radix) + ", e >= 1), at most 2^" + std::to_string(from.info.transform_largest_log));
+  for (std::size_t j = 0; j < n * count; ++j)
+    if (!below(std::vector<uint32_t>(values + j * words, values + (j + 1) * words), from.info.modulus))
+      throw InputError("FFT over " + std::string(field) + ": value " + std::to_string(j + 1) +
+                       " is not below p (0x" + to_hex(from.info.modulus) + ")");
+  std::vector<uint32_t> points(n * count * words);
+  run_batch(from.info, device, Layout::contiguous, n * count, values, points.data());
+  if (device == Device::cpu)
+    from.transform->host(n, count, inverse, points.data());
+  else
+    detail::transform_on_gpu(*from.transform, n, count, inverse, words, points.data());
+  run_batch(to, device, Layout::contiguous, n * count, points.data(), values);
 }
 
 std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {

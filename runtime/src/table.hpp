@@ -12,11 +12,12 @@ struct Entry {
 };
 
 // One generated module: its manifest (JSON, mpgen_manifest.json's schema) and one entry
-// per operation it lists, in its order.
+// per operation it lists, in its order; a generalized Fermat field's FFT where it has one.
 struct ModuleTable {
   const char* manifest;
   const Entry* entries;
   std::size_t count;
+  const TransformEntry* transform = nullptr;
 };
 
 // Every module built in (written by `mpgen table`).
@@ -47,6 +48,42 @@ constexpr Entry rns_entry() { return {&rns::host_batch<Op>, &launch_rns<Op>}; }
 #else
 template <class Op>
 constexpr Entry rns_entry() { return {&rns::host_batch<Op>, nullptr}; }
+#endif
+#endif
+
+#ifdef MPGEN_GF_FFT  // after a generalized Fermat field's header with its FFT (cuda/gf_fft.cuh)
+template <class F>
+void host_transforms(std::size_t n, std::size_t count, bool inverse, uint32_t* data) {
+  for (std::size_t c = 0; c < count; ++c) gf_fft::host_transform<F>(data + c * n * F::words, n, inverse);
+}
+#ifdef __CUDACC__
+// On device memory: the twiddles once, then the transforms one after another, each back in
+// its place (a transform's passes alternate between it and the scratch).
+template <class F>
+void device_transforms(std::size_t n, std::size_t count, bool inverse, uint32_t* data) {
+  uint32_t *table = nullptr, *scratch = nullptr;
+  auto check = [&](cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return;
+    cudaFree(table), cudaFree(scratch);
+    throw GpuError(std::string("GPU: ") + what + ": " + cudaGetErrorString(e));
+  };
+  check(cudaMalloc(&table, n / gf_fft::shape<F>::K * F::words * sizeof(uint32_t)), "cudaMalloc");
+  check(cudaMalloc(&scratch, n * F::words * sizeof(uint32_t)), "cudaMalloc");
+  check(gf_fft::device_twiddles<F>(table, n), "the FFT's twiddles");
+  for (std::size_t c = 0; c < count; ++c) {
+    uint32_t *points = data + c * n * F::words, *result = nullptr;
+    check(gf_fft::device_transform<F>(points, scratch, table, n, inverse, &result), "the FFT");
+    if (result != points)
+      check(cudaMemcpy(points, result, n * F::words * sizeof(uint32_t), cudaMemcpyDeviceToDevice), "the FFT");
+  }
+  check(cudaDeviceSynchronize(), "the FFT");
+  cudaFree(table), cudaFree(scratch);
+}
+template <class F>
+constexpr TransformEntry transform_entry = {&host_transforms<F>, &device_transforms<F>};
+#else
+template <class F>
+constexpr TransformEntry transform_entry = {&host_transforms<F>, nullptr};
 #endif
 #endif
 

@@ -352,9 +352,78 @@ def rns_integers():
           f"--rns: an unknown set names the built ones: {status} {err!r}")
 
 
+def gf_integers():
+    # gf8 (seed 002's (2^63+2^34)^8+1): its operations on integers below p, decimal and 0x hex,
+    # 2,000 lines in one stream against Python's integers, then the errors.
+    r = 2 ** 63 + 2 ** 34
+    p = r ** 8 + 1
+    values = [0, 1, 2, p - 1, p - 2, r - 1, r, r + 1, r ** 7, r ** 8 - r, (r - 1) * (r ** 8 - 1) // (r - 1)] + [
+        i * 0x9E3779B97F4A7C15 ** 8 % p >> (i % 500) for i in range(2000)]
+    values = [v % p for v in values]
+    pairs = [(values[i % len(values)], values[(7 * i + 3) % len(values)]) for i in range(2000)]
+    text = b"".join(b"%d 0x%x\n" % pair for pair in pairs)
+    for op, want in (("mul", lambda a, b: a * b), ("add", lambda a, b: a + b), ("sub", lambda a, b: a - b)):
+        status, out, err = run([BINARY, "--gf", "gf8", "--op", op], text)
+        lines = out.decode().splitlines()
+        wrong = [i for i, (a, b) in enumerate(pairs) if i >= len(lines) or lines[i] != str(want(a, b) % p)]
+        check(status == 0 and len(lines) == len(pairs) and not wrong,
+              f"--gf gf8 {op}: 2,000 against Python's: {status} {len(lines)} lines, wrong {wrong[:3]} {err!r}")
+    shifts = b"".join(b"%d %d\n" % (values[i], i % 16) for i in range(200))
+    status, out, err = run([BINARY, "--gf", "gf8", "--op", "mul_r", "--hex"], shifts)
+    check((status, out.decode().split()) == (0, [hex(values[i] * pow(r, i % 16, p) % p) for i in range(200)]),
+          f"--gf gf8 mul_r --hex: x r^a: {status} {err!r}")
+    status, out, err = run([BINARY, "--gf", "gf8", "--op", "neg"], b"5\n%d\n" % p)
+    line_ = error_line(err)
+    check(status == 2 and out == b"%d\n" % (p - 5) and line_ is not None and
+          "line 2: operand 1 of neg: not an integer from 0 to p - 1 of gf8" in line_, f"--gf: p itself is refused: {status} {out!r} {err!r}")
+    for line, message in ((b"-1\n", "operand 1 of neg: not an integer from 0 to p - 1"),
+                          (b"1a\n", "'1a' is not a decimal or 0x hex integer (bad digit 'a')")):
+        status, out, err = run([BINARY, "--gf", "gf8", "--op", "neg"], line)
+        line_ = error_line(err)
+        check(status == 2 and line_ is not None and message in line_, f"--gf neg {line!r} is refused: {status} {err!r}")
+    status, out, err = run([BINARY, "--gf", "gf8", "--op", "mul_r"], b"1 16\n")
+    line_ = error_line(err)
+    check(status == 2 and line_ is not None and "the shift must be from 0 to 15" in line_, f"--gf: a shift of 2k: {err!r}")
+    for args, message in ((["--gf", "gf9", "--op", "add"], "built fields: gf8"),
+                          (["--gf", "gf8", "--op", "from_binary"], "is no operation on elements but a conversion"),
+                          (["--gf", "gf8", "--fft", "32"], "give K^e points (K = 16, e >= 1), at most 2^32"),
+                          (["--gf", "gf8", "--fft", "16", "--op", "add"], "excludes"),
+                          (["--bits", "64", "--op", "add", "--hex"], "--hex: prints the results of --rns or --gf")):
+        status, out, err = run([BINARY] + args)
+        line_ = error_line(err)
+        check(status == 2 and line_ is not None and message in line_, f"{args}: {status} {err!r}")
+
+
+def gf_fft():
+    # --gf gf8 --fft N against a direct DFT in Python's integers: its root w is read off the
+    # transform of x = (0, 1, 0, ...) (X_j = w^j) and checked to be a primitive N-th root of
+    # unity with w^(N/16) = r; then two transforms of random points in one stream, and back.
+    r = 2 ** 63 + 2 ** 34
+    p = r ** 8 + 1
+    for n in (16, 256):
+        status, out, err = run([BINARY, "--gf", "gf8", "--fft", str(n)], b"0\n1\n" + b"0\n" * (n - 2))
+        w = int(out.split()[1]) if status == 0 and len(out.split()) == n else 0
+        check(w and pow(w, n // 16, p) == r and pow(w, n // 2, p) == p - 1,
+              f"--fft {n}: the root is a primitive {n}-th root with w^(N/16) = r: {status} {err!r}")
+        points = [[(j * 0x9E3779B97F4A7C15 ** 7 + t) % p for j in range(n)] for t in range(2)]
+        points[1][:3] = [p - 1, 0, r]
+        text = b"".join(b"%d\n" % x for transform in points for x in transform)
+        status, out, err = run([BINARY, "--gf", "gf8", "--fft", str(n)], text)
+        powers = [pow(w, e, p) for e in range(n)]
+        want = [sum(x[i] * powers[i * j % n] for i in range(n)) % p for x in points for j in range(n)]
+        check(status == 0 and [int(v) for v in out.split()] == want, f"--fft {n}: two transforms against the direct DFT: {status} {err!r}")
+        status, back, err = run([BINARY, "--gf", "gf8", "--fft", str(n), "--inverse"], out)
+        check(status == 0 and back == text, f"--fft {n} --inverse gives the points back: {status} {err!r}")
+    status, out, err = run([BINARY, "--gf", "gf8", "--fft", "16"], b"1\n" * 20)
+    line_ = error_line(err)
+    check(status == 2 and len(out.split()) == 16 and line_ is not None and
+          "the input ends inside a transform: 4 values after the last whole one" in line_,
+          f"--fft 16 with 20 values: the whole transform, then the error: {status} {err!r}")
+
+
 def main():
     for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 tiers, products_by_transform, unchanged, runtime_modulus, rns_integers]:
+                 tiers, products_by_transform, unchanged, runtime_modulus, rns_integers, gf_integers, gf_fft]:
         try:
             test()
         except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too

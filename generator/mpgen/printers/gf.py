@@ -4,10 +4,11 @@ for, its lists, constants and cuda/gf_fft.cuh's passes) and its manifest entry."
 from __future__ import annotations
 
 from .. import __version__, names
+from ..tiers import THREAD
 from ..gf import GfField, fft, plan, summary, with_dependencies
 from ..gf.lists import COLUMN_WORDS, Looped
 from ..ir import Function
-from . import host, ptx
+from . import host, ptx, table
 from .cuda import PACKAGE, environment, prelude
 
 
@@ -16,18 +17,20 @@ def instructions(fn: Function | Looped) -> int:
 
 
 def operation_contract(gf: GfField, fn: Function | Looped) -> dict:
-    """Operands and result are elements (k digits), except from_binary's operand and
-    to_binary's result (integers below p in 2k binary words) and mul_r's shift a."""
-    element = {"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": True,
-               "role": "integer" if fn.name == "from_binary" else "element"}
-    operands = [element] * (fn.in_words // (2 * gf.k))
+    """Operands and result are elements (k digits, each below r: a form the runtime does not
+    check), except from_binary's operand and to_binary's result (integers below p in 2k
+    binary words) and mul_r's shift a. One element a thread, as the thread tier launches."""
+    integer = {"bits": gf.p.bit_length(), "limbs": 2 * gf.k, "below_modulus": True, "role": "integer"}
+    element = {"bits": 64 * gf.k, "limbs": 2 * gf.k, "below_modulus": False, "role": "element"}
+    operands = [integer if fn.name == "from_binary" else element] * (fn.in_words // (2 * gf.k))
     if fn.name == "mul_r":
         operands.append({"bits": (2 * gf.k - 1).bit_length(), "limbs": 1, "below_modulus": False, "role": "shift"})
-    return {"name": fn.name, "symbol": fn.name, "summary": summary(fn.name), "operands": operands,
-            "optional_operands": 0,
+    return {"name": fn.name, "symbol": fn.name, "kernel": names.kernel(gf.label, fn.name), "summary": summary(fn.name),
+            "operands": operands, "optional_operands": 0,
             "result": {"limbs": fn.out_words, "parts": 1, "flag": False, "signed": False,
                        "role": "integer" if fn.name == "to_binary" else "element"},
-            "in_words": fn.in_words, "out_words": fn.out_words, "instructions": instructions(fn)}
+            "in_words": fn.in_words, "out_words": fn.out_words, "instructions": instructions(fn),
+            "launch": THREAD.launch(fn.in_words, fn.out_words)}
 
 
 def _rendered(fn: Function, what: str) -> dict:
@@ -53,7 +56,7 @@ def _operation(fn: Function | Looped) -> dict:
 
 
 def header(gf: GfField, lists: list[Function | Looped], transform: fft.Lists | None) -> str:
-    ops = [_operation(fn) for fn in lists]
+    ops = [dict(_operation(fn), launch=THREAD.launch(fn.in_words, fn.out_words)) for fn in lists]
     fft_parts = None
     if transform is not None:
         fft_parts = {"accumulate": [_rendered(fn, f"sums + x r^{s}, lazily (k signed column sums)")
@@ -82,8 +85,10 @@ def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], t
             "operations": [operation_contract(gf, fn) for fn in lists]}
 
 
-def render(request: list[tuple[GfField, list[str]]]) -> tuple[dict[str, str], list[dict]]:
-    """Each field's header and manifest entry, each operation's list planned once for both."""
+def render(request: list[tuple[GfField, list[str]]],
+           runtime_table: bool = False) -> tuple[dict[str, str], list[dict]]:
+    """Each field's header and manifest entry, each operation's list planned once for both;
+    with runtime_table, its entries for the runtime's table of built-in operations."""
     files, contracts = {}, []
     for gf, operations in request:
         lists = [plan(gf, name) for name in with_dependencies(operations) if name != "fft"]
@@ -93,6 +98,11 @@ def render(request: list[tuple[GfField, list[str]]]) -> tuple[dict[str, str], li
             planned = {fn.name: fn for fn in lists}
             transform.mul, transform.mul_r = planned["mul"], planned["mul_r"]  # the same lists, planned once
         written = {"header": names.header(gf.label)}
+        if runtime_table:
+            written["table"] = names.table_source(gf.label)
+        contract = module(gf, lists, written, transform is not None)
         files[written["header"]] = header(gf, lists, transform)
-        contracts.append(module(gf, lists, written, transform is not None))
+        if runtime_table:
+            files[written["table"]] = table.module_source(contract)
+        contracts.append(contract)
     return files, contracts

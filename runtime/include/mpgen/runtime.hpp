@@ -61,6 +61,8 @@ struct OpInfo {
   unsigned block_threads = 0;
   unsigned shared_bytes = 0;  // dynamic shared memory a block takes (the group products' tables)
   unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
+  unsigned transform_radix = 0;         // a generalized Fermat field built with its FFT: K = 2k,
+  unsigned transform_largest_log = 0;   // and its longest transform, 2^transform_largest_log points
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
@@ -151,6 +153,49 @@ class RnsBatch {
   std::vector<uint32_t> out_;     // the operation's results
   std::vector<uint32_t> binary_results_;  // to_binary's of them, where they are integers
 };
+
+// Generalized Fermat prime fields p = r^k + 1 (seed 002, `mpgen generate --gf`): elements of k
+// digits in radix r. The fields built into this runtime (CMake's MPGEN_RUNTIME_GF: gf<k> of
+// the seed's table 3.1), and the operations of one: add, sub, neg, mul, mul_r (x r^a), the
+// conversions from_binary and to_binary, and what else it was built with. Their operands
+// are elements (2k words, k digits below r: not checked), from_binary's an integer below p.
+// find_gf throws InputError naming what is built.
+std::vector<std::string> gf_fields();
+std::vector<std::string> gf_operations(std::string_view field);
+const OpInfo& find_gf(std::string_view field, std::string_view op);
+
+// A batch of one field operation (not a conversion) on integers below p: run converts them
+// with the field's from_binary, runs the operation and converts the results back with
+// to_binary, each a batch on the device.
+class GfBatch {
+ public:
+  GfBatch(const OpInfo& op, std::size_t n);  // op: find_gf's; InputError for a conversion
+
+  // Throws InputError where value is not in [0, p), or, for mul_r's shift, not in [0, 2k).
+  void set_operand(std::size_t j, unsigned k, const mpz_t value);
+  void run(Device device, std::size_t count = SIZE_MAX);  // the first `count` instances
+  void result(std::size_t j, mpz_t out) const;           // an integer below p
+
+  const OpInfo& op() const { return op_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  const OpInfo &op_, &from_, &to_;
+  std::size_t n_;
+  unsigned elements_ = 0, shifts_ = 0;  // operands of each kind (elements first)
+  std::vector<uint32_t> binary_;  // from_binary's input: instance j's element operand k at j * elements_ + k
+  std::vector<uint32_t> shift_;   // the shifts, as given
+  std::vector<uint32_t> out_;     // to_binary's results
+};
+
+// The FFT of a field built with it (`fft` in its ops; OpInfo::transform_radix): count
+// transforms of n points each (n = K^e, K = 2k, e >= 1, at most 2^transform_largest_log),
+// each point an integer below p in 2k words, one transform after another at values, in
+// place: forward (X_j = sum_i x_i w^(i j), w the field's primitive n-th root with
+// w^(n/K) = r) or inverse (with the scaling by n^-1). The conversions and the transforms run
+// on the device. Throws InputError for a field without the FFT, a bad n, a value not below p.
+void gf_transform(std::string_view field, Device device, std::size_t n, std::size_t count, bool inverse,
+                  uint32_t* values);
 
 // Loads the kernels of a PTX file written by `mpgen generate --ptx` (or --kernels and
 // nvcc -ptx); find() and run_batch() then know its operations, on the GPU only. Throws
