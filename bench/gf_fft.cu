@@ -10,6 +10,12 @@
 // transform (tests/cpp/gf.cpp tests that against GMP), every N forward then inverse as the
 // identity.
 //
+// Then products of integers through the FFT (cuda/gf_products.cuh: chunks into points, the
+// cyclic product, the coefficients added back with their carries) for 2^14 to 2^18 bits, a
+// batch of 2^22 points a transform's worth (products per second; the first two checked
+// against the host's, which tests/cpp/gf.cpp tests against GMP), to set beside the group
+// tier's products by NTT (mpgen-bench --device gpu --bits 16384,...,262144, its mul rows).
+//
 // Usage: mpgen-bench-gf [--min-e E] [--max-e E] [--runs R]: N = K^E for E from min-e
 // (default 2) to max-e (default 5); E = 6 is 2^24 points, 4 GB of arrays.
 #include <cstdio>
@@ -76,6 +82,31 @@ std::vector<uint32_t> random_points(std::size_t n, unsigned seed) {
   std::vector<uint32_t> v = bench::random_words(n * W, seed);
   for (std::size_t w = 1; w < n * W; w += 2) v[w] &= 0x7fffffffu;  // every digit below 2^63 < r
   return v;
+}
+
+// count products of random integers of `words` words through the FFT: products per second
+// and whether the first two equal the host's.
+void integer_products(std::size_t words, int runs) {
+  namespace gp = mpgen::gf_products;
+  const gp::Plan plan = gp::plan<F>(words);
+  const std::size_t count = std::max<std::size_t>(1, (std::size_t(1) << 22) / plan.n);
+  const std::vector<uint32_t> a = bench::random_words(words * count, 1), b = bench::random_words(words * count, 2);
+  uint32_t *da, *db, *out;
+  void* workspace;
+  bench::check(cudaMalloc(&da, a.size() * 4), "malloc");
+  bench::check(cudaMalloc(&db, b.size() * 4), "malloc");
+  bench::check(cudaMalloc(&out, 2 * a.size() * 4), "malloc");
+  bench::check(cudaMalloc(&workspace, gp::workspace_bytes<F>(plan, count)), "malloc");
+  bench::check(cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice), "copy");
+  bench::check(cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice), "copy");
+  const double seconds = bench::gpu_seconds(
+      [&] { bench::check(gp::device_products<F>(da, db, out, plan, count, workspace), "products"); }, runs);
+  std::vector<uint32_t> gpu(4 * words), host(4 * words);
+  bench::check(cudaMemcpy(gpu.data(), out, gpu.size() * 4, cudaMemcpyDeviceToHost), "copy");
+  gp::host_products<F>(a.data(), b.data(), host.data(), plan, 2);
+  std::printf("%-8zu %-7zu %-6u %-8zu %-10.4f %-12.4g %s\n", 32 * words, plan.n, plan.chunk_words, count,
+              seconds * 1e3, count / seconds, gpu == host ? "host ok" : "HOST DIFFERS");
+  cudaFree(da), cudaFree(db), cudaFree(out), cudaFree(workspace);
 }
 
 }  // namespace
@@ -164,5 +195,8 @@ int main(int argc, char** argv) {
                 pass1 * 1e3, copy * 1e3, twiddles * 1e3, 2.0 * bytes / copy * 1e-9, product * 1e3, verdict.c_str());
     cudaFree(data), cudaFree(scratch), cudaFree(table);
   }
+  std::printf("integer products through the FFT:\n%-8s %-7s %-6s %-8s %-10s %-12s %s\n", "bits", "N", "chunk", "batch",
+              "batch_ms", "products/s", "check");
+  for (std::size_t words = 512; words <= 8192; words *= 2) integer_products(words, runs);
   return 0;
 }

@@ -57,25 +57,22 @@ void host_transforms(std::size_t n, std::size_t count, bool inverse, uint32_t* d
   for (std::size_t c = 0; c < count; ++c) gf_fft::host_transform<F>(data + c * n * F::words, n, inverse);
 }
 #ifdef __CUDACC__
-// On device memory: the twiddles once, then the transforms one after another, each back in
-// its place (a transform's passes alternate between it and the scratch).
+// On device memory: the twiddles, then the transforms together, back in their place (the
+// passes alternate between data and a scratch as large).
 template <class F>
 void device_transforms(std::size_t n, std::size_t count, bool inverse, uint32_t* data) {
-  uint32_t *table = nullptr, *scratch = nullptr;
+  uint32_t *table = nullptr, *scratch = nullptr, *result = nullptr;
   auto check = [&](cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
     cudaFree(table), cudaFree(scratch);
     throw GpuError(std::string("GPU: ") + what + ": " + cudaGetErrorString(e));
   };
+  const std::size_t bytes = n * count * F::words * sizeof(uint32_t);
   check(cudaMalloc(&table, n / gf_fft::shape<F>::K * F::words * sizeof(uint32_t)), "cudaMalloc");
-  check(cudaMalloc(&scratch, n * F::words * sizeof(uint32_t)), "cudaMalloc");
+  check(cudaMalloc(&scratch, bytes), "cudaMalloc");
   check(gf_fft::device_twiddles<F>(table, n), "the FFT's twiddles");
-  for (std::size_t c = 0; c < count; ++c) {
-    uint32_t *points = data + c * n * F::words, *result = nullptr;
-    check(gf_fft::device_transform<F>(points, scratch, table, n, inverse, &result), "the FFT");
-    if (result != points)
-      check(cudaMemcpy(points, result, n * F::words * sizeof(uint32_t), cudaMemcpyDeviceToDevice), "the FFT");
-  }
+  check(gf_fft::device_transform<F>(data, scratch, table, n, inverse, &result, count), "the FFT");
+  if (result != data) check(cudaMemcpy(data, result, bytes, cudaMemcpyDeviceToDevice), "the FFT");
   check(cudaDeviceSynchronize(), "the FFT");
   cudaFree(table), cudaFree(scratch);
 }

@@ -3,7 +3,8 @@
 // seed's table 3.1 (k = 2 to 128), on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
 // digits at their largest) and random elements; each result must be the exact residue's
 // unique representation (digits below r; p - 1 as (0, ..., 0, r)).
-// The FFT against the direct DFT by GMP, forward then inverse the identity. Built by nvcc
+// The FFT against the direct DFT by GMP, forward then inverse the identity; products of
+// integers through it against GMP's mpz_mul. Built by nvcc
 // (MPGEN_GPU_TESTS), the same lists and passes run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
@@ -334,6 +335,56 @@ void check_product(std::size_t na, std::size_t nb, std::size_t n) {
   gmp_randclear(state);
 }
 
+// count products of integers of `words` words through the field's FFT (cuda/gf_products.cuh)
+// against GMP's mpz_mul: all-ones operands first (the longest carry chains), then zero and
+// one beside random ones, then random ones; on the host and, built by nvcc with a GPU
+// present, on the GPU.
+template <class Module>
+void check_integer_products(std::size_t words, std::size_t count) {
+  namespace gp = mpgen::gf_products;
+  const gp::Plan plan = gp::plan<Module>(words);
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, words);
+  std::vector<uint32_t> a(words * count), b(words * count), want(2 * words * count, 0);
+  Mpz x, y, z;
+  for (std::size_t t = 0; t < count; ++t) {
+    mpz_urandomb(x.v, state, 32 * words);
+    mpz_urandomb(y.v, state, 32 * words);
+    if (t == 0) mpz_set_ui(x.v, 1), mpz_mul_2exp(x.v, x.v, 32 * words), mpz_sub_ui(x.v, x.v, 1), mpz_set(y.v, x.v);
+    if (t == 1) mpz_set_ui(x.v, 0);
+    if (t == 2) mpz_set_ui(y.v, 1);
+    mpz_export(&a[t * words], nullptr, -1, 4, 0, 0, x.v);
+    mpz_export(&b[t * words], nullptr, -1, 4, 0, 0, y.v);
+    mpz_mul(z.v, x.v, y.v);
+    mpz_export(&want[t * 2 * words], nullptr, -1, 4, 0, 0, z.v);
+  }
+  INFO(count << " products of " << words << " words through " << plan.n << " points of " << plan.chunk_words
+             << " words, r^" << Module::digits << " + 1");
+  std::vector<uint32_t> host(2 * words * count, 0xdeadbeef);
+  gp::host_products<Module>(a.data(), b.data(), host.data(), plan, count);
+  REQUIRE(host == want);
+#ifdef __CUDACC__
+  if (!gpu_present()) return gmp_randclear(state);
+  uint32_t *da, *db, *dout;
+  void* workspace;
+  REQUIRE(cudaMalloc(&da, a.size() * 4) == cudaSuccess);
+  REQUIRE(cudaMalloc(&db, b.size() * 4) == cudaSuccess);
+  REQUIRE(cudaMalloc(&dout, want.size() * 4) == cudaSuccess);
+  REQUIRE(cudaMalloc(&workspace, gp::workspace_bytes<Module>(plan, count)) == cudaSuccess);
+  cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemset(dout, 0xde, want.size() * 4);
+  REQUIRE(gp::device_products<Module>(da, db, dout, plan, count, workspace) == cudaSuccess);
+  std::vector<uint32_t> gpu(want.size());
+  REQUIRE(cudaMemcpy(gpu.data(), dout, gpu.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+  INFO("on the GPU");
+  REQUIRE(gpu == want);
+  cudaFree(da), cudaFree(db), cudaFree(dout), cudaFree(workspace);
+#endif
+  gmp_randclear(state);
+}
+
 }  // namespace
 
 TEST_CASE("products of polynomials over the seed's fields through the FFT agree with GMP's schoolbook") {
@@ -353,6 +404,18 @@ TEST_CASE("the FFT over the seed's fields agrees with the direct DFT by GMP and 
   check_fft<mpgen::gf8::module, 8>(256, 256);
   check_fft<mpgen::gf8::module, 8>(4096, 8);
   check_fft<mpgen::gf16::module, 16>(1024, 16);
+}
+
+TEST_CASE("products of integers through the FFT agree with GMP's") {
+  check_integer_products<mpgen::gf8::module>(1, 4);
+  check_integer_products<mpgen::gf8::module>(7, 4);
+  check_integer_products<mpgen::gf8::module>(64, 5);
+  check_integer_products<mpgen::gf8::module>(1000, 4);
+  check_integer_products<mpgen::gf8::module>(8192, 3);  // 2^18 bits: 1171 chunks of 7 words, 4096 points
+  check_integer_products<mpgen::gf2::module>(40, 4);
+  check_integer_products<mpgen::gf16::module>(512, 3);
+  CHECK(mpgen::gf_products::plan<mpgen::gf8::module>(8192).n == 4096);
+  CHECK(mpgen::gf_products::plan<mpgen::gf8::module>(8192).chunk_words == 7);
 }
 
 TEST_CASE("the FFT refuses lengths that are no power of K") {

@@ -347,7 +347,7 @@ def test_spec_entries(tmp_path):
     spec.write_text('[gf]\ngf2 = { ops = ["add", "fft"] }\ntiny = { prime = "(2^3+2^1)^2+1" }\n')
     assert main(["generate", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 0
     modules = {m["name"]: m for m in json.loads((tmp_path / "out" / "mpgen_manifest.json").read_text())["modules"]}
-    assert [op["name"] for op in modules["gf2"]["operations"]] == ["add", "mul", "mul_r"]  # what the FFT runs
+    assert [op["name"] for op in modules["gf2"]["operations"]] == ["add", "mul", "mul_r", "from_binary", "to_binary"]  # what the FFT and its products run
     assert modules["gf2"]["gf"]["fft"] == {"radix": 4, "largest_log": 32}
     assert modules["tiny"]["gf"]["prime"] == "(2^3+2^1)^2+1" and modules["tiny"]["gf"]["fft"] is not None
     assert "struct accumulate_r<3>" in (tmp_path / "out" / "mpgen_gf2.cuh").read_text()

@@ -237,6 +237,8 @@ template <class F, bool twiddled, bool scaling>
 __global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* in, uint32_t* out,
                                                                const uint32_t* table, Pass p) {
   constexpr unsigned K = shape<F>::K, W = F::words;
+  in += blockIdx.y * p.n * W;  // a batch's transform y
+  out += blockIdx.y * p.n * W;
   extern __shared__ uint4 quads[];
   const shared_points<F> points{quads, threadIdx.x};
   const std::size_t j = std::size_t(blockIdx.x) * lanes + threadIdx.x;
@@ -295,38 +297,46 @@ cudaError_t device_twiddles(uint32_t* table, std::size_t n, cudaStream_t stream 
   return cudaGetLastError();
 }
 
-// One pass on the device (in and out: n points each, apart).
+// One pass on the device over `count` transforms of n points, one after another (in and
+// out: count n points each, apart).
 template <class F, bool twiddled, bool scaling>
-cudaError_t launch_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p, cudaStream_t stream) {
+cudaError_t launch_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p, std::size_t count,
+                        cudaStream_t stream) {
   static const cudaError_t configured = cudaFuncSetAttribute(
       pass_kernel<F, twiddled, scaling>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes<F>));
   if (configured != cudaSuccess) return configured;
   const std::size_t transforms = p.n / shape<F>::K;
-  pass_kernel<F, twiddled, scaling>
-      <<<unsigned((transforms + lanes - 1) / lanes), dim3(lanes, warps<F>), shared_bytes<F>, stream>>>(in, out, table, p);
+  constexpr std::size_t most = 65535;  // a grid's y
+  for (std::size_t first = 0; first < count; first += most) {
+    const std::size_t offset = first * p.n * F::words;
+    pass_kernel<F, twiddled, scaling>
+        <<<dim3(unsigned((transforms + lanes - 1) / lanes), unsigned(count - first < most ? count - first : most)),
+           dim3(lanes, warps<F>), shared_bytes<F>, stream>>>(in + offset, out + offset, table, p);
+  }
   return cudaGetLastError();
 }
 
 template <class F>
 cudaError_t device_pass(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p,
-                        cudaStream_t stream = 0) {
+                        std::size_t count = 1, cudaStream_t stream = 0) {
   const bool twiddled = p.ns > 1;
   if (scaled(p, shape<F>::K))
-    return twiddled ? launch_pass<F, true, true>(in, out, table, p, stream)
-                    : launch_pass<F, false, true>(in, out, table, p, stream);
-  return twiddled ? launch_pass<F, true, false>(in, out, table, p, stream)
-                  : launch_pass<F, false, false>(in, out, table, p, stream);
+    return twiddled ? launch_pass<F, true, true>(in, out, table, p, count, stream)
+                    : launch_pass<F, false, true>(in, out, table, p, count, stream);
+  return twiddled ? launch_pass<F, true, false>(in, out, table, p, count, stream)
+                  : launch_pass<F, false, false>(in, out, table, p, count, stream);
 }
 
-// The transform of the n points at data on the device, passes alternating between data and
-// scratch (n points each); *result is whichever holds the output.
+// The transforms of `count` sequences of n points at data on the device, one after another,
+// passes alternating between data and scratch (count n points each); *result is whichever
+// holds the output.
 template <class F>
 cudaError_t device_transform(uint32_t* data, uint32_t* scratch, const uint32_t* table, std::size_t n, bool inverse,
-                             uint32_t** result, cudaStream_t stream = 0) {
+                             uint32_t** result, std::size_t count = 1, cudaStream_t stream = 0) {
   check_length<F>(n);
   uint32_t *in = data, *out = scratch;
   for (std::size_t ns = 1; ns < n; ns *= shape<F>::K) {
-    const cudaError_t e = device_pass<F>(in, out, table, Pass{n, ns, log_length(n), inverse}, stream);
+    const cudaError_t e = device_pass<F>(in, out, table, Pass{n, ns, log_length(n), inverse}, count, stream);
     if (e != cudaSuccess) return e;
     std::swap(in, out);
   }
@@ -345,19 +355,21 @@ __global__ void pointwise_kernel(uint32_t* a, const uint32_t* b, std::size_t n) 
   store<F>(a + j * F::words, x);
 }
 
-// The cyclic product of host_cyclic_product on the device: a, b and scratch (n points
-// each) are all overwritten; *result is whichever holds the product.
+// The cyclic products of host_cyclic_product on the device, `count` of them (pairs of n
+// points, one after another): a, b and scratch (count n points each) are all overwritten;
+// *result is whichever holds the products.
 template <class F>
 cudaError_t device_cyclic_product(uint32_t* a, uint32_t* b, uint32_t* scratch, const uint32_t* table, std::size_t n,
-                                  uint32_t** result, cudaStream_t stream = 0) {
+                                  uint32_t** result, std::size_t count = 1, cudaStream_t stream = 0) {
   uint32_t *spectrum_a, *spectrum_b;
-  cudaError_t e = device_transform<F>(a, scratch, table, n, false, &spectrum_a, stream);
+  cudaError_t e = device_transform<F>(a, scratch, table, n, false, &spectrum_a, count, stream);
   if (e != cudaSuccess) return e;
-  e = device_transform<F>(b, spectrum_a == a ? scratch : a, table, n, false, &spectrum_b, stream);
+  e = device_transform<F>(b, spectrum_a == a ? scratch : a, table, n, false, &spectrum_b, count, stream);
   if (e != cudaSuccess) return e;
-  pointwise_kernel<F><<<unsigned((n + 127) / 128), 128, 0, stream>>>(spectrum_a, spectrum_b, n);
+  const std::size_t points = n * count;
+  pointwise_kernel<F><<<unsigned((points + 127) / 128), 128, 0, stream>>>(spectrum_a, spectrum_b, points);
   if ((e = cudaGetLastError()) != cudaSuccess) return e;
-  return device_transform<F>(spectrum_a, spectrum_b, table, n, true, result, stream);
+  return device_transform<F>(spectrum_a, spectrum_b, table, n, true, result, count, stream);
 }
 #endif
 

@@ -144,7 +144,8 @@ OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod
               "from_binary": "x (an integer below p, 2k binary words) to its k digits in radix r",
               "to_binary": "the k digits in radix r to the integer below p (2k binary words)",
               "mul_r": "x r^a mod p, a (0 <= a < 2k) given at run time (a barrel shift of the digits)",
-              "fft": "the FFT of K^e points, K = 2k (cuda/gf_fft.cuh's Stockham passes; needs mul and mul_r)"}
+              "fft": "the FFT of K^e points, K = 2k (cuda/gf_fft.cuh's Stockham passes; needs mul and mul_r), and "
+                     "integer products through it (cuda/gf_products.cuh; needs the conversions)"}
 DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1", "mul_r", "from_binary", "to_binary", "fft")
 _POWER = re.compile(r"mul_r(\d+)")
 
@@ -173,8 +174,9 @@ def default_ops(gf: GfField) -> list[str]:
 
 
 def with_dependencies(names: list[str]) -> list[str]:
-    """The operations to generate: the FFT runs mul and mul_r."""
-    return list(dict.fromkeys(names + (["mul", "mul_r"] if "fft" in names else [])))
+    """The operations to generate: the FFT runs mul and mul_r, and its integer products
+    (cuda/gf_products.cuh) the conversions."""
+    return list(dict.fromkeys(names + (["mul", "mul_r", "from_binary", "to_binary"] if "fft" in names else [])))
 
 
 def plan(gf: GfField, name: str):

@@ -66,7 +66,8 @@ def header(gf: GfField, lists: list[Function | Looped], transform: fft.Lists | N
                      "largest_log": fft.largest_log(gf),
                      "roots": [w for v in fft.roots(gf) for w in gf.words(v)],
                      "inverses": [w for v in fft.inverse_powers_of_two(gf) for w in gf.words(v)],
-                     "passes": (PACKAGE / "cuda" / "gf_fft.cuh").read_text(encoding="utf-8"),
+                     "passes": "\n".join((PACKAGE / "cuda" / name).read_text(encoding="utf-8")
+                                         for name in ("gf_fft.cuh", "gf_products.cuh")),
                      "column_words": COLUMN_WORDS}
     loops = (PACKAGE / "cuda" / "gf_loops.cuh").read_text(encoding="utf-8") if any(o["loop"] for o in ops) else None
     return environment().get_template("gf.cuh.j2").render(
