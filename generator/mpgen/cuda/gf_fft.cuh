@@ -259,22 +259,26 @@ __global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* 
     return;
   }
   // The first pass writes a lane's K outputs next to each other, lanes K points apart: staged
-  // in shared memory (word w of point L at L W + (w ^ (L / K) mod W), so that the lanes' writes
-  // spread over the banks), the block's 32 K points go out word by word, coalesced.
+  // in shared memory 16 bytes at a time (quad q of point P at P Q + (q ^ (P / K) mod Q), Q = W / 4,
+  // so that the lanes' writes spread over the banks), the block's 32 K points go out in
+  // coalesced 16-byte stores.
+  constexpr unsigned Q = W / 4;
   __syncthreads();  // every point read
-  uint32_t* staged = reinterpret_cast<uint32_t*>(quads);
   if (active)
     MPGEN_UNROLL for (unsigned h = 0; h < 2; ++h) {
       const unsigned point = threadIdx.x * K + output_of_row(p, threadIdx.y + h * K / 2, K);
-      MPGEN_UNROLL for (unsigned w = 0; w < W; ++w) staged[point * W + (w ^ (threadIdx.x % W))] = y[h * W + w];
+      MPGEN_UNROLL for (unsigned q = 0; q < Q; ++q) {
+        const uint32_t* v = y + h * W + 4 * q;
+        quads[point * Q + (q ^ (threadIdx.x % Q))] = make_uint4(v[0], v[1], v[2], v[3]);
+      }
     }
   __syncthreads();
   const std::size_t first = std::size_t(blockIdx.x) * lanes;
-  const std::size_t words = (p.n / K - first < lanes ? p.n / K - first : lanes) * K * W;
-  uint32_t* to = out + first * K * W;
-  for (std::size_t i = threadIdx.y * lanes + threadIdx.x; i < words; i += lanes * warps<F>) {
-    const std::size_t point = i / W;
-    to[i] = staged[point * W + ((i % W) ^ (point / K % W))];
+  const std::size_t count = (p.n / K - first < lanes ? p.n / K - first : lanes) * K * Q;
+  uint4* to = reinterpret_cast<uint4*>(out + first * K * W);
+  for (std::size_t i = threadIdx.y * lanes + threadIdx.x; i < count; i += lanes * warps<F>) {
+    const std::size_t point = i / Q;
+    to[i] = quads[point * Q + ((i % Q) ^ (point / K % Q))];
   }
 }
 
