@@ -21,13 +21,14 @@ std::vector<uint32_t> magnitude_limbs(const mpz_t value, unsigned limbs) {
 }
 
 // Whether a < b, limbs least significant first (either may be shorter: zeros above).
-bool below(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  for (std::size_t i = std::max(a.size(), b.size()); i-- > 0;) {  // from the top limb
-    const uint32_t x = i < a.size() ? a[i] : 0, y = i < b.size() ? b[i] : 0;
+bool below(const uint32_t* a, std::size_t na, const std::vector<uint32_t>& b) {
+  for (std::size_t i = std::max(na, b.size()); i-- > 0;) {  // from the top limb
+    const uint32_t x = i < na ? a[i] : 0, y = i < b.size() ? b[i] : 0;
     if (x != y) return x < y;
   }
   return false;
 }
+bool below(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) { return below(a.data(), a.size(), b); }
 
 std::string join(const std::vector<std::string>& items) {
   std::string s;
@@ -586,7 +587,7 @@ void gf_transform(std::string_view field, Device device, std::size_t n, std::siz
     throw InputError("FFT of " + std::to_string(n) + " points over " + std::string(field) + ": give K^e points (K = " +
                      std::to_string(radix) + ", e >= 1), at most 2^" + std::to_string(from.info.transform_largest_log));
   for (std::size_t j = 0; j < n * count; ++j)
-    if (!below(std::vector<uint32_t>(values + j * words, values + (j + 1) * words), from.info.modulus))
+    if (!below(values + j * words, words, from.info.modulus))
       throw InputError("FFT over " + std::string(field) + ": value " + std::to_string(j + 1) +
                        " is not below p (0x" + to_hex(from.info.modulus) + ")");
   std::vector<uint32_t> points(n * count * words);
