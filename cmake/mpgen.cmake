@@ -119,6 +119,7 @@ function(mpgen_generate target)
   file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS
        "${MPGEN_GENERATOR_DIR}/mpgen/*.py" "${MPGEN_GENERATOR_DIR}/mpgen/data/*"
        "${MPGEN_GENERATOR_DIR}/mpgen/templates/*" "${MPGEN_GENERATOR_DIR}/mpgen/cuda/*")
+  list(FILTER generator_files EXCLUDE REGEX "/mpgen/runtime/")  # the Python runtime generates nothing
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"

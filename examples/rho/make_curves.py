@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "generator"))
-from mpgen.field import is_probable_prime as is_prime  # noqa: E402  (mpgen's Miller-Rabin)
+from mpgen.fields import is_probable_prime as is_prime  # noqa: E402  (mpgen's Miller-Rabin)
 
 INFINITY = None
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import __version__, gf, names, rns
-from .field import PRESETS
+from .fields import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, read_record, write, write_generated_file

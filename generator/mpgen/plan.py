@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .field import Field, preset_curve, to_words
+from .fields import Field, preset_curve, to_words
 from .group.ntt import transform_length
 from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep, planner as group_planner, segments
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .field import PRESETS, Field, default_label, find_preset
+from .fields import PRESETS, Field, default_label, find_preset
 from .names import ALLOWED, name_problem
 from .group import planner as group_planner, unavailable as group_unavailable
 from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from mpgen.field import to_words
+from mpgen.fields import to_words
 from mpgen.ir import execute
 from mpgen.ops import division
 from mpgen.size import Size

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from mpgen.cli import main
-from mpgen.field import is_probable_prime
+from mpgen.fields import is_probable_prime
 from mpgen.gf import TABLE_3_1, parse, preset
 from mpgen.request import RequestError
 
@@ -96,7 +96,7 @@ def test_the_list_names_the_table(capsys):
 # The element lists (gf/lists.py) through the interpreter, against Python's integers: each
 # result must be the unique representation of the exact residue.
 from mpgen.gf import GfField  # noqa: E402
-from mpgen.field import to_words  # noqa: E402
+from mpgen.fields import to_words  # noqa: E402
 from mpgen.gf.lists import (accumulate_r, add, from_binary, mul, mul_by_r_power, mul_r, settle, sub,  # noqa: E402
                             to_binary)
 from mpgen.ir import execute  # noqa: E402

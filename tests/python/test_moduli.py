@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from mpgen.field import PRESETS, to_words
+from mpgen.fields import PRESETS, to_words
 from mpgen.ir import execute
 from mpgen.ops import MODULAR_OPERATIONS, find, gcd, runtime_modulus
 from mpgen.ops.powers import LoopOperation

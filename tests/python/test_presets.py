@@ -3,7 +3,7 @@ modulus and group order is prime, and every published point lies on its curve.""
 import gmpy2
 import pytest
 
-from mpgen.field import PRESETS, find_preset
+from mpgen.fields import PRESETS, find_preset
 
 
 def number(text: str) -> int:

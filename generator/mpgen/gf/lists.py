@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..field import to_words
+from ..fields import to_words
 from ..ir import MASK, Function, Operand, Reg
 from ..ops.columns import Columns
 from ..ops.common import all_ones_if_set, select

@@ -14,7 +14,7 @@ from functools import cached_property
 from math import prod
 from pathlib import Path
 
-from ..field import Field
+from ..fields import Field
 from ..size import LIMB_BITS, MIN_BITS
 from ..tomlcompat import tomllib
 

@@ -9,7 +9,7 @@ v = gcd(a, p), and C is a's inverse where v = 1.
 """
 from __future__ import annotations
 
-from ..field import Field
+from ..fields import Field
 from ..ir import Function, Reg
 from .common import Operation, all_ones_if_borrow, all_ones_if_set, select
 from .reduction import masked_modulus, shift_right, subtract_mod

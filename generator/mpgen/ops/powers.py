@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..field import Field
+from ..fields import Field
 from ..ir import Function
 from ..size import Size
 from .common import same_limbs, unary

@@ -7,7 +7,7 @@ modular additions and Montgomery's products, a RuntimeModulus (p an operand: its
 -p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit."""
 from __future__ import annotations
 
-from ..field import Field, to_words
+from ..fields import Field, to_words
 from ..ir import MASK, Function, Operand, Reg
 from ..size import limbs_for
 from .columns import Columns

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__, names
-from ..field import Field
+from ..fields import Field
 from ..plan import Module, PlannedOp
 
 SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..field import Field
+from ..fields import Field
 from ..ir import Function, Reg
 from ..ops.common import select
 from ..ops.modular import _modmul, _modneg

@@ -1,0 +1,86 @@
+"""A module on the CPU: its kernels source compiled by the host's C++ compiler ($MPGEN_CXX, else
+c++) into a shared library, as the C++ runtime's on-demand path does, cached under
+$MPGEN_CACHE (else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen) by a hash of the compiler, its
+options and the source itself, written atomically, and called through ctypes."""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .source import Source
+
+OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC")
+
+
+class CompileError(RuntimeError):
+    """The compiler (host or NVRTC) failed on a generated source."""
+
+
+def cache_dir() -> Path:
+    for variable, below in (("MPGEN_CACHE", ()), ("XDG_CACHE_HOME", ("mpgen",))):
+        if os.environ.get(variable):
+            return Path(os.environ[variable], *below)
+    return Path.home() / ".cache" / "mpgen"
+
+
+def compiler() -> list[str]:
+    return shlex.split(os.environ.get("MPGEN_CXX") or "c++")
+
+
+def library(source: Source) -> Path:
+    """The cached library of source, compiled first where the cache has none."""
+    command = compiler()
+    key = "\0".join([*command, *OPTIONS, source.header_name, source.header, source.kernels])
+    path = cache_dir() / f"{source.contract['name']}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.so"
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="mpgen-compile-") as work:
+        (Path(work) / source.header_name).write_text(source.header)
+        kernels = Path(work) / "kernels.cpp"
+        kernels.write_text(source.kernels)
+        built = Path(work) / "kernels.so"
+        try:
+            done = subprocess.run([*command, *OPTIONS, "-o", str(built), str(kernels)], capture_output=True, text=True)
+        except OSError as e:
+            raise CompileError(f"cannot start the C++ compiler {command[0]!r} (MPGEN_CXX): {e.strerror}") from None
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.splitlines() if "error" in line] or [f"exit status {done.returncode}"]
+            raise CompileError(f"compiling {source.header_name} with {command[0]} failed: {lines[0]}")
+        # beside the entry, then renamed over it: a reader sees no entry or a whole one
+        fd, temporary = tempfile.mkstemp(prefix=path.name + ".tmp-", dir=path.parent)
+        with os.fdopen(fd, "wb") as out:
+            out.write(built.read_bytes())
+        os.replace(temporary, path)
+    return path
+
+
+class CpuModule:
+    """The module's host batch functions: fn(n, layout, in, out) over host memory."""
+    device = "cpu"
+
+    def __init__(self, source: Source) -> None:
+        self._library = ctypes.CDLL(str(library(source)))
+        self._functions = {}
+        for op in source.contract["operations"]:
+            fn = getattr(self._library, op["kernel"])
+            fn.argtypes = (ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+            fn.restype = None
+            self._functions[op["name"]] = fn
+
+    def run(self, op: dict, n: int, layout: int, words: np.ndarray) -> np.ndarray:
+        """The out words of op over n instances whose in words are `words` (in the layout's
+        orientation: (n, in_words) contiguous, (in_words, n) interleaved)."""
+        words = np.ascontiguousarray(words.get() if hasattr(words, "get") else words, dtype=np.uint32)
+        shape = (n, op["out_words"]) if layout == 1 else (op["out_words"], n)
+        out = np.empty(shape, dtype=np.uint32)
+        if n:
+            self._functions[op["name"]](n, layout, words.ctypes.data, out.ctypes.data)
+        return out

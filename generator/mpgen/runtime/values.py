@@ -1,0 +1,188 @@
+"""Batches of big integers between Python's kinds and the limb arrays the kernels read.
+
+A batch comes as a list of Python ints (or gmpy2 mpz, anything with __index__), as a NumPy
+array of uint32 limbs (least significant first: shape (n, limbs), or (limbs, n) in the
+interleaved layout) or as a CuPy array of the same on the GPU; a single integer stands for
+the same value in every instance. Results go back as the first batch came. Conversions are
+vectorized (bytes through int.to_bytes / int.from_bytes, limbs through NumPy), and every
+value is checked: a bad one raises OperandError (or TypeError) naming the operand and the
+element."""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+
+LAYOUTS = {"interleaved": 0, "contiguous": 1}  # base.cuh's enum class Layout
+
+
+class OperandError(ValueError):
+    """An operand value that the operation cannot take (too wide, negative, not below p)."""
+
+
+def _is_cupy(x: object) -> bool:
+    return type(x).__module__.split(".")[0] == "cupy"
+
+
+def array_module(x: object):
+    """NumPy, or CuPy for a CuPy array."""
+    if _is_cupy(x):
+        import cupy
+        return cupy
+    return np
+
+
+def common_module(*arrays, gpu: bool = False):
+    """CuPy where any array is CuPy's (or gpu holds), else NumPy: the module that holds them all."""
+    if gpu or any(_is_cupy(a) for a in arrays):
+        import cupy
+        return cupy
+    return np
+
+
+def check_layout(layout: str) -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r}: give one of {', '.join(LAYOUTS)}")
+    return layout
+
+
+def _index(v: object, what: str, i: int) -> int:
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what}: element {i} is a {type(v).__name__}, not an integer") from None
+
+
+def ints_to_limbs(values, limbs: int, bits: int, what: str) -> np.ndarray:
+    """The (n, limbs) uint32 array of values (ints or anything with __index__), each checked
+    to be in [0, 2^bits)."""
+    size = 4 * limbs
+    try:  # the fast path: one bytes object for the whole batch
+        data = b"".join([v.to_bytes(size, "little") for v in values])
+    except (AttributeError, OverflowError, TypeError):
+        ints = [_index(v, what, i) for i, v in enumerate(values)]
+        for i, x in enumerate(ints):
+            if x < 0:
+                raise OperandError(f"{what}: element {i} is negative ({x}); give values in [0, 2^{bits})") from None
+            if x.bit_length() > 4 * size:
+                raise OperandError(f"{what}: element {i} is wider than {bits} bits") from None
+        data = b"".join([x.to_bytes(size, "little") for x in ints])
+    array = np.frombuffer(data, dtype="<u4").reshape(-1, limbs)
+    check_width(array, bits, what)
+    return array
+
+
+def limbs_to_ints(array, signed: bool = False) -> list[int]:
+    """The integers of an (n, limbs) array of uint32 limbs."""
+    if _is_cupy(array):
+        array = array.get()
+    n, limbs = array.shape
+    data = memoryview(np.ascontiguousarray(array, dtype="<u4").tobytes())
+    size = 4 * limbs
+    return [int.from_bytes(data[i * size:(i + 1) * size], "little", signed=signed) for i in range(n)]
+
+
+def check_width(rows, bits: int, what: str) -> None:
+    """Raises OperandError naming the first row (of an (n, limbs) array) at or above 2^bits."""
+    limbs = rows.shape[1]
+    if bits >= 32 * limbs:
+        return
+    xp = array_module(rows)
+    over = rows[:, bits // 32] >> (bits % 32) != 0
+    for w in range(bits // 32 + 1, limbs):
+        over |= rows[:, w] != 0
+    _raise_at(xp, over, lambda i: f"{what}: element {i} is wider than {bits} bits")
+
+
+def _raise_at(xp, bad, message) -> None:
+    """Raises OperandError(message(i)) for the first i where bad (a bool vector) holds."""
+    if bool(bad.any()):
+        raise OperandError(message(int(xp.flatnonzero(bad)[0])))
+
+
+def below(rows, bound):
+    """For each row of rows (n, limbs), whether it is below the row of bound broadcast
+    against it (1 or n rows of the same limbs)."""
+    xp = common_module(rows, bound)
+    rows, bound = xp.asarray(rows), xp.asarray(bound)
+    less = xp.zeros(rows.shape[0], dtype=bool)
+    equal = xp.ones(rows.shape[0], dtype=bool)
+    for w in reversed(range(rows.shape[1])):
+        less |= equal & (rows[:, w] < bound[:, w])
+        equal &= rows[:, w] == bound[:, w]
+    return less
+
+
+def require_below(rows, bound, what: str, bound_name: str) -> None:
+    _raise_at(common_module(rows, bound), ~below(rows, bound), lambda i: f"{what}: element {i} is not below {bound_name}")
+
+
+def int_row(value: int, limbs: int) -> np.ndarray:
+    """A (1, limbs) array of one value."""
+    return np.frombuffer(value.to_bytes(4 * limbs, "little"), dtype="<u4").reshape(1, limbs)
+
+
+@dataclass
+class Operand:
+    """One operand of a call, as limbs, and what it came as."""
+    array: object          # numpy or cupy, as given: (m, limbs) contiguous, (limbs, m) interleaved
+    layout: str
+    single: bool           # one value for every instance (m = 1)
+    kind: str              # "int", "mpz", "numpy", "cupy"
+
+    @property
+    def rows(self):
+        """(m, limbs): the array or a view of its transpose."""
+        return self.array if self.layout == "contiguous" else self.array.T
+
+
+def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
+    """An operand from what a caller gave."""
+    if isinstance(value, np.ndarray) or _is_cupy(value):
+        kind = "cupy" if _is_cupy(value) else "numpy"
+        if value.dtype != np.uint32:
+            raise TypeError(f"{what}: an array of {value.dtype}; give uint32 limbs")
+        if value.ndim == 1 and limbs == 1:
+            rows = value.reshape(-1, 1)
+        elif value.ndim != 2:
+            raise ValueError(f"{what}: an array of {value.ndim} dimensions; give "
+                             f"{_shape_text(limbs, layout)}")
+        else:
+            rows = value if layout == "contiguous" else value.T
+        if rows.shape[1] != limbs:
+            raise ValueError(f"{what}: shape {tuple(value.shape)}; give {_shape_text(limbs, layout)}")
+        check_width(rows, bits, what)
+        return Operand(rows if layout == "contiguous" else rows.T, layout, False, kind)
+    if isinstance(value, (str, bytes, float, complex)) or not hasattr(value, "__iter__"):
+        x = _index(value, what, 0)
+        rows = ints_to_limbs([x], limbs, bits, what)
+        return Operand(rows, "contiguous", True, "mpz" if type(value).__name__ == "mpz" else "int")
+    values = list(value)
+    kind = "mpz" if values and type(values[0]).__name__ == "mpz" else "int"
+    return Operand(ints_to_limbs(values, limbs, bits, what), "contiguous", False, kind)
+
+
+def _shape_text(limbs: int, layout: str) -> str:
+    return f"shape (n, {limbs})" if layout == "contiguous" else f"shape ({limbs}, n) (interleaved)"
+
+
+def to_kind(rows, kind: str, layout: str, signed: bool = False, single: bool = False):
+    """Result rows (n, limbs; numpy or cupy) as the kind the caller's first batch came in."""
+    if kind in ("numpy", "cupy"):
+        xp = array_module(rows)
+        if kind == "numpy" and xp is not np:
+            rows = rows.get()
+        elif kind == "cupy" and xp is np:
+            import cupy
+            rows = cupy.asarray(rows)
+        xp = array_module(rows)
+        out = xp.ascontiguousarray(rows if layout == "contiguous" else rows.T)
+        if rows.shape[1] == 1:
+            out = out.reshape(-1)
+        return out.view(xp.int32) if signed else out
+    ints = limbs_to_ints(rows, signed)
+    if kind == "mpz":
+        import gmpy2
+        ints = [gmpy2.mpz(x) for x in ints]
+    return ints[0] if single else ints

@@ -1,0 +1,216 @@
+"""The Python runtime (mpgen.compile, mpgen.field) against Python's integers and gmpy2: every
+input kind, the results' forms, the checks and their messages. On the CPU always; on the GPU
+too where CuPy sees one (MPGEN_REQUIRE_GPU=1 makes its absence a failure)."""
+import os
+import random
+from pathlib import Path
+
+import gmpy2
+import numpy as np
+import pytest
+
+import mpgen
+from mpgen.runtime import cpu, gpu
+from mpgen.runtime.values import OperandError
+
+DEVICES = ["cpu"] + (["gpu"] if gpu.available() is None or os.environ.get("MPGEN_REQUIRE_GPU") == "1" else [])
+rng = random.Random(int(os.environ.get("MPGEN_TEST_SEED", "1")))
+COUNT = 300
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Libraries compiled into a cache of the session's own."""
+    saved = os.environ.get("MPGEN_CACHE")
+    os.environ["MPGEN_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        del os.environ["MPGEN_CACHE"]
+    else:
+        os.environ["MPGEN_CACHE"] = saved
+
+
+_modules = {}
+
+
+def module(device, kind, *args, **options):
+    """One compiled module per request and device for the whole session."""
+    key = (device, kind, args, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
+    if key not in _modules:
+        make = mpgen.compile if kind == "size" else mpgen.field
+        _modules[key] = make(*args, device=device, **options)
+    return _modules[key]
+
+
+def u256(device):
+    return module(device, "size", 256, ops=["add", "mul", "div_qr", "cmp", "shl", "mul_ui", "montmul", "modexp",
+                                            "barrett_modmul", "modinv"])
+
+
+def randoms(bits, count=COUNT):
+    """Random values with the edges first: 0, 1, all ones, a single top bit."""
+    edges = [0, 1, (1 << bits) - 1, 1 << (bits - 1)]
+    return edges + [rng.getrandbits(rng.randrange(1, bits + 1)) for _ in range(count - len(edges))]
+
+
+def limbs(values, count):
+    return np.array([[(v >> (32 * i)) & 0xFFFFFFFF for i in range(count)] for v in values], dtype=np.uint32)
+
+
+def ints(array):
+    return [sum(int(w) << (32 * i) for i, w in enumerate(row)) for row in array]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_integer_operations_against_python(device):
+    k = u256(device)
+    assert k.device == device and k.bits == 256 and k.tier == "thread"
+    a, b = randoms(256), list(reversed(randoms(256)))
+    assert k.mul(a, b) == [x * y for x, y in zip(a, b)]
+    sums, carries = k.add(a, b)
+    assert [s + (c << 256) for s, c in zip(sums, carries)] == [x + y for x, y in zip(a, b)]
+    sums, carries = k.add(a, b, [1] * len(a))  # the optional carry in
+    assert [s + (c << 256) for s, c in zip(sums, carries)] == [x + y + 1 for x, y in zip(a, b)]
+    q, r, zero = k.div_qr(a, b)
+    assert [(qi, ri, z) for qi, ri, z in zip(q, r, zero)] == \
+           [(x // y, x % y, 0) if y else (0, 0, 1) for x, y in zip(a, b)]
+    assert k.cmp(a, b) == [(x > y) - (x < y) for x, y in zip(a, b)]
+    assert k.shl(a, [s % 256 for s in range(len(a))]) == [(x << (s % 256)) % (1 << 256) for s, x in enumerate(a)]
+    assert k.mul_ui(a, 0xFFFFFFFF) == [x * 0xFFFFFFFF for x in a]  # a single value for every instance
+    assert k.mul(3, 5) == 15  # single values give a single result
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_runtime_moduli_and_their_derived_operands(device):
+    k = u256(device)
+    p = rng.getrandbits(256) | 1 | (1 << 255)
+    a, b = [x % p for x in randoms(256)], [x % p for x in reversed(randoms(256))]
+    r_inverse = pow(1 << 256, -1, p)
+    assert k.montmul(a, b, p) == [x * y * r_inverse % p for x, y in zip(a, b)]  # -p^-1 computed
+    minus_inverse = -pow(p, -1, 1 << 32) % (1 << 32)
+    assert k.montmul(a, b, p, minus_inverse) == k.montmul(a, b, [p] * len(a))
+    assert k.barrett_modmul(a, b, p) == ([x * y % p for x, y in zip(a, b)], [0] * len(a))
+    assert k.modexp(a[:40], b[:40], p) == ([pow(x, y, p) for x, y in zip(a[:40], b[:40])], [0] * 40)
+    inverses, failed = k.modinv(a, p)
+    assert [(i, f) for i, f in zip(inverses, failed)] == \
+           [(int(gmpy2.invert(x, p)), 0) if gmpy2.gcd(x, p) == 1 else (0, 1) for x in a]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_fields_by_preset_and_by_modulus(device):
+    f = module(device, "field", "secp256k1", ops=["modmul", "modinv", "modsqrt"])
+    p = f.modulus
+    assert p == 2**256 - 2**32 - 977
+    a, b = [x % p for x in randoms(256)], [x % p for x in reversed(randoms(256))]
+    assert f.modmul(a, b) == [x * y % p for x, y in zip(a, b)]
+    inverses, failed = f.modinv(a)
+    assert inverses == [pow(x, -1, p) if x else 0 for x in a] and failed == [int(x == 0) for x in a]
+    roots, none = f.modsqrt(a)
+    for x, r, n in zip(a, roots, none):
+        assert (n == 0 and r * r % p == x) or (n == 1 and r == 0 and gmpy2.legendre(x, p) == -1)
+    q = module(device, "field", modulus=2**127 - 1, ops=["modmul"])
+    assert q.name.startswith("p127") and q.bits == 127
+    assert q.modmul([2**126, 5], [4, 7]) == [2, 35]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_every_input_kind_gives_its_own_kind_back(device):
+    k = u256(device)
+    a, b = randoms(256, 64), randoms(256, 64)[::-1]
+    want = [x * y for x, y in zip(a, b)]
+    got = k.mul([gmpy2.mpz(x) for x in a], b)
+    assert got == want and all(isinstance(x, type(gmpy2.mpz(0))) for x in got)
+    rows = k.mul(limbs(a, 8), limbs(b, 8))
+    assert rows.dtype == np.uint32 and rows.shape == (64, 16) and ints(rows) == want
+    columns = k.mul(limbs(a, 8).T.copy(), limbs(b, 8).T.copy(), layout="interleaved")
+    assert columns.shape == (16, 64) and ints(columns.T) == want
+    assert ints(k.mul(limbs(a, 8), b)) == want  # kinds mixed: the first batch's kind back
+    signs = k.cmp(limbs(a, 8), limbs(b, 8))
+    assert signs.dtype == np.int32 and list(signs) == [(x > y) - (x < y) for x, y in zip(a, b)]
+    values, flags = k.add(limbs(a, 8), limbs(b, 8))
+    assert flags.shape == (64,) and list(flags) == [(x + y) >> 256 for x, y in zip(a, b)]
+    assert k.mul([], []) == []
+    if device == "gpu":
+        import cupy
+        on_gpu = k.mul(cupy.asarray(limbs(a, 8)), cupy.asarray(limbs(b, 8)))
+        assert isinstance(on_gpu, cupy.ndarray) and ints(on_gpu.get()) == want
+
+
+def test_group_tier_and_widths_not_a_multiple_of_32():
+    g = module("cpu", "size", 2048, ops=["add", "mul"], tier="group")
+    assert g.tier == "group"
+    a, b = randoms(2048, 20), randoms(2048, 20)[::-1]
+    assert g.mul(a, b) == [x * y for x, y in zip(a, b)]
+    k = module("cpu", "size", 131, ops=["mul"])
+    with pytest.raises(OperandError, match=r"^operand 2 of mul: element 1 is wider than 131 bits$"):
+        k.mul([1, 2], [3, 1 << 131])
+    with pytest.raises(OperandError, match=r"^operand 1 of mul: element 0 is wider than 131 bits$"):
+        k.mul(limbs([1 << 131], 5), [1])
+    assert k.mul([(1 << 131) - 1], [(1 << 131) - 1]) == [((1 << 131) - 1) ** 2]
+
+
+def test_errors_say_what_and_which_element():
+    k, f = u256("cpu"), module("cpu", "field", "secp256k1", ops=["modmul", "modinv", "modsqrt"])
+    p = f.modulus
+    cases = [
+        (lambda: f.modmul([1, p], [1, 1]), OperandError,
+         f"operand 1 of modmul: element 1 is not below p = {hex(p)}"),
+        (lambda: k.mul([1, -5], [1, 1]), OperandError,
+         "operand 1 of mul: element 1 is negative (-5); give values in [0, 2^256)"),
+        (lambda: k.mul([1, 2.0], [1, 1]), TypeError, "operand 1 of mul: element 1 is a float, not an integer"),
+        (lambda: k.mul([1 << 256], [1]), OperandError, "operand 1 of mul: element 0 is wider than 256 bits"),
+        (lambda: k.mul([1, 2], [1, 2, 3]), ValueError,
+         "mul: batches of 2, 3 instances; give one count (or a single value, used for every instance)"),
+        (lambda: k.mul(np.zeros((2, 8), dtype=np.int64), [1, 2]), TypeError,
+         "operand 1 of mul: an array of int64; give uint32 limbs"),
+        (lambda: k.mul(np.zeros((2, 7), dtype=np.uint32), [1, 2]), ValueError,
+         "operand 1 of mul: shape (2, 7); give shape (n, 8)"),
+        (lambda: k.mul(np.zeros((2, 8), dtype=np.uint32), 1, layout="interleaved"), ValueError,
+         "operand 1 of mul: shape (2, 8); give shape (8, n) (interleaved)"),
+        (lambda: k.mul([1]), TypeError, "mul takes 2 operands, not 1"),
+        (lambda: k.montmul([1], [1], 4), OperandError,
+         "operand 3 of montmul (modulus): element 0 is even; it must be odd (Montgomery form)"),
+        (lambda: k.montmul([1], [1], 7, 5), OperandError,
+         "operand 4 of montmul (minus inverse): element 0 is not -p^-1 mod 2^32 of its modulus; leave it out and "
+         "it is computed"),
+        (lambda: k.montmul([1, 9], [1, 1], 7), OperandError,
+         "operand 1 of montmul: element 1 is not below the modulus (operand 3)"),
+        (lambda: k.modexp([1], [1], 0), OperandError, "operand 3 of modexp (modulus): element 0 is 0"),
+        (lambda: k.mul([1], [1], layout="rows"), ValueError, "layout 'rows': give one of interleaved, contiguous"),
+        (lambda: k.sqr, AttributeError, "u256 has no operation 'sqr'; it has add, mul, div_qr, cmp, shl, mul_ui, "
+                                        "montmul, montsqr, mont_minus_inverse, modexp"),
+        (lambda: mpgen.compile(13), ValueError,
+         "bits: 13 is out of range; sizes are whole numbers of bits from 32 to 262144"),
+        (lambda: mpgen.compile(256, ["mul", "nope"]), ValueError, "ops: unknown operation 'nope'"),
+        (lambda: mpgen.compile(256, device="tpu"), ValueError, "device 'tpu': give auto, cpu or gpu"),
+        (lambda: mpgen.field("nope"), ValueError, "field: unknown field 'nope'; known: secp256k1"),
+        (lambda: mpgen.field(modulus=1), ValueError, "modulus: the modulus must be above 1, not 1"),
+        (lambda: mpgen.field(), ValueError, "field: give a preset's name or modulus=, not both or neither"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error) as raised:
+            call()
+        assert str(raised.value).startswith(message), (message, str(raised.value))
+
+
+def test_the_cache_serves_a_second_compile(monkeypatch):
+    u256("cpu")  # compiled and cached
+
+    def no_compiler(*args, **kwargs):
+        raise AssertionError("the compiler ran again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(cpu.subprocess, "run", no_compiler)
+        again = mpgen.compile(256, ["add", "mul", "div_qr", "cmp", "shl", "mul_ui", "montmul", "modexp",
+                                    "barrett_modmul", "modinv"], device="cpu")
+        assert again.mul([7], [6]) == [42]
+    monkeypatch.setenv("MPGEN_CXX", "/nonexistent/c++")  # part of the key: compiled afresh
+    with pytest.raises(mpgen.CompileError, match=r"^cannot start the C\+\+ compiler '/nonexistent/c\+\+' \(MPGEN_CXX\)"):
+        mpgen.compile(256, ["add"], device="cpu")
+
+
+def test_the_readme_example_runs_as_written():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### From Python"):]
+    code = section[section.index("```python\n") + 10:section.index("\n```", section.index("```python"))]
+    exec(compile(code, "README.md", "exec"), {})
