@@ -41,6 +41,15 @@ namespace mpgen {
 // (a warp's loads coalesce), contiguous at j*words + w.
 enum class Layout { interleaved, contiguous };
 
+// A batch whose operands and results each lie in an array of their own (the entry points
+// the Python runtime calls; the C++ runtime packs them all into one): word i of an array
+// of W words an instance, instance j, at i * n + j interleaved, j * W + i contiguous.
+template <unsigned Operands, unsigned Results>
+struct Arrays {
+  const uint32_t* in[Operands];
+  uint32_t* out[Results];
+};
+
 // Word w of instance j sits at w * word_stride + j * instance_stride.
 struct Strides {
   std::size_t word, instance;
@@ -1317,46 +1326,45 @@ struct on_device {
   }
 };
 
-// Thread t's words of operands o, o + 1, ... of instance j (Strides s): its Q limbs of
-// each vector operand (zeros above the operand's limbs; nothing for a group past the
-// batch's end; a double-width operand as two vectors, its halves), each one-word operand
-// whole.
-template <class Op, unsigned o = 0>
-__device__ __forceinline__ void load_operands(uint32_t* x, const uint32_t* __restrict__ in, Strides s,
-                                              std::size_t j, bool live, unsigned t, unsigned first = 0) {
+// Thread t's words of operands o, o + 1, ... of instance j: its Q limbs of each vector
+// operand (zeros above the operand's limbs; nothing for a group past the batch's end; a
+// double-width operand as two vectors, its halves), each one-word operand whole. word(o,
+// limbs, first, i, j) reads word i of operand o (of `limbs` words; word first + i of the
+// instance's in words).
+template <class Op, unsigned o = 0, class Word>
+__device__ __forceinline__ void load_operands(uint32_t* x, const Word& word, std::size_t j, bool live, unsigned t,
+                                              unsigned first = 0) {
   if constexpr (o < Op::operands) {
     constexpr unsigned limbs = Op::operand_limbs[o], Q = Op::limbs_per_thread, parts = Op::operand_parts[o];
     if constexpr (limbs == 1) {
-      x[0] = live ? in[first * s.word + j * s.instance] : 0;
+      x[0] = live ? word(o, limbs, first, 0, j) : 0;
     } else {
 #pragma unroll
       for (unsigned part = 0; part < parts; ++part)
 #pragma unroll
         for (unsigned i = 0; i < Q; ++i) {
           const unsigned limb = t * Q + i;
-          x[part * Q + i] =
-              live && limb < limbs / parts ? in[(first + part * (limbs / parts) + limb) * s.word + j * s.instance] : 0;
+          x[part * Q + i] = live && limb < limbs / parts ? word(o, limbs, first, part * (limbs / parts) + limb, j) : 0;
         }
     }
-    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : parts * Q), in, s, j, live, t, first + limbs);
+    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : parts * Q), word, j, live, t, first + limbs);
   }
 }
 
 // Op (a group operation) over a batch of n instances: group g of the launch runs instance
 // g; each thread loads its own words, runs Op::thread, and stores its limbs of the result;
-// thread 0 stores the flag. (Staging the contiguous layout through shared memory, as the
+// thread 0 stores the flag. put(w, j, v) writes out word w of instance j (the result's
+// limbs, then the flag). (Staging the contiguous layout through shared memory, as the
 // thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0,
 // bench/NOTES.md.)
-template <class Op>
-__device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                                            uint32_t* __restrict__ out) {
+template <class Op, class Word, class Put>
+__device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
   constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
   const unsigned t = threadIdx.x % T;
   uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
   const std::size_t j = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T;
   const bool live = j < n;
-  const Strides so = Strides::of(layout, n, Op::out_words);
-  load_operands<Op>(x, in, Strides::of(layout, n, Op::in_words), j, live, t);
+  load_operands<Op>(x, word, j, live, t);
   Op::thread(y, x);
   if (!live) return;
   // The result's vectors: the first's limbs below result_part_limbs, the second's after them.
@@ -1365,12 +1373,24 @@ __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const 
 #pragma unroll
     for (unsigned i = 0; i < Q; ++i) {
       const unsigned own = t * Q + i, limb = part * Op::result_part_limbs + own;
-      if ((part || own < Op::result_part_limbs) && limb < Op::result_limbs)
-        out[limb * so.word + j * so.instance] = y[part * Q + i];
+      if ((part || own < Op::result_part_limbs) && limb < Op::result_limbs) put(limb, j, y[part * Q + i]);
     }
   if constexpr (Op::flag_words != 0) {
-    if (t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Op::result_parts * Q];
+    if (t == 0) put(Op::result_limbs, j, y[Op::result_parts * Q]);
   }
+}
+
+// The same over one packed array of every instance's in words and one of its out words.
+template <class Op>
+__device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                            uint32_t* __restrict__ out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  group_instances<Op>(
+      n,
+      [&](unsigned, unsigned, unsigned first, unsigned i, std::size_t j) {
+        return in[(first + i) * si.word + j * si.instance];
+      },
+      [&](unsigned w, std::size_t j, uint32_t v) { out[w * so.word + j * so.instance] = v; });
 }
 #endif  // __CUDACC__
 
@@ -1547,6 +1567,56 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 }
 #endif  // __CUDACC_RTC__
 
+// The arrays of Op's batch in Arrays: its operands, then its result's Parts numbers
+// (result_limbs / Parts limbs each) and its flag word. Array A is words [first, first +
+// width) of the instance's in words (operands) or out words (results).
+template <class Op, unsigned Parts>
+struct arrays_of {
+  static constexpr unsigned results = Parts + Op::flag_words, part_limbs = Op::result_limbs / Parts;
+  using type = Arrays<Op::operands, results>;
+  template <unsigned A, unsigned First, unsigned Width>
+  struct array {
+    static constexpr unsigned index = A, first = First, width = Width;
+  };
+  // f(array<A, first, width>{}) for each operand array A, then g(...) for each result array.
+  template <unsigned A = 0, unsigned First = 0, class F>
+  MPGEN_HOST_DEVICE static void each_operand(F&& f) {
+    if constexpr (A < Op::operands) {
+      f(array<A, First, Op::operand_limbs[A]>{});
+      each_operand<A + 1, First + Op::operand_limbs[A]>(f);
+    }
+  }
+  template <unsigned A = 0, class F>
+  MPGEN_HOST_DEVICE static void each_result(F&& f) {
+    if constexpr (A < results) {
+      f(array<A, A * part_limbs, (A < Parts ? part_limbs : 1)>{});
+      each_result<A + 1>(f);
+    }
+  }
+};
+
+#ifndef __CUDACC_RTC__
+// host_batch over Arrays.
+template <class Op, unsigned Parts>
+inline void host_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
+  using of = arrays_of<Op, Parts>;
+  for (std::size_t j = 0; j < n; ++j) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+    of::each_operand([&](auto array) {
+      using A = decltype(array);
+      const Strides s = Strides::of(layout, n, A::width);
+      for (unsigned i = 0; i < A::width; ++i) x[A::first + i] = a.in[A::index][i * s.word + j * s.instance];
+    });
+    Op::host(y, x);
+    of::each_result([&](auto array) {
+      using A = decltype(array);
+      const Strides s = Strides::of(layout, n, A::width);
+      for (unsigned i = 0; i < A::width; ++i) a.out[A::index][i * s.word + j * s.instance] = y[A::first + i];
+    });
+  }
+}
+#endif  // __CUDACC_RTC__
+
 
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread (the thread tier). (The layout is a run-time choice: a
@@ -1633,6 +1703,23 @@ __device__ __forceinline__ unsigned dynamic_shared_bytes() {
   return bytes;
 }
 
+// Op on the lane's row of a warp's staged rows (its in words, replaced by its out words),
+// between the warp's fills and drains.
+template <class Op>
+__device__ __forceinline__ void run_staged_row(uint32_t* rows, unsigned count, unsigned lane) {
+  constexpr unsigned S = Op::stage_stride;
+  __syncwarp();
+  if (lane < count) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+#pragma unroll
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = rows[lane * S + w];
+    Op::device(y, x);
+#pragma unroll
+    for (unsigned w = 0; w < Op::out_words; ++w) rows[lane * S + w] = y[w];  // its own row: no wait
+  }
+  __syncwarp();
+}
+
 // Op over the contiguous layout, staged (Op::stage_stride: the manifest's launch geometry)
 // in the launch's dynamic shared memory: Op::contiguous_shared_bytes for a block of
 // Op::block_threads. (Dynamic, so that the interleaved layout's launches keep all their
@@ -1648,16 +1735,7 @@ __device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_
   const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
   uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
   warp_rows<Op::in_words, S>::fill(rows, in + first * Op::in_words, count, lane);
-  __syncwarp();
-  if (lane < count) {
-    uint32_t x[Op::in_words], y[Op::out_words];
-#pragma unroll
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = rows[lane * S + w];
-    Op::device(y, x);
-#pragma unroll
-    for (unsigned w = 0; w < Op::out_words; ++w) rows[lane * S + w] = y[w];  // its own row: no wait
-  }
-  __syncwarp();
+  run_staged_row<Op>(rows, count, lane);
   warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
 }
 
@@ -1685,6 +1763,85 @@ __device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, c
   } else {
 #pragma unroll
     for (unsigned w = 0; w < Op::out_words; ++w) out[w * n + j] = y[w];
+  }
+}
+
+// batch_one_thread over Arrays (one instance a thread): the contiguous layout staged as
+// there, each array's words filled into (and drained from) their place in the rows.
+template <class Op, unsigned Parts>
+__device__ __forceinline__ void arrays_one_thread(std::size_t n, Layout layout,
+                                                  const typename arrays_of<Op, Parts>::type& a) {
+  using of = arrays_of<Op, Parts>;
+  static_assert(Op::threads_per_instance == 1, "the thread tier's");
+  if constexpr (Op::stage_stride != 0) {
+    if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
+        dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x) {
+      constexpr unsigned S = Op::stage_stride;
+      extern __shared__ uint32_t stage[];
+      const unsigned lane = threadIdx.x % 32;
+      const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;
+      if (first >= n) return;
+      const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
+      uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
+      of::each_operand([&](auto array) {
+        using A = decltype(array);
+        warp_rows<A::width, S>::fill(rows + A::first, a.in[A::index] + first * A::width, count, lane);
+      });
+      run_staged_row<Op>(rows, count, lane);
+      of::each_result([&](auto array) {
+        using A = decltype(array);
+        warp_rows<A::width, S>::drain(a.out[A::index] + first * A::width, rows + A::first, count, lane);
+      });
+      return;
+    }
+  }
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[Op::in_words], y[Op::out_words];
+  of::each_operand([&](auto array) {
+    using A = decltype(array);
+    if (layout == Layout::contiguous) {
+      instance_words<A::width>::load(a.in[A::index] + j * A::width,
+                                     *reinterpret_cast<uint32_t(*)[A::width]>(x + A::first));
+    } else {
+#pragma unroll
+      for (unsigned i = 0; i < A::width; ++i) x[A::first + i] = a.in[A::index][i * n + j];
+    }
+  });
+  Op::device(y, x);
+  of::each_result([&](auto array) {
+    using A = decltype(array);
+    if (layout == Layout::contiguous) {
+      instance_words<A::width>::store(a.out[A::index] + j * A::width,
+                                      *reinterpret_cast<const uint32_t(*)[A::width]>(y + A::first));
+    } else {
+#pragma unroll
+      for (unsigned i = 0; i < A::width; ++i) a.out[A::index][i * n + j] = y[A::first + i];
+    }
+  });
+}
+
+// Op over Arrays: one instance a thread, or a group's (the group tier).
+template <class Op, unsigned Parts>
+__device__ __forceinline__ void batch_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
+  if constexpr (Op::shared_bytes != 0) {  // as batch_thread
+    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
+  }
+  if constexpr (Op::threads_per_instance > 1) {
+    constexpr unsigned L = arrays_of<Op, Parts>::part_limbs;
+    const Strides number = Strides::of(layout, n, L);
+    group::group_instances<Op>(
+        n,
+        [&](unsigned o, unsigned limbs, unsigned, unsigned i, std::size_t j) {
+          const Strides s = Strides::of(layout, n, limbs);
+          return a.in[o][i * s.word + j * s.instance];
+        },
+        [&](unsigned w, std::size_t j, uint32_t v) {  // the flag (w = result_limbs) in an array of one word
+          if (w < Op::result_limbs) a.out[w / L][w % L * number.word + j * number.instance] = v;
+          else a.out[Parts][j] = v;
+        });
+  } else {
+    arrays_one_thread<Op, Parts>(n, layout, a);
   }
 }
 

@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-_RUNTIME = ("CompileError", "Module", "Operation", "OperandError", "compile", "field")
+_RUNTIME = ("CompileError", "Module", "Operation", "OperandError", "compile", "field", "gf_field", "rns_set")
 
 
 def __getattr__(name: str):

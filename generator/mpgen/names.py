@@ -57,6 +57,11 @@ def kernel(module: str, op: str) -> str:
     return f"mpgen_{module}_{op}"
 
 
+def arrays_kernel(module: str, op: str) -> str:
+    """The C name of its entry over operands and results in arrays of their own."""
+    return f"mpgen_{module}_{op}_arrays"
+
+
 MANIFEST = "mpgen_manifest.json"
 
 

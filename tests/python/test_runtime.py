@@ -1,6 +1,7 @@
 """The Python runtime (mpgen.compile, mpgen.field) against Python's integers and gmpy2: every
 input kind, the results' forms, the checks and their messages. On the CPU always; on the GPU
 too where CuPy sees one (MPGEN_REQUIRE_GPU=1 makes its absence a failure)."""
+import math
 import os
 import random
 from pathlib import Path
@@ -37,7 +38,7 @@ def module(device, kind, *args, **options):
     """One compiled module per request and device for the whole session."""
     key = (device, kind, args, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
     if key not in _modules:
-        make = mpgen.compile if kind == "size" else mpgen.field
+        make = {"size": mpgen.compile, "field": mpgen.field, "rns": mpgen.rns_set, "gf": mpgen.gf_field}[kind]
         _modules[key] = make(*args, device=device, **options)
     return _modules[key]
 
@@ -80,6 +81,65 @@ def test_integer_operations_against_python(device):
     assert k.mul(3, 5) == 15  # single values give a single result
 
 
+MASK = (1 << 256) - 1
+# Every integer operation of a size (but the Montgomery and modular ones, tested below):
+# what Python's integers say it gives, from operands a, b, c (c: a third value, or a small one).
+ORACLES = {
+    "sub": lambda a, b, c: ((a - b) & MASK, int(a < b)),
+    "add_ui": lambda a, b, c: ((a + (c & 0xFFFFFFFF)) & MASK, (a + (c & 0xFFFFFFFF)) >> 256),
+    "sub_ui": lambda a, b, c: ((a - (c & 0xFFFFFFFF)) & MASK, int(a < (c & 0xFFFFFFFF))),
+    "neg": lambda a, b, c: -a & MASK,
+    "mul_lo": lambda a, b, c: a * b & MASK,
+    "mul_hi": lambda a, b, c: a * b >> 256,
+    "sqr": lambda a, b, c: a * a,
+    "mad": lambda a, b, c: a * b + c,
+    "eq": lambda a, b, c: int(a == b),
+    "lt": lambda a, b, c: int(a < b),
+    "is_zero": lambda a, b, c: int(a == 0),
+    "and": lambda a, b, c: a & b,
+    "or": lambda a, b, c: a | b,
+    "xor": lambda a, b, c: a ^ b,
+    "not": lambda a, b, c: ~a & MASK,
+    "shr": lambda a, b, c: a >> (c % 256),
+    "popc": lambda a, b, c: bin(a).count("1"),
+    "clz": lambda a, b, c: 256 - a.bit_length(),
+    "ctz": lambda a, b, c: (a & -a).bit_length() - 1 if a else 256,
+    "div": lambda a, b, c: (a // b, 0) if b else (0, 1),
+    "rem": lambda a, b, c: (a % b, 0) if b else (0, 1),
+    "div_qr_wide": lambda a, b, c: (((a << 256 | c) // b, (a << 256 | c) % b, 0) if b > a else (0, 0, 1)),
+    "gcd": lambda a, b, c: math.gcd(a, b),
+    "sqrt": lambda a, b, c: (math.isqrt(a), int(math.isqrt(a) ** 2 == a)),
+    "shl1": lambda a, b, c: a << 1 & MASK,
+    "shr33": lambda a, b, c: a >> 33,
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_every_integer_operation_against_python(device):
+    k = module(device, "size", 256, ops=list(ORACLES))
+    a, b, c = randoms(256), list(reversed(randoms(256))), randoms(256)[1:] + [0]
+    b[7] = a[7]  # equal operands for eq, lt, gcd
+    for name, oracle in ORACLES.items():
+        op = k.operations[name]
+        shape = op.contract["operands"][:len(op.contract["operands"]) - op.contract["optional_operands"]]
+        if name == "div_qr_wide":
+            given = [[x << 256 | z for x, z in zip(a, c)], b]
+        elif len(shape) == 1:
+            given = [a]
+        elif shape[1]["limbs"] == 1:  # a word: the _ui operations' u, a shift's count
+            given = [a, [z % (1 << shape[1]["bits"]) for z in c]]
+        elif len(shape) == 2:
+            given = [a, b]
+        else:
+            given = [a, b, c]
+        got = op(*given)
+        small = [z % (1 << shape[1]["bits"]) for z in c] if len(shape) > 1 and shape[1]["limbs"] == 1 else c
+        want = [oracle(x, y, z) for x, y, z in zip(a, b, small)]
+        if isinstance(got, tuple):
+            got = list(zip(*got))
+        assert got == want, name
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_runtime_moduli_and_their_derived_operands(device):
     k = u256(device)
@@ -114,6 +174,52 @@ def test_fields_by_preset_and_by_modulus(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_rns_integers_against_python(device):
+    r = module(device, "rns", 8)
+    M = r.modulus
+    assert r.tier == "rns" and M == math.prod(int(m, 16) for m in r.contract["rns"]["moduli"])
+    a = [0, 1, -1, M - 1, -(M - 1)] + [rng.randrange(-(M // 4), M // 4) for _ in range(200)]
+    b = [0, -1, 1, 0, 0] + [rng.randrange(-(M // 4), M // 4) for _ in range(200)]
+    assert r.add(a, b) == ([x + y for x, y in zip(a, b)], [0] * len(a))
+    assert r.sub(a, b) == ([x - y for x, y in zip(a, b)], [0] * len(a))
+    small = [x % (1 << 120) - (1 << 119) for x in a]
+    assert r.mul(small, small[::-1]) == ([x * y for x, y in zip(small, small[::-1])], [0] * len(a))
+    assert r.neg(a) == [-x for x in a]
+    assert r.sign(a) == [(x > 0) - (x < 0) for x in a]
+    assert r.cmp(a, b) == [(x > y) - (x < y) for x, y in zip(a, b)]
+    assert r.add(M - 1, 1)[1] == 1  # overflow flagged
+    within = a[5:]  # below M / 4: their doubles fit
+    residues = r.from_binary(limbs([abs(x) for x in within], 8), np.array([x < 0 for x in within], dtype=np.uint32))
+    assert residues.shape == (len(within), 15)  # arrays: the residues' own words, as the kernels read them
+    magnitudes, signs = r.to_binary(r.add(residues, residues)[0])
+    assert [-m if s else m for m, s in zip(ints(magnitudes), signs)] == [2 * x for x in within]
+    with pytest.raises(OperandError, match=r"^operand 2 of add: element 0 is not below M = 0x[0-9a-f]+ in magnitude$"):
+        r.add([1], [-M])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_generalized_fermat_field_against_python(device):
+    g = module(device, "gf", 8)
+    p, radix = g.modulus, int(g.contract["gf"]["r"], 16)
+    assert p == radix ** 8 + 1
+    x = [0, 1, p - 1, radix, radix - 1] + [rng.randrange(p) for _ in range(200)]
+    y = [p - 1, p - 1, p - 1, radix ** 7, 1] + [rng.randrange(p) for _ in range(200)]
+    assert g.mul(x, y) == [u * v % p for u, v in zip(x, y)]
+    assert g.add(x, y) == [(u + v) % p for u, v in zip(x, y)]
+    assert g.sub(x, y) == [(u - v) % p for u, v in zip(x, y)]
+    assert g.neg(x) == [-u % p for u in x]
+    assert g.mul_r(x, [i % 16 for i in range(len(x))]) == [u * pow(radix, i % 16, p) % p for i, u in enumerate(x)]
+    elements = g.from_binary(limbs(x, 16))  # arrays: k digits in radix r, as the kernels read them
+    assert ints(g.to_binary(g.mul(elements, elements))) == [u * u % p for u in x]
+    big = module(device, "gf", 32, ops=["mul"])
+    q = big.modulus
+    x = [q - 1, 1] + [rng.randrange(q) for _ in range(20)]
+    assert big.mul(x, x[::-1]) == [u * v % q for u, v in zip(x, x[::-1])]
+    with pytest.raises(OperandError, match=r"^operand 1 of mul: element 0 is not below p = 0x"):
+        g.mul([p], [1])
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_every_input_kind_gives_its_own_kind_back(device):
     k = u256(device)
     a, b = randoms(256, 64), randoms(256, 64)[::-1]
@@ -134,14 +240,28 @@ def test_every_input_kind_gives_its_own_kind_back(device):
         import cupy
         on_gpu = k.mul(cupy.asarray(limbs(a, 8)), cupy.asarray(limbs(b, 8)))
         assert isinstance(on_gpu, cupy.ndarray) and ints(on_gpu.get()) == want
+        shifted = cupy.zeros(64 * 8 + 1, dtype=cupy.uint32)[1:].reshape(64, 8)  # 4 bytes off 16
+        shifted[...] = cupy.asarray(limbs(a, 8))
+        assert ints(k.mul(shifted, cupy.asarray(limbs(b, 8))).get()) == want
+        huge = cupy.broadcast_to(cupy.zeros((1, 8), dtype=cupy.uint32), (1 << 34, 8))  # 512 GiB once copied
+        with pytest.raises(MemoryError, match=r"^mul: a batch of 17179869184 instances does not fit the GPU's memory"):
+            k.mul(huge, huge)
+        strided = cupy.asarray(limbs(a + a, 8).T.copy())[:, ::2]  # interleaved, not contiguous
+        assert ints(k.mul(strided, cupy.asarray(limbs(b, 8).T.copy()), layout="interleaved").get().T) == \
+            [x * y for x, y in zip((a + a)[::2], b)]
 
 
-def test_group_tier_and_widths_not_a_multiple_of_32():
-    g = module("cpu", "size", 2048, ops=["add", "mul"], tier="group")
+@pytest.mark.parametrize("device", DEVICES)
+def test_group_tier_and_widths_not_a_multiple_of_32(device):
+    g = module(device, "size", 2048, ops=["add", "mul", "div_qr"], tier="group")
     assert g.tier == "group"
-    a, b = randoms(2048, 20), randoms(2048, 20)[::-1]
+    a, b = randoms(2048, 40), randoms(2048, 40)[::-1]
     assert g.mul(a, b) == [x * y for x, y in zip(a, b)]
-    k = module("cpu", "size", 131, ops=["mul"])
+    sums, carries = g.add(limbs(a, 64).T.copy(), limbs(b, 64).T.copy(), layout="interleaved")
+    assert [s + (int(c) << 2048) for s, c in zip(ints(sums.T), carries)] == [x + y for x, y in zip(a, b)]
+    q, r, zero = g.div_qr(a, b)
+    assert list(zip(q, r, zero)) == [(x // y, x % y, 0) if y else (0, 0, 1) for x, y in zip(a, b)]
+    k = module(device, "size", 131, ops=["mul"])
     with pytest.raises(OperandError, match=r"^operand 2 of mul: element 1 is wider than 131 bits$"):
         k.mul([1, 2], [3, 1 << 131])
     with pytest.raises(OperandError, match=r"^operand 1 of mul: element 0 is wider than 131 bits$"):
@@ -186,6 +306,11 @@ def test_errors_say_what_and_which_element():
         (lambda: mpgen.field("nope"), ValueError, "field: unknown field 'nope'; known: secp256k1"),
         (lambda: mpgen.field(modulus=1), ValueError, "modulus: the modulus must be above 1, not 1"),
         (lambda: mpgen.field(), ValueError, "field: give a preset's name or modulus=, not both or neither"),
+        (lambda: mpgen.rns_set(1), ValueError, "rns: '1' moduli; give 2 to 512"),
+        (lambda: mpgen.rns_set(moduli=[6, 9], name="bad"), ValueError,
+         "rns_moduli: moduli 0 (6) and 1 (9) share the factor 3; the moduli must be pairwise coprime"),
+        (lambda: mpgen.gf_field(3), ValueError, "gf: '3' is no k of the seed's table 3.1"),
+        (lambda: mpgen.gf_field(8, ops=["fft"]), ValueError, "ops: fft is not callable from Python yet"),
     ]
     for call, error, message in cases:
         with pytest.raises(error) as raised:

@@ -1,5 +1,6 @@
 """The package as a user installs it: a wheel, in a fresh virtual environment, away from
 this checkout, generates the same headers as the checkout does."""
+import os
 import shutil
 import subprocess
 import sys
@@ -34,3 +35,9 @@ def test_built_wheel_installs_and_generates(tmp_path, mpgen):
         assert installed.returncode == 0, installed.stderr
         assert mpgen("generate", *args, "--out", str(tmp_path / "checkout")).returncode == 0
         assert (tmp_path / "installed" / header).read_text() == (tmp_path / "checkout" / header).read_text()
+    # the Python runtime from the wheel alone, on the CPU
+    script = "import mpgen; k = mpgen.compile(64, ['mul'], device='cpu'); print(k.mul([2**64 - 1], [3]))"
+    ran = subprocess.run([env / "bin" / "python", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "MPGEN_CACHE": str(tmp_path / "cache")})
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == f"[{(2**64 - 1) * 3}]\n"

@@ -25,6 +25,15 @@ namespace mpgen {
 // (a warp's loads coalesce), contiguous at j*words + w.
 enum class Layout { interleaved, contiguous };
 
+// A batch whose operands and results each lie in an array of their own (the entry points
+// the Python runtime calls; the C++ runtime packs them all into one): word i of an array
+// of W words an instance, instance j, at i * n + j interleaved, j * W + i contiguous.
+template <unsigned Operands, unsigned Results>
+struct Arrays {
+  const uint32_t* in[Operands];
+  uint32_t* out[Results];
+};
+
 // Word w of instance j sits at w * word_stride + j * instance_stride.
 struct Strides {
   std::size_t word, instance;

@@ -441,46 +441,45 @@ struct on_device {
   }
 };
 
-// Thread t's words of operands o, o + 1, ... of instance j (Strides s): its Q limbs of
-// each vector operand (zeros above the operand's limbs; nothing for a group past the
-// batch's end; a double-width operand as two vectors, its halves), each one-word operand
-// whole.
-template <class Op, unsigned o = 0>
-__device__ __forceinline__ void load_operands(uint32_t* x, const uint32_t* __restrict__ in, Strides s,
-                                              std::size_t j, bool live, unsigned t, unsigned first = 0) {
+// Thread t's words of operands o, o + 1, ... of instance j: its Q limbs of each vector
+// operand (zeros above the operand's limbs; nothing for a group past the batch's end; a
+// double-width operand as two vectors, its halves), each one-word operand whole. word(o,
+// limbs, first, i, j) reads word i of operand o (of `limbs` words; word first + i of the
+// instance's in words).
+template <class Op, unsigned o = 0, class Word>
+__device__ __forceinline__ void load_operands(uint32_t* x, const Word& word, std::size_t j, bool live, unsigned t,
+                                              unsigned first = 0) {
   if constexpr (o < Op::operands) {
     constexpr unsigned limbs = Op::operand_limbs[o], Q = Op::limbs_per_thread, parts = Op::operand_parts[o];
     if constexpr (limbs == 1) {
-      x[0] = live ? in[first * s.word + j * s.instance] : 0;
+      x[0] = live ? word(o, limbs, first, 0, j) : 0;
     } else {
 #pragma unroll
       for (unsigned part = 0; part < parts; ++part)
 #pragma unroll
         for (unsigned i = 0; i < Q; ++i) {
           const unsigned limb = t * Q + i;
-          x[part * Q + i] =
-              live && limb < limbs / parts ? in[(first + part * (limbs / parts) + limb) * s.word + j * s.instance] : 0;
+          x[part * Q + i] = live && limb < limbs / parts ? word(o, limbs, first, part * (limbs / parts) + limb, j) : 0;
         }
     }
-    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : parts * Q), in, s, j, live, t, first + limbs);
+    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : parts * Q), word, j, live, t, first + limbs);
   }
 }
 
 // Op (a group operation) over a batch of n instances: group g of the launch runs instance
 // g; each thread loads its own words, runs Op::thread, and stores its limbs of the result;
-// thread 0 stores the flag. (Staging the contiguous layout through shared memory, as the
+// thread 0 stores the flag. put(w, j, v) writes out word w of instance j (the result's
+// limbs, then the flag). (Staging the contiguous layout through shared memory, as the
 // thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0,
 // bench/NOTES.md.)
-template <class Op>
-__device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                                            uint32_t* __restrict__ out) {
+template <class Op, class Word, class Put>
+__device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
   constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
   const unsigned t = threadIdx.x % T;
   uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
   const std::size_t j = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T;
   const bool live = j < n;
-  const Strides so = Strides::of(layout, n, Op::out_words);
-  load_operands<Op>(x, in, Strides::of(layout, n, Op::in_words), j, live, t);
+  load_operands<Op>(x, word, j, live, t);
   Op::thread(y, x);
   if (!live) return;
   // The result's vectors: the first's limbs below result_part_limbs, the second's after them.
@@ -489,12 +488,24 @@ __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const 
 #pragma unroll
     for (unsigned i = 0; i < Q; ++i) {
       const unsigned own = t * Q + i, limb = part * Op::result_part_limbs + own;
-      if ((part || own < Op::result_part_limbs) && limb < Op::result_limbs)
-        out[limb * so.word + j * so.instance] = y[part * Q + i];
+      if ((part || own < Op::result_part_limbs) && limb < Op::result_limbs) put(limb, j, y[part * Q + i]);
     }
   if constexpr (Op::flag_words != 0) {
-    if (t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Op::result_parts * Q];
+    if (t == 0) put(Op::result_limbs, j, y[Op::result_parts * Q]);
   }
+}
+
+// The same over one packed array of every instance's in words and one of its out words.
+template <class Op>
+__device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                            uint32_t* __restrict__ out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  group_instances<Op>(
+      n,
+      [&](unsigned, unsigned, unsigned first, unsigned i, std::size_t j) {
+        return in[(first + i) * si.word + j * si.instance];
+      },
+      [&](unsigned w, std::size_t j, uint32_t v) { out[w * so.word + j * so.instance] = v; });
 }
 #endif  // __CUDACC__
 

@@ -536,13 +536,20 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #endif
 
 #ifdef __CUDACC__
+// A thread's instance (the kernels source's C-named kernels call it too).
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_one(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                          uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   Op::run(words<uint32_t>{out + j * so.instance, so.word}, words<const uint32_t>{in + j * si.instance, si.word});
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_one<Op>(n, layout, in, out);
 }
 
 // Digit-parallel (the seed's future work): G lanes of one warp (G a power of two, 32 at

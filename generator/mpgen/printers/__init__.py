@@ -33,7 +33,7 @@ def render(modules: list[Module], kernels: bool = False, ptx: bool = False,
         contract = manifest.module(module, written)
         files[written["header"]] = cuda.header(module, contract)
         if "kernels" in written:
-            files[written["kernels"]] = cuda.kernels(module, contract)
+            files[written["kernels"]] = cuda.kernels(contract)
         if runtime_table:
             files[written["table"]] = table.module_source(contract)
         contracts.append(contract)

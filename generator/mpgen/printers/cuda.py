@@ -121,6 +121,27 @@ def header(module: Module, contract: dict) -> str:
         curve=module.curve)
 
 
-def kernels(module: Module, contract: dict) -> str:
+def arrays_results(op: dict) -> int:
+    """An operation's result arrays: its result's numbers, then the flag."""
+    return op["result"]["parts"] + op["result"]["flag"]
+
+
+def arrays_parameters(op: dict) -> str:
+    """The parameters of an operation's arrays entry: n, the layout, then an array a pointer."""
+    ins = [f"const uint32_t* in{k}" for k in range(len(op["operands"]))]
+    outs = [f"uint32_t* out{r}" for r in range(arrays_results(op))]
+    return ", ".join(["std::size_t n", "mpgen::Layout layout", *ins, *outs])
+
+
+def arrays_value(op: dict) -> str:
+    """Those pointers as the mpgen::Arrays the batch function takes."""
+    ins = ", ".join(f"in{k}" for k in range(len(op["operands"])))
+    outs = ", ".join(f"out{r}" for r in range(arrays_results(op)))
+    return f"{{{{{ins}}}, {{{outs}}}}}"
+
+
+def kernels(contract: dict) -> str:
+    """A module's kernels source (templates/kernels.cu.j2), from its contract."""
     return environment().get_template("kernels.cu.j2").render(
-        version=__version__, module=contract, manifest=manifest.compact(contract))
+        version=__version__, module=contract, manifest=manifest.compact(contract),
+        arrays_parameters=arrays_parameters, arrays_value=arrays_value)

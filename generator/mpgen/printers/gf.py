@@ -9,7 +9,7 @@ from ..gf import GfField, fft, plan, summary, with_dependencies
 from ..gf.lists import COLUMN_WORDS, Looped
 from ..ir import Function
 from . import host, ptx, table
-from .cuda import PACKAGE, environment, prelude
+from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
 
 
 def instructions(fn: Function | Looped) -> int:
@@ -25,7 +25,9 @@ def operation_contract(gf: GfField, fn: Function | Looped) -> dict:
     operands = [integer if fn.name == "from_binary" else element] * (fn.in_words // (2 * gf.k))
     if fn.name == "mul_r":
         operands.append({"bits": (2 * gf.k - 1).bit_length(), "limbs": 1, "below_modulus": False, "role": "shift"})
-    return {"name": fn.name, "symbol": fn.name, "kernel": names.kernel(gf.label, fn.name), "summary": summary(fn.name),
+    return {"name": fn.name, "symbol": fn.name, "kernel": names.kernel(gf.label, fn.name),
+            "arrays_kernel": None,  # packed operands only (the struct has no operand shapes)
+            "summary": summary(fn.name),
             "operands": operands, "optional_operands": 0,
             "result": {"limbs": fn.out_words, "parts": 1, "flag": False, "signed": False,
                        "role": "integer" if fn.name == "to_binary" else "element"},
@@ -86,10 +88,11 @@ def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], t
             "operations": [operation_contract(gf, fn) for fn in lists]}
 
 
-def render(request: list[tuple[GfField, list[str]]],
-           runtime_table: bool = False) -> tuple[dict[str, str], list[dict]]:
+def render(request: list[tuple[GfField, list[str]]], runtime_table: bool = False,
+           kernels: bool = False) -> tuple[dict[str, str], list[dict]]:
     """Each field's header and manifest entry, each operation's list planned once for both;
-    with runtime_table, its entries for the runtime's table of built-in operations."""
+    with runtime_table, its entries for the runtime's table of built-in operations; with
+    kernels, its C-named kernels source (the batch operations: not the FFT)."""
     files, contracts = {}, []
     for gf, operations in request:
         lists = [plan(gf, name) for name in with_dependencies(operations) if name != "fft"]
@@ -101,9 +104,13 @@ def render(request: list[tuple[GfField, list[str]]],
         written = {"header": names.header(gf.label)}
         if runtime_table:
             written["table"] = names.table_source(gf.label)
+        if kernels:
+            written["kernels"] = names.kernels_source(gf.label)
         contract = module(gf, lists, written, transform is not None)
         files[written["header"]] = header(gf, lists, transform)
         if runtime_table:
             files[written["table"]] = table.module_source(contract)
+        if kernels:
+            files[written["kernels"]] = kernels_source(contract)
         contracts.append(contract)
     return files, contracts

@@ -26,6 +26,9 @@ def operation(p: PlannedOp) -> dict:
         "name": p.op.name,
         "symbol": p.op.cpp_name,  # the struct in the header's namespace
         "kernel": names.kernel(module, p.op.name),  # the C-named batch kernel
+        # the one over operands and results in arrays of their own (a kernels source holds it
+        # where MPGEN_ARRAYS_ENTRIES is defined)
+        "arrays_kernel": names.arrays_kernel(module, p.op.name),
         "summary": p.op.summary,
         # a modulus operand says whether it must be odd (Montgomery form) or may be any
         "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role,

@@ -10,7 +10,7 @@ from ..rns import OPERATIONS
 from ..rns.lists import CHUNK, LISTS, chunks
 from ..rns.moduli import RnsSet, extended
 from . import host, ptx, table
-from .cuda import PACKAGE, environment, prelude
+from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
 
 
 
@@ -57,6 +57,11 @@ def _bounds(rns: RnsSet) -> list[dict]:
             bound("range_up", "M rounded up", Fraction(rns.product), True)]
 
 
+# What a result is: an RNS integer, a magnitude in binary (to_binary's, its sign the flag)
+# or one word (sign, cmp).
+RESULT_ROLES = {"integer": "rns", "integer+overflow": "rns", "word": "value", "binary": "magnitude"}
+
+
 def operation_contract(rns: RnsSet, name: str) -> dict:
     """An operation's contract in the manifest's schema (printers/manifest.py), so that the
     runtime reads it as any other: an RNS integer is an operand of 32 words bits; a
@@ -71,9 +76,11 @@ def operation_contract(rns: RnsSet, name: str) -> dict:
                            "word": (1, False, True), "binary": (rns.limbs, True, False)}[op.result]
     operands = [operand[kind] for kind in op.operands]
     in_words = sum(o["limbs"] for o in operands)
-    return {"name": name, "symbol": name, "kernel": names.kernel(rns.label, name), "summary": op.summary,
+    return {"name": name, "symbol": name, "kernel": names.kernel(rns.label, name),
+            "arrays_kernel": None,  # an operation reads its operands' words through one strided view
+            "summary": op.summary,
             "operands": operands, "optional_operands": 0,
-            "result": {"limbs": limbs, "parts": 1, "flag": flag, "signed": signed},
+            "result": {"limbs": limbs, "parts": 1, "flag": flag, "signed": signed, "role": RESULT_ROLES[op.result]},
             "in_words": in_words, "out_words": limbs + flag,
             "launch": {**LAUNCH, "digit_lanes": digit_lanes(rns) if op.digits else 0}}
 
@@ -130,18 +137,22 @@ def module(rns: RnsSet, operations: list[str], files: dict[str, str]) -> dict:
             "operations": [operation_contract(rns, name) for name in operations]}
 
 
-def render(request: list[tuple[RnsSet, list[str]]],
-           runtime_table: bool = False) -> tuple[dict[str, str], list[dict]]:
+def render(request: list[tuple[RnsSet, list[str]]], runtime_table: bool = False,
+           kernels: bool = False) -> tuple[dict[str, str], list[dict]]:
     """Each set's header, and its manifest entry; with runtime_table, its entries for the
-    runtime's table of built-in operations."""
+    runtime's table of built-in operations; with kernels, its C-named kernels source."""
     files, contracts = {}, []
     for rns, operations in request:
         written = {"header": names.header(rns.label)}
         if runtime_table:
             written["table"] = names.table_source(rns.label)
+        if kernels:
+            written["kernels"] = names.kernels_source(rns.label)
         contract = module(rns, operations, written)
         files[written["header"]] = header(rns, operations)
         if runtime_table:
             files[written["table"]] = table.module_source(contract)
+        if kernels:
+            files[written["kernels"]] = kernels_source(contract)
         contracts.append(contract)
     return files, contracts

@@ -11,7 +11,7 @@ A module's operations and their contracts come from the generator's manifest. Re
 back as the first batch operand came (a list of ints or mpz, a NumPy or CuPy array); an
 operation with a flag gives (values, flags), one of several parts a tuple of them."""
 from .cpu import CompileError
-from .module import Module, Operation, compile, field
+from .module import Module, Operation, compile, field, gf_field, rns_set
 from .values import OperandError
 
-__all__ = ["CompileError", "Module", "Operation", "OperandError", "compile", "field"]
+__all__ = ["CompileError", "Module", "Operation", "OperandError", "compile", "field", "gf_field", "rns_set"]

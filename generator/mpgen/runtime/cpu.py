@@ -16,7 +16,7 @@ import numpy as np
 
 from .source import Source
 
-OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC")
+OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-DMPGEN_ARRAYS_ENTRIES")
 
 
 class CompileError(RuntimeError):
@@ -65,15 +65,28 @@ def library(source: Source) -> Path:
 class CpuModule:
     """The module's host batch functions: fn(n, layout, in, out) over host memory."""
     device = "cpu"
+    array_type = np.ndarray
+
+    @staticmethod
+    def misaligned(array: np.ndarray) -> bool:
+        return False  # the host functions read word by word
 
     def __init__(self, source: Source) -> None:
         self._library = ctypes.CDLL(str(library(source)))
         self._functions = {}
         for op in source.contract["operations"]:
-            fn = getattr(self._library, op["kernel"])
-            fn.argtypes = (ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+            # the arrays entry where the operation has one: n, the layout, then a pointer an array
+            arrays = len(op["operands"]) + op["result"]["parts"] + op["result"]["flag"] if op["arrays_kernel"] else 2
+            fn = getattr(self._library, op["arrays_kernel"] or op["kernel"])
+            fn.argtypes = (ctypes.c_size_t, ctypes.c_int, *[ctypes.c_void_p] * arrays)
             fn.restype = None
             self._functions[op["name"]] = fn
+
+    def run_arrays(self, op: dict, n: int, layout: int, inputs: list, outputs: list) -> None:
+        """op's arrays entry over n instances: inputs and outputs C-contiguous, on the host."""
+        inputs = [np.ascontiguousarray(a.get() if hasattr(a, "get") else a, dtype=np.uint32) for a in inputs]
+        if n:
+            self._functions[op["name"]](n, layout, *[a.ctypes.data for a in inputs + outputs])
 
     def run(self, op: dict, n: int, layout: int, words: np.ndarray) -> np.ndarray:
         """The out words of op over n instances whose in words are `words` (in the layout's

@@ -2,15 +2,15 @@
 launch come from its contract in the manifest (printers/manifest.py), none from a list here."""
 from __future__ import annotations
 
+import contextlib
+
+import numpy as np
+
 from . import values
 from .cpu import CpuModule
 from .gpu import GpuModule, available
-from .source import Source, field_source, size_source
+from .source import Source, field_source, gf_source, rns_source, size_source
 from .values import OperandError
-
-
-def _bound_text(p: int) -> str:
-    return f"p = {hex(p)}"
 
 
 def minus_inverse(p: int, limbs: int) -> int:
@@ -26,6 +26,9 @@ def barrett_reciprocal(p: int, limbs: int) -> int:
 
 
 DERIVED = {"minus_inverse": minus_inverse, "barrett_reciprocal": barrett_reciprocal}
+# Operand and result roles in a form of their own (an RNS set's integers, a GF field's
+# elements): given and returned as Python integers, they go through from_binary and to_binary.
+CODED = ("rns", "element")
 
 
 class Operation:
@@ -41,20 +44,33 @@ class Operation:
         while derived < len(operands) and operands[-1 - derived]["role"] in DERIVED:
             derived += 1
         self._least = len(operands) - max(derived, contract["optional_operands"])
+        # whole words and nothing to check against a modulus: arrays of the right shape go
+        # straight to the kernel (_direct)
+        self._limbs = tuple(o["limbs"] for o in operands)
+        result = contract["result"]  # the words of each result array: its numbers, then the flag
+        self._widths = (result["limbs"] // result["parts"],) * result["parts"] + (1,) * result["flag"]
+        self._unchecked = (contract["arrays_kernel"] is not None and module.modulus is None and
+                           all(o["role"] == "value" and not o["below_modulus"] and o["bits"] == 32 * o["limbs"]
+                               for o in operands))
 
     def __repr__(self) -> str:
         return f"<mpgen operation {self.module.name}.{self.name}: {self.contract['summary']}>"
 
     def __call__(self, *given, layout: str = "contiguous"):
         """The operation over a batch; see the module's help for the result's form."""
+        if self._unchecked and len(given) == len(self._limbs):
+            done = self._direct(given, layout)
+            if done is not None:
+                return done
         layout = values.check_layout(layout)
         operands = self.contract["operands"]
         if not self._least <= len(given) <= len(operands):
             count = str(self._least) if self._least == len(operands) else f"{self._least} to {len(operands)}"
             raise TypeError(f"{self.name} takes {count} operands, not {len(given)}")
-        parts = [values.operand(v, o["limbs"], o["bits"], layout, self._what(k))
+        parts = [self._encoded(v, k) if o["role"] in CODED and not values.is_array(v) else
+                 values.operand(v, o["limbs"], o["bits"], layout, self._what(k))
                  for k, (v, o) in enumerate(zip(given, operands))]
-        counts = {p.rows.shape[0] for p in parts if not p.single}
+        counts = {p.count for p in parts if not p.single}
         if len(counts) > 1:
             raise ValueError(f"{self.name}: batches of {', '.join(map(str, sorted(counts)))} instances; give one count "
                              "(or a single value, used for every instance)")
@@ -65,14 +81,79 @@ class Operation:
         xp = values.common_module(*(p.rows for p in parts), gpu=self.module.device == "gpu")
         if first.kind not in ("numpy", "cupy"):
             layout = "contiguous"  # batches of ints: no transposes on the way
-        code = values.LAYOUTS[layout]
-        out = self.module._backend.run(self.contract, n, code, self._pack(xp, parts, n, layout))
-        return self._results(out if layout == "contiguous" else out.T, first.kind, layout,
-                             all(p.single for p in parts[:len(given)]))
+        run = self._run_arrays if self.contract["arrays_kernel"] else self._run_packed
+        with self._memory(n):
+            arrays = run(xp, parts, n, layout)
+        return self._results(arrays, first.kind, layout, all(p.single for p in parts[:len(given)]))
+
+    @contextlib.contextmanager
+    def _memory(self, n: int):
+        """The device's out-of-memory error as a MemoryError that says which call."""
+        try:
+            yield
+        except Exception as e:
+            if type(e).__name__ != "OutOfMemoryError":
+                raise
+            raise MemoryError(f"{self.name}: a batch of {n} instances does not fit the GPU's memory "
+                              f"({self.contract['in_words'] + self.contract['out_words']} words an instance); "
+                              f"split it ({e})") from None
+
+    def _direct(self, given: tuple, layout: str):
+        """The call's result where every operand is a whole array of the backend's module
+        (NumPy on the CPU, CuPy on the GPU), uint32, C-contiguous, aligned and of the
+        layout's shape, with nothing to check: the kernel runs on the arrays as they are (a
+        call's whole cost beside the kernel's, measured in bench/NOTES.md); else None."""
+        kind = type(given[0])
+        if kind is not self.module.array_type:
+            return None
+        interleaved = layout == "interleaved"
+        if not interleaved and layout != "contiguous":
+            return None
+        shape0 = given[0].shape
+        if len(shape0) != 2:
+            return None
+        n = shape0[1] if interleaved else shape0[0]
+        for x, limbs in zip(given, self._limbs):
+            if (type(x) is not kind or x.dtype != values.UINT32 or x.shape != ((limbs, n) if interleaved else (n, limbs))
+                    or not x.flags.c_contiguous or self.module.misaligned(x)):
+                return None
+        xp = values.array_module(given[0])
+        with self._memory(n):
+            outputs = [xp.empty((w, n) if interleaved else (n, w), dtype=values.UINT32) for w in self._widths]
+            self.module._backend.run_arrays(self.contract, n, values.LAYOUTS[layout], given, outputs)
+        return self._results(outputs, "cupy" if xp is not np else "numpy", layout, False)
+
+    def _encoded(self, value, k: int) -> values.Operand:
+        """Integers given for an RNS integer or a field element, in that form: checked below M
+        or p (RNS integers in magnitude: they are signed), then the module's from_binary."""
+        what, module = self._what(k), self.module
+        single = not hasattr(value, "__iter__")
+        ints = [values.index(v, what, i) for i, v in enumerate([value] if single else value)]
+        convert = module.operations["from_binary"]
+        magnitude = convert.contract["operands"][0]
+        rows = values.ints_to_limbs([abs(x) if module.tier == "rns" else x for x in ints], magnitude["limbs"],
+                                    magnitude["bits"], what)
+        values.require_below(rows, values.int_row(module.modulus, magnitude["limbs"]), what, module.bound_text)
+        operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if module.tier == "rns" else [])
+        array = convert(*operands)
+        kind = "mpz" if ints and type(value if single else value[0]).__name__ == "mpz" else "int"
+        return values.Operand(array, "contiguous", single, kind, len(ints))
+
+    def _decoded(self, array, kind: str, single: bool):
+        """A result in RNS or element form back to integers: the module's to_binary (an RNS
+        integer's sign comes as its flag)."""
+        convert = self.module.operations["to_binary"]
+        out = convert(values.to_kind(array, "numpy", "contiguous"))
+        if self.module.tier == "rns":
+            magnitudes, signs = out
+            ints = [-m if s else m for m, s in zip(values.limbs_to_ints(magnitudes), signs.tolist())]
+        else:
+            ints = values.limbs_to_ints(out)
+        return values.ints_as(ints, kind, single)
 
     def _what(self, k: int) -> str:
         role = self.contract["operands"][k]["role"]
-        return f"operand {k + 1} of {self.name}" + ("" if role == "value" else f" ({role.replace('_', ' ')})")
+        return f"operand {k + 1} of {self.name}" + ("" if role in ("value", *CODED) else f" ({role.replace('_', ' ')})")
 
     def _filled(self, parts: list, n: int) -> list:
         """The operands left out: zeros where optional, else computed from the modulus."""
@@ -82,15 +163,14 @@ class Operation:
             o = operands[k]
             if o["role"] in DERIVED:
                 value = self._derived(parts[self._modulus], o["role"], o["limbs"])
-                filled.append(values.Operand(value, "contiguous", value.shape[0] == 1, "int"))
+                filled.append(values.Operand(value, "contiguous", value.shape[0] == 1, "int", value.shape[0]))
             else:
-                filled.append(values.Operand(values.int_row(0, o["limbs"]), "contiguous", True, "int"))
+                filled.append(values.Operand(values.int_row(0, o["limbs"]), "contiguous", True, "int", 1))
         return filled
 
     def _derived(self, modulus: values.Operand, role: str, limbs: int):
         self._check_modulus(modulus)
         moduli = values.limbs_to_ints(modulus.rows)
-        import numpy as np
         rows = np.concatenate([values.int_row(DERIVED[role](p, limbs), limbs) for p in moduli])
         return values.array_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
 
@@ -110,7 +190,7 @@ class Operation:
             p = self.module.modulus
             for k, (part, o) in enumerate(zip(parts, operands)):
                 if o["below_modulus"] and p is not None:
-                    values.require_below(part.rows, values.int_row(p, o["limbs"]), self._what(k), _bound_text(p))
+                    values.require_below(part.rows, values.int_row(p, o["limbs"]), self._what(k), self.module.bound_text)
             return
         modulus = parts[self._modulus]
         self._check_modulus(modulus)
@@ -126,23 +206,40 @@ class Operation:
                                  f"{'-p^-1 mod 2^' + str(32 * o['limbs']) if o['role'] == 'minus_inverse' else 'Barrett' + chr(39) + 's reciprocal'} "
                                  "of its modulus; leave it out and it is computed")
 
-    def _pack(self, xp, parts: list, n: int, layout: str):
-        """The in words: (n, in_words) contiguous, (in_words, n) interleaved; each operand
-        taken as it lies where it is in the layout's orientation already."""
+    def _oriented(self, xp, part: values.Operand, n: int, layout: str):
+        """An operand's n instances in the layout's orientation ((n, limbs) or (limbs, n)), as it
+        lies where it is already; a single value repeated (a view)."""
+        if part.layout == layout and part.count == n:
+            return xp.asarray(part.array)
+        limbs = part.rows.shape[1]
         if layout == "contiguous":
-            arrays = [xp.broadcast_to(xp.asarray(p.rows), (n, p.rows.shape[1])) for p in parts]
-            return xp.concatenate(arrays, axis=1)
-        arrays = [xp.broadcast_to(xp.asarray(p.array if p.layout == layout else p.rows.T), (p.rows.shape[1], n))
-                  for p in parts]
-        return xp.concatenate(arrays, axis=0)
+            return xp.broadcast_to(xp.asarray(part.rows), (n, limbs))
+        return xp.broadcast_to(xp.asarray(part.array if part.layout == layout else part.rows.T), (limbs, n))
 
-    def _results(self, rows, kind: str, layout: str, single: bool):
+    def _run_arrays(self, xp, parts: list, n: int, layout: str) -> list:
+        """The arrays entry: each operand and result in an array of its own, no packing."""
+        inputs = [values.aligned(xp, self._oriented(xp, p, n, layout), self.module.misaligned) for p in parts]
+        outputs = [xp.empty((n, w) if layout == "contiguous" else (w, n), dtype=xp.uint32) for w in self._widths]
+        self.module._backend.run_arrays(self.contract, n, values.LAYOUTS[layout], inputs, outputs)
+        return outputs
+
+    def _run_packed(self, xp, parts: list, n: int, layout: str) -> list:
+        """The batch kernel over one array of every instance's in words (the group tier's)."""
+        axis = 1 if layout == "contiguous" else 0
+        words = xp.concatenate([self._oriented(xp, p, n, layout) for p in parts], axis=axis)
+        out = self.module._backend.run(self.contract, n, values.LAYOUTS[layout], words)
+        arrays, first = [], 0
+        for width in self._widths:
+            arrays.append(out[:, first:first + width] if axis == 1 else out[first:first + width])
+            first += width
+        return arrays
+
+    def _results(self, arrays: list, kind: str, layout: str, single: bool):
         result = self.contract["result"]
-        width = result["limbs"] // result["parts"]
-        out = [values.to_kind(rows[:, i * width:(i + 1) * width], kind, layout, result["signed"], single)
-               for i in range(result["parts"])]
-        if result["flag"]:
-            out.append(values.to_kind(rows[:, result["limbs"]:result["limbs"] + 1], kind, layout, False, single))
+        coded = result.get("role") in CODED and kind in ("int", "mpz")
+        out = [self._decoded(a, kind, single) if coded and i == 0 else
+               values.to_kind(a, kind, layout, result["signed"] and i < result["parts"], single)
+               for i, a in enumerate(arrays)]
         return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -156,12 +253,17 @@ class Module:
         why = available() if device != "cpu" else "not asked for"
         if device == "gpu" and why:
             raise RuntimeError(f"device gpu: {why}")
-        self.contract = source.contract
-        self.name, self.bits, self.tier = source.contract["name"], source.contract["bits"], source.contract["tier"]
-        field = source.contract["field"]
-        self.modulus = int(field["modulus"], 16) if field else None
+        self.contract = contract = source.contract
+        self.name, self.bits, self.tier = contract["name"], contract["bits"], contract["tier"]
+        # what operands marked below_modulus are below: a field's p, an RNS set's M (in magnitude)
+        bound = (contract["field"] or {}).get("modulus") or (contract.get("gf") or {}).get("modulus") or \
+            (contract.get("rns") or {}).get("product")
+        self.modulus = None if bound is None else int(bound, 16)
+        self.bound_text = f"M = {bound} in magnitude" if self.tier == "rns" else f"p = {bound}"
         self._backend = GpuModule(source) if why is None else CpuModule(source)
         self.device = self._backend.device
+        self.array_type = self._backend.array_type  # the arrays its kernels read where they are
+        self.misaligned = self._backend.misaligned
         self.operations = {op["name"]: Operation(self, op) for op in source.contract["operations"]}
 
     def __getattr__(self, name: str) -> Operation:
@@ -188,4 +290,21 @@ def field(name: str | None = None, *, modulus: int | None = None, bits: int | No
     return Module(field_source(name, modulus, bits, ops, tier, mul), device)
 
 
-__all__ = ["Module", "Operation", "OperandError", "compile", "field"]
+def rns_set(count: int | None = None, *, moduli=None, name: str | None = None, ops=None, device: str = "auto") -> Module:
+    """Signed integers in a residue number system (seed 001): rns_set(8) is 8 moduli by its
+    Algorithm 3 (rns8), rns_set(moduli=[...], name="mine") a set of yours. Python ints go in and
+    come out as integers (through from_binary and to_binary on the device); arrays are the
+    residues' own words."""
+    return Module(rns_source(count, moduli, name, ops), device)
+
+
+def gf_field(k: int | None = None, *, prime: str | None = None, name: str | None = None, ops=None,
+       device: str = "auto") -> Module:
+    """A generalized Fermat prime field p = r^k + 1 (seed 002): gf_field(8) is table 3.1's k = 8,
+    gf_field(prime="(2^63+2^34)^8+1", name="mine") one of yours. Python ints below p go in and come
+    out as integers (through from_binary and to_binary on the device); arrays are elements'
+    own digits."""
+    return Module(gf_source(k, prime, name, ops), device)
+
+
+__all__ = ["Module", "Operation", "OperandError", "compile", "field", "gf_field", "rns_set"]

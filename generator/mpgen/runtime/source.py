@@ -3,11 +3,13 @@ batch kernels and host functions around the module's header) and contract that
 `mpgen generate --kernels` writes and the C++ runtime compiles on demand."""
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass
 
+from .. import gf, rns
 from ..plan import plan_request
-from ..printers import render
+from ..printers import gf as gf_printer, render, rns as rns_printer
 from ..request import RequestError, check_preset, parse_field, parse_options
 from ..tiers import DEFAULT_TIER
 
@@ -59,8 +61,38 @@ def field_source(name: str | None = None, modulus: int | None = None, bits: int 
     return _generate(request)
 
 
+CONVERSIONS = ["from_binary", "to_binary"]  # an RNS set's or a GF field's: ints go through them
+
+
+def rns_source(count: int | None = None, moduli=None, name: str | None = None, ops=None) -> Source:
+    """An RNS set: `count` moduli by the seed's Algorithm 3 (rns<count>), or moduli of yours."""
+    if (count is None) == (moduli is None):
+        raise ValueError("rns: give a count of moduli or moduli=, not both or neither")
+    names = None if ops is None else list(dict.fromkeys([*_items(ops).split(","), *CONVERSIONS]))
+    moduli_text = None if moduli is None else ",".join(str(operator.index(m)) for m in moduli)
+    request = _request(lambda: rns.parse(None if count is None else str(count), moduli_text, name,
+                                         None if names is None else ",".join(names)))
+    return _source(*rns_printer.render(request, kernels=True))
+
+
+def gf_source(k: int | None = None, prime: str | None = None, name: str | None = None, ops=None) -> Source:
+    """A generalized Fermat field: gf<k> of the seed's table 3.1, or prime = '(2^w+2^u)^k+1'."""
+    if (k is None) == (prime is None):
+        raise ValueError("gf: give a k of the seed's table 3.1 or prime=, not both or neither")
+    (field,) = _request(lambda: gf.parse(None if k is None else str(k), prime, name))
+    names = gf.default_ops(field) if ops is None else _request(lambda: gf.check_ops(field, _items(ops).split(",")))
+    if "fft" in names:
+        if ops is not None:
+            raise RequestError("ops: fft is not callable from Python yet; use the C++ runtime's gf_transform")
+        names = [n for n in names if n != "fft"]
+    return _source(*gf_printer.render([(field, list(dict.fromkeys([*names, *CONVERSIONS])))], kernels=True))
+
+
 def _generate(request) -> Source:
-    files, contracts = render(plan_request(request), kernels=True)
+    return _source(*render(plan_request(request), kernels=True))
+
+
+def _source(files: dict, contracts: list) -> Source:
     (contract,) = contracts
     header_name = contract["files"]["header"]
     return Source(header_name, files[header_name], files[contract["files"]["kernels"]], contract)

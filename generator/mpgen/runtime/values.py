@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 LAYOUTS = {"interleaved": 0, "contiguous": 1}  # base.cuh's enum class Layout
+UINT32 = np.dtype(np.uint32)
 
 
 class OperandError(ValueError):
@@ -47,7 +48,11 @@ def check_layout(layout: str) -> str:
     return layout
 
 
-def _index(v: object, what: str, i: int) -> int:
+def is_array(x: object) -> bool:
+    return isinstance(x, np.ndarray) or _is_cupy(x)
+
+
+def index(v: object, what: str, i: int) -> int:
     try:
         return operator.index(v)
     except TypeError:
@@ -61,7 +66,7 @@ def ints_to_limbs(values, limbs: int, bits: int, what: str) -> np.ndarray:
     try:  # the fast path: one bytes object for the whole batch
         data = b"".join([v.to_bytes(size, "little") for v in values])
     except (AttributeError, OverflowError, TypeError):
-        ints = [_index(v, what, i) for i, v in enumerate(values)]
+        ints = [index(v, what, i) for i, v in enumerate(values)]
         for i, x in enumerate(ints):
             if x < 0:
                 raise OperandError(f"{what}: element {i} is negative ({x}); give values in [0, 2^{bits})") from None
@@ -118,6 +123,16 @@ def require_below(rows, bound, what: str, bound_name: str) -> None:
     _raise_at(common_module(rows, bound), ~below(rows, bound), lambda i: f"{what}: element {i} is not below {bound_name}")
 
 
+def aligned(xp, array, misaligned):
+    """array C-contiguous and not misaligned (the backend's predicate: the GPU kernels' 16-byte
+    loads), copied where not."""
+    if array.flags.c_contiguous and not misaligned(array):
+        return array
+    out = xp.empty(array.shape, dtype=xp.uint32)
+    out[...] = array
+    return out
+
+
 def int_row(value: int, limbs: int) -> np.ndarray:
     """A (1, limbs) array of one value."""
     return np.frombuffer(value.to_bytes(4 * limbs, "little"), dtype="<u4").reshape(1, limbs)
@@ -130,6 +145,7 @@ class Operand:
     layout: str
     single: bool           # one value for every instance (m = 1)
     kind: str              # "int", "mpz", "numpy", "cupy"
+    count: int             # m
 
     @property
     def rows(self):
@@ -153,35 +169,41 @@ def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
         if rows.shape[1] != limbs:
             raise ValueError(f"{what}: shape {tuple(value.shape)}; give {_shape_text(limbs, layout)}")
         check_width(rows, bits, what)
-        return Operand(rows if layout == "contiguous" else rows.T, layout, False, kind)
+        return Operand(rows if layout == "contiguous" else rows.T, layout, False, kind, rows.shape[0])
     if isinstance(value, (str, bytes, float, complex)) or not hasattr(value, "__iter__"):
-        x = _index(value, what, 0)
+        x = index(value, what, 0)
         rows = ints_to_limbs([x], limbs, bits, what)
-        return Operand(rows, "contiguous", True, "mpz" if type(value).__name__ == "mpz" else "int")
+        return Operand(rows, "contiguous", True, "mpz" if type(value).__name__ == "mpz" else "int", 1)
     values = list(value)
     kind = "mpz" if values and type(values[0]).__name__ == "mpz" else "int"
-    return Operand(ints_to_limbs(values, limbs, bits, what), "contiguous", False, kind)
+    return Operand(ints_to_limbs(values, limbs, bits, what), "contiguous", False, kind, len(values))
 
 
 def _shape_text(limbs: int, layout: str) -> str:
     return f"shape (n, {limbs})" if layout == "contiguous" else f"shape ({limbs}, n) (interleaved)"
 
 
-def to_kind(rows, kind: str, layout: str, signed: bool = False, single: bool = False):
-    """Result rows (n, limbs; numpy or cupy) as the kind the caller's first batch came in."""
+def to_kind(array, kind: str, layout: str, signed: bool = False, single: bool = False):
+    """A result array (numpy or cupy, in the layout's orientation: (n, limbs) or (limbs, n);
+    (n,) for one word) as the kind the caller's first batch came in."""
+    xp = array_module(array)
     if kind in ("numpy", "cupy"):
-        xp = array_module(rows)
         if kind == "numpy" and xp is not np:
-            rows = rows.get()
+            array = array.get()
         elif kind == "cupy" and xp is np:
             import cupy
-            rows = cupy.asarray(rows)
-        xp = array_module(rows)
-        out = xp.ascontiguousarray(rows if layout == "contiguous" else rows.T)
-        if rows.shape[1] == 1:
+            array = cupy.asarray(array)
+        xp = array_module(array)
+        out = xp.ascontiguousarray(array)
+        if out.ndim == 2 and 1 in out.shape and out.shape[1 if layout == "contiguous" else 0] == 1:
             out = out.reshape(-1)
         return out.view(xp.int32) if signed else out
-    ints = limbs_to_ints(rows, signed)
+    rows = array.reshape(-1, 1) if array.ndim == 1 else (array if layout == "contiguous" else array.T)
+    return ints_as(limbs_to_ints(rows, signed), kind, single)
+
+
+def ints_as(ints: list[int], kind: str, single: bool):
+    """Python ints as the caller's kind: ints or gmpy2 mpz, one or a list."""
     if kind == "mpz":
         import gmpy2
         ints = [gmpy2.mpz(x) for x in ints]
