@@ -151,6 +151,7 @@ def test_runtime_moduli_and_their_derived_operands(device):
     assert k.montmul(a, b, p, minus_inverse) == k.montmul(a, b, [p] * len(a))
     assert k.barrett_modmul(a, b, p) == ([x * y % p for x, y in zip(a, b)], [0] * len(a))
     assert k.modexp(a[:40], b[:40], p) == ([pow(x, y, p) for x, y in zip(a[:40], b[:40])], [0] * 40)
+    assert k.montmul(1, 1, [p, 7]) == [r_inverse, pow(1 << 256, -1, 7)]  # one value, a batch of moduli
     inverses, failed = k.modinv(a, p)
     assert [(i, f) for i, f in zip(inverses, failed)] == \
            [(int(gmpy2.invert(x, p)), 0) if gmpy2.gcd(x, p) == 1 else (0, 1) for x in a]
@@ -267,6 +268,9 @@ def test_group_tier_and_widths_not_a_multiple_of_32(device):
     with pytest.raises(OperandError, match=r"^operand 1 of mul: element 0 is wider than 131 bits$"):
         k.mul(limbs([1 << 131], 5), [1])
     assert k.mul([(1 << 131) - 1], [(1 << 131) - 1]) == [((1 << 131) - 1) ** 2]
+    assert k.mul([1 << 130, np.int64(3)], [1, 1]) == [1 << 130, 3]  # the slow path of ints, whole width
+    word = module(device, "size", 32, ops=["neg", "cmp"])  # numbers of one word keep two dimensions
+    assert word.neg(np.array([[1], [2]], dtype=np.uint32)).tolist() == [[2**32 - 1], [2**32 - 2]]
 
 
 def test_errors_say_what_and_which_element():
@@ -288,6 +292,10 @@ def test_errors_say_what_and_which_element():
         (lambda: k.mul(np.zeros((2, 8), dtype=np.uint32), 1, layout="interleaved"), ValueError,
          "operand 1 of mul: shape (2, 8); give shape (8, n) (interleaved)"),
         (lambda: k.mul([1]), TypeError, "mul takes 2 operands, not 1"),
+        (lambda: k.mul({1, 2}, [1, 2]), TypeError,
+         "operand 1 of mul: a set has no order; give a list, a tuple or an array"),
+        (lambda: k.mul([1, -1, np.int64(2)], [1, 1, 1]), OperandError,
+         "operand 1 of mul: element 1 is negative (-1); give values in [0, 2^256)"),
         (lambda: k.montmul([1], [1], 4), OperandError,
          "operand 3 of montmul (modulus): element 0 is even; it must be odd (Montgomery form)"),
         (lambda: k.montmul([1], [1], 7, 5), OperandError,
@@ -321,8 +329,12 @@ def test_errors_say_what_and_which_element():
 def test_the_cache_serves_a_second_compile(monkeypatch):
     u256("cpu")  # compiled and cached
 
-    def no_compiler(*args, **kwargs):
-        raise AssertionError("the compiler ran again")
+    run = cpu.subprocess.run
+
+    def no_compiler(command, **kwargs):  # asking its version is allowed: it is part of the key
+        if "--version" not in command:
+            raise AssertionError("the compiler ran again")
+        return run(command, **kwargs)
 
     with monkeypatch.context() as patched:
         patched.setattr(cpu.subprocess, "run", no_compiler)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..printers.cuda import arrays_results
 from .source import Source
 
 OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-DMPGEN_ARRAYS_ENTRIES")
@@ -34,12 +35,33 @@ def compiler() -> list[str]:
     return shlex.split(os.environ.get("MPGEN_CXX") or "c++")
 
 
-def library(source: Source) -> Path:
-    """The cached library of source, compiled first where the cache has none."""
+def _umask() -> int:
+    """The process's umask, read without setting it (os.umask would, for every thread)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    return 0o022
+
+
+def _version(command: list[str]) -> str:
+    """The compiler's own account of itself (`--version`): part of the cache key, so that
+    another or an upgraded compiler builds afresh."""
+    try:
+        return subprocess.run([*command, "--version"], capture_output=True, text=True).stdout
+    except OSError as e:
+        raise CompileError(f"cannot start the C++ compiler {command[0]!r} (MPGEN_CXX): {e.strerror}") from None
+
+
+def library(source: Source, rebuild: bool = False) -> Path:
+    """The cached library of source, compiled first where the cache has none (or rebuild)."""
     command = compiler()
-    key = "\0".join([*command, *OPTIONS, source.header_name, source.header, source.kernels])
+    key = "\0".join([*command, _version(command), *OPTIONS, source.header_name, source.header, source.kernels])
     path = cache_dir() / f"{source.contract['name']}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.so"
-    if path.exists():
+    if path.exists() and not rebuild:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="mpgen-compile-") as work:
@@ -56,9 +78,14 @@ def library(source: Source) -> Path:
             raise CompileError(f"compiling {source.header_name} with {command[0]} failed: {lines[0]}")
         # beside the entry, then renamed over it: a reader sees no entry or a whole one
         fd, temporary = tempfile.mkstemp(prefix=path.name + ".tmp-", dir=path.parent)
-        with os.fdopen(fd, "wb") as out:
-            out.write(built.read_bytes())
-        os.replace(temporary, path)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(built.read_bytes())
+            os.chmod(temporary, 0o755 & ~_umask())  # as the compiler's own output would be
+            os.replace(temporary, path)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
     return path
 
 
@@ -72,11 +99,14 @@ class CpuModule:
         return False  # the host functions read word by word
 
     def __init__(self, source: Source) -> None:
-        self._library = ctypes.CDLL(str(library(source)))
+        try:
+            self._library = ctypes.CDLL(str(library(source)))
+        except OSError:  # an entry that does not load (damaged, another machine's): made afresh
+            self._library = ctypes.CDLL(str(library(source, rebuild=True)))
         self._functions = {}
         for op in source.contract["operations"]:
             # the arrays entry where the operation has one: n, the layout, then a pointer an array
-            arrays = len(op["operands"]) + op["result"]["parts"] + op["result"]["flag"] if op["arrays_kernel"] else 2
+            arrays = len(op["operands"]) + arrays_results(op) if op["arrays_kernel"] else 2
             fn = getattr(self._library, op["arrays_kernel"] or op["kernel"])
             fn.argtypes = (ctypes.c_size_t, ctypes.c_int, *[ctypes.c_void_p] * arrays)
             fn.restype = None

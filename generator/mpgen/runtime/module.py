@@ -25,7 +25,9 @@ def barrett_reciprocal(p: int, limbs: int) -> int:
     return ((1 << (2 * w)) - 1) // normal - (1 << w)
 
 
-DERIVED = {"minus_inverse": minus_inverse, "barrett_reciprocal": barrett_reciprocal}
+# Operands computed from the modulus where a call leaves them out: how, and what they are.
+DERIVED = {"minus_inverse": (minus_inverse, lambda limbs: f"-p^-1 mod 2^{32 * limbs}"),
+           "barrett_reciprocal": (barrett_reciprocal, lambda limbs: "Barrett's reciprocal")}
 # Operand and result roles in a form of their own (an RNS set's integers, a GF field's
 # elements): given and returned as Python integers, they go through from_binary and to_binary.
 CODED = ("rns", "element")
@@ -44,11 +46,14 @@ class Operation:
         while derived < len(operands) and operands[-1 - derived]["role"] in DERIVED:
             derived += 1
         self._least = len(operands) - max(derived, contract["optional_operands"])
-        # whole words and nothing to check against a modulus: arrays of the right shape go
-        # straight to the kernel (_direct)
         self._limbs = tuple(o["limbs"] for o in operands)
         result = contract["result"]  # the words of each result array: its numbers, then the flag
         self._widths = (result["limbs"] // result["parts"],) * result["parts"] + (1,) * result["flag"]
+        # (n,) arrays: the flag, and a result of one word where the module's numbers are wider
+        # (cmp, popc, eq); a number of the module's own width keeps its two dimensions
+        self._flat = [i >= result["parts"] or (w == 1 and module.contract["limbs"] > 1) for i, w in enumerate(self._widths)]
+        # whole words and nothing to check against a modulus: arrays of the right shape go
+        # straight to the kernel (_direct)
         self._unchecked = (contract["arrays_kernel"] is not None and module.modulus is None and
                            all(o["role"] == "value" and not o["below_modulus"] and o["bits"] == 32 * o["limbs"]
                                for o in operands))
@@ -76,7 +81,7 @@ class Operation:
                              "(or a single value, used for every instance)")
         n = counts.pop() if counts else 1
         parts += self._filled(parts, n)
-        self._check(parts)
+        self._check(parts, len(given))
         first = next((p for p in parts[:len(given)] if not p.single), parts[0])
         xp = values.common_module(*(p.rows for p in parts), gpu=self.module.device == "gpu")
         if first.kind not in ("numpy", "cupy"):
@@ -127,8 +132,9 @@ class Operation:
         """Integers given for an RNS integer or a field element, in that form: checked below M
         or p (RNS integers in magnitude: they are signed), then the module's from_binary."""
         what, module = self._what(k), self.module
-        single = not hasattr(value, "__iter__")
-        ints = [values.index(v, what, i) for i, v in enumerate([value] if single else value)]
+        single = values.is_single(value)
+        items = [value] if single else list(value)
+        ints = [values.index(v, what, i) for i, v in enumerate(items)]
         convert = module.operations["from_binary"]
         magnitude = convert.contract["operands"][0]
         rows = values.ints_to_limbs([abs(x) if module.tier == "rns" else x for x in ints], magnitude["limbs"],
@@ -136,7 +142,7 @@ class Operation:
         values.require_below(rows, values.int_row(module.modulus, magnitude["limbs"]), what, module.bound_text)
         operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if module.tier == "rns" else [])
         array = convert(*operands)
-        kind = "mpz" if ints and type(value if single else value[0]).__name__ == "mpz" else "int"
+        kind = "mpz" if items and type(items[0]).__name__ == "mpz" else "int"
         return values.Operand(array, "contiguous", single, kind, len(ints))
 
     def _decoded(self, array, kind: str, single: bool):
@@ -171,20 +177,20 @@ class Operation:
     def _derived(self, modulus: values.Operand, role: str, limbs: int):
         self._check_modulus(modulus)
         moduli = values.limbs_to_ints(modulus.rows)
-        rows = np.concatenate([values.int_row(DERIVED[role](p, limbs), limbs) for p in moduli])
+        rows = np.concatenate([values.int_row(DERIVED[role][0](p, limbs), limbs) for p in moduli])
         return values.array_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
 
     def _check_modulus(self, modulus: values.Operand) -> None:
         what = self._what(self._modulus)
         rows = modulus.rows
         xp = values.array_module(rows)
-        values._raise_at(xp, (rows == 0).all(axis=1), lambda i: f"{what}: element {i} is 0")
+        values.raise_at(xp, (rows == 0).all(axis=1), lambda i: f"{what}: element {i} is 0")
         if self.contract["operands"][self._modulus].get("odd", False):
-            values._raise_at(xp, rows[:, 0] & 1 == 0,
+            values.raise_at(xp, rows[:, 0] & 1 == 0,
                              lambda i: f"{what}: element {i} is even; it must be odd (Montgomery form)")
 
-    def _check(self, parts: list) -> None:
-        """Operands below the modulus where the contract says so; derived ones right."""
+    def _check(self, parts: list, given: int) -> None:
+        """Operands below the modulus where the contract says so; derived ones given right."""
         operands = self.contract["operands"]
         if self._modulus is None:
             p = self.module.modulus
@@ -198,13 +204,13 @@ class Operation:
             if o["below_modulus"]:
                 values.require_below(part.rows, modulus.rows, self._what(k),
                                      f"the modulus (operand {self._modulus + 1})")
-            elif o["role"] in DERIVED:
+            elif o["role"] in DERIVED and k < given:  # those left out were just computed
                 want = self._derived(modulus, o["role"], o["limbs"])
                 xp = values.common_module(part.rows, want)
                 bad = (xp.asarray(part.rows) != xp.asarray(want)).any(axis=1)
-                values._raise_at(xp, bad, lambda i: f"{self._what(k)}: element {i} is not "
-                                 f"{'-p^-1 mod 2^' + str(32 * o['limbs']) if o['role'] == 'minus_inverse' else 'Barrett' + chr(39) + 's reciprocal'} "
-                                 "of its modulus; leave it out and it is computed")
+                described = DERIVED[o["role"]][1](o["limbs"])
+                values.raise_at(xp, bad, lambda i: f"{self._what(k)}: element {i} is not {described} of its "
+                                "modulus; leave it out and it is computed")
 
     def _oriented(self, xp, part: values.Operand, n: int, layout: str):
         """An operand's n instances in the layout's orientation ((n, limbs) or (limbs, n)), as it
@@ -219,12 +225,14 @@ class Operation:
     def _run_arrays(self, xp, parts: list, n: int, layout: str) -> list:
         """The arrays entry: each operand and result in an array of its own, no packing."""
         inputs = [values.aligned(xp, self._oriented(xp, p, n, layout), self.module.misaligned) for p in parts]
-        outputs = [xp.empty((n, w) if layout == "contiguous" else (w, n), dtype=xp.uint32) for w in self._widths]
+        on = np if self.module.device == "cpu" else xp  # the outputs where the backend writes them
+        outputs = [on.empty((n, w) if layout == "contiguous" else (w, n), dtype=on.uint32) for w in self._widths]
         self.module._backend.run_arrays(self.contract, n, values.LAYOUTS[layout], inputs, outputs)
         return outputs
 
     def _run_packed(self, xp, parts: list, n: int, layout: str) -> list:
-        """The batch kernel over one array of every instance's in words (the group tier's)."""
+        """The batch kernel over one array of every instance's in words (an RNS set's or a GF
+        field's operations, which have no arrays entry)."""
         axis = 1 if layout == "contiguous" else 0
         words = xp.concatenate([self._oriented(xp, p, n, layout) for p in parts], axis=axis)
         out = self.module._backend.run(self.contract, n, values.LAYOUTS[layout], words)
@@ -236,9 +244,11 @@ class Operation:
 
     def _results(self, arrays: list, kind: str, layout: str, single: bool):
         result = self.contract["result"]
-        coded = result.get("role") in CODED and kind in ("int", "mpz")
+        # back to integers where the operation computes on coded values (not from_binary's)
+        coded = (result.get("role") in CODED and kind in ("int", "mpz") and
+                 any(o["role"] in CODED for o in self.contract["operands"]))
         out = [self._decoded(a, kind, single) if coded and i == 0 else
-               values.to_kind(a, kind, layout, result["signed"] and i < result["parts"], single)
+               values.to_kind(a, kind, layout, result["signed"] and i < result["parts"], single, self._flat[i])
                for i, a in enumerate(arrays)]
         return out[0] if len(out) == 1 else tuple(out)
 

@@ -48,6 +48,11 @@ def check_layout(layout: str) -> str:
     return layout
 
 
+def is_single(x: object) -> bool:
+    """Whether x stands for one value (an int, an mpz, ...) rather than a batch."""
+    return isinstance(x, (str, bytes, float, complex)) or not hasattr(x, "__iter__")
+
+
 def is_array(x: object) -> bool:
     return isinstance(x, np.ndarray) or _is_cupy(x)
 
@@ -70,7 +75,7 @@ def ints_to_limbs(values, limbs: int, bits: int, what: str) -> np.ndarray:
         for i, x in enumerate(ints):
             if x < 0:
                 raise OperandError(f"{what}: element {i} is negative ({x}); give values in [0, 2^{bits})") from None
-            if x.bit_length() > 4 * size:
+            if x.bit_length() > bits:
                 raise OperandError(f"{what}: element {i} is wider than {bits} bits") from None
         data = b"".join([x.to_bytes(size, "little") for x in ints])
     array = np.frombuffer(data, dtype="<u4").reshape(-1, limbs)
@@ -97,10 +102,10 @@ def check_width(rows, bits: int, what: str) -> None:
     over = rows[:, bits // 32] >> (bits % 32) != 0
     for w in range(bits // 32 + 1, limbs):
         over |= rows[:, w] != 0
-    _raise_at(xp, over, lambda i: f"{what}: element {i} is wider than {bits} bits")
+    raise_at(xp, over, lambda i: f"{what}: element {i} is wider than {bits} bits")
 
 
-def _raise_at(xp, bad, message) -> None:
+def raise_at(xp, bad, message) -> None:
     """Raises OperandError(message(i)) for the first i where bad (a bool vector) holds."""
     if bool(bad.any()):
         raise OperandError(message(int(xp.flatnonzero(bad)[0])))
@@ -110,8 +115,10 @@ def below(rows, bound):
     """For each row of rows (n, limbs), whether it is below the row of bound broadcast
     against it (1 or n rows of the same limbs)."""
     xp = common_module(rows, bound)
-    rows, bound = xp.asarray(rows), xp.asarray(bound)
-    less = xp.zeros(rows.shape[0], dtype=bool)
+    n = max(rows.shape[0], bound.shape[0])  # a single value against a batch, either way
+    rows = xp.broadcast_to(xp.asarray(rows), (n, rows.shape[1]))
+    bound = xp.broadcast_to(xp.asarray(bound), (n, bound.shape[1]))
+    less = xp.zeros(n, dtype=bool)
     equal = xp.ones(rows.shape[0], dtype=bool)
     for w in reversed(range(rows.shape[1])):
         less |= equal & (rows[:, w] < bound[:, w])
@@ -120,7 +127,7 @@ def below(rows, bound):
 
 
 def require_below(rows, bound, what: str, bound_name: str) -> None:
-    _raise_at(common_module(rows, bound), ~below(rows, bound), lambda i: f"{what}: element {i} is not below {bound_name}")
+    raise_at(common_module(rows, bound), ~below(rows, bound), lambda i: f"{what}: element {i} is not below {bound_name}")
 
 
 def aligned(xp, array, misaligned):
@@ -157,8 +164,8 @@ def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
     """An operand from what a caller gave."""
     if isinstance(value, np.ndarray) or _is_cupy(value):
         kind = "cupy" if _is_cupy(value) else "numpy"
-        if value.dtype != np.uint32:
-            raise TypeError(f"{what}: an array of {value.dtype}; give uint32 limbs")
+        if value.dtype != UINT32:
+            raise TypeError(f"{what}: an array of {value.dtype}; give uint32 limbs (in the machine's byte order)")
         if value.ndim == 1 and limbs == 1:
             rows = value.reshape(-1, 1)
         elif value.ndim != 2:
@@ -170,7 +177,9 @@ def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
             raise ValueError(f"{what}: shape {tuple(value.shape)}; give {_shape_text(limbs, layout)}")
         check_width(rows, bits, what)
         return Operand(rows if layout == "contiguous" else rows.T, layout, False, kind, rows.shape[0])
-    if isinstance(value, (str, bytes, float, complex)) or not hasattr(value, "__iter__"):
+    if isinstance(value, (set, frozenset, dict)):
+        raise TypeError(f"{what}: a {type(value).__name__} has no order; give a list, a tuple or an array")
+    if is_single(value):
         x = index(value, what, 0)
         rows = ints_to_limbs([x], limbs, bits, what)
         return Operand(rows, "contiguous", True, "mpz" if type(value).__name__ == "mpz" else "int", 1)
@@ -180,12 +189,13 @@ def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
 
 
 def _shape_text(limbs: int, layout: str) -> str:
-    return f"shape (n, {limbs})" if layout == "contiguous" else f"shape ({limbs}, n) (interleaved)"
+    shape = f"shape (n, {limbs})" if layout == "contiguous" else f"shape ({limbs}, n) (interleaved)"
+    return shape + (" or (n,)" if limbs == 1 else "")
 
 
-def to_kind(array, kind: str, layout: str, signed: bool = False, single: bool = False):
-    """A result array (numpy or cupy, in the layout's orientation: (n, limbs) or (limbs, n);
-    (n,) for one word) as the kind the caller's first batch came in."""
+def to_kind(array, kind: str, layout: str, signed: bool = False, single: bool = False, flat: bool = False):
+    """A result array (numpy or cupy, in the layout's orientation: (n, limbs) or (limbs, n))
+    as the kind the caller's first batch came in; flat: one word an instance, as (n,)."""
     xp = array_module(array)
     if kind in ("numpy", "cupy"):
         if kind == "numpy" and xp is not np:
@@ -195,7 +205,7 @@ def to_kind(array, kind: str, layout: str, signed: bool = False, single: bool = 
             array = cupy.asarray(array)
         xp = array_module(array)
         out = xp.ascontiguousarray(array)
-        if out.ndim == 2 and 1 in out.shape and out.shape[1 if layout == "contiguous" else 0] == 1:
+        if flat:
             out = out.reshape(-1)
         return out.view(xp.int32) if signed else out
     rows = array.reshape(-1, 1) if array.ndim == 1 else (array if layout == "contiguous" else array.T)
