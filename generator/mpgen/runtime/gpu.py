@@ -38,28 +38,29 @@ class GpuModule:
             raise CompileError(f"the kernels source of {source.header_name} does not include it")
         code = source.kernels.replace(include, source.header, 1)  # NVRTC sees one text
         self._module = cupy.RawModule(code=code, options=("--std=c++17", "-DMPGEN_ARRAYS_ENTRIES"))
-        self._functions, self._shared = {}, {}
+        # per operation: its kernel, block, threads an instance and the dynamic shared memory of
+        # each layout (the contiguous one's staged rows), as its contract's launch geometry says
+        self._launches = {}
         try:
             for op in source.contract["operations"]:
-                self._functions[op["name"]] = self._module.get_function(op["arrays_kernel"] or op["kernel"])
+                launch = op["launch"]
+                kernel = self._module.get_function(op["arrays_kernel"] or op["kernel"])
+                shared = (launch["shared_bytes"], launch["contiguous_shared_bytes"])
+                if max(shared):  # asked for once: with the static shared memory it may pass 48 KB
+                    kernel.max_dynamic_shared_size_bytes = max(shared)
+                self._launches[op["name"]] = (kernel, launch["block_threads"], launch["threads_per_instance"], shared)
         except cupy.cuda.compiler.CompileException as e:
             raise CompileError(f"NVRTC failed on {source.header_name}: {str(e).splitlines()[0]}") from None
 
-    def _launch(self, op: dict, n: int, layout: int, shared: int, arrays: tuple) -> None:
-        launch = op["launch"]
-        block = launch["block_threads"]
-        blocks = (n * launch["threads_per_instance"] + block - 1) // block
-        kernel = self._functions[op["name"]]
-        if shared > self._shared.get(op["name"], 0):  # asked for once a kernel and size
-            kernel.max_dynamic_shared_size_bytes = self._shared[op["name"]] = shared
-        kernel((blocks,), (block,), (self._cupy.uint64(n), self._cupy.int32(layout), *arrays), shared_mem=shared)
+    def _launch(self, op: dict, n: int, layout: int, arrays: tuple) -> None:
+        kernel, block, threads, shared = self._launches[op["name"]]
+        kernel(((n * threads + block - 1) // block,), (block,), (self._cupy.uint64(n), self._cupy.int32(layout), *arrays),
+               shared_mem=shared[layout])
 
-    def run_arrays(self, op: dict, n: int, layout: int, inputs: list, outputs: list) -> None:
+    def run_arrays(self, op: dict, n: int, layout: int, inputs, outputs) -> None:
         """op's arrays entry over n instances: CuPy arrays, C-contiguous and aligned."""
         if n:
-            # the contiguous layout staged as the packed kernel's is; the interleaved unstaged
-            shared = op["launch"]["contiguous_shared_bytes"] if layout == 1 else op["launch"]["shared_bytes"]
-            self._launch(op, n, layout, shared, (*inputs, *outputs))
+            self._launch(op, n, layout, (*inputs, *outputs))
 
     def run(self, op: dict, n: int, layout: int, words):
         cupy = self._cupy
@@ -67,6 +68,5 @@ class GpuModule:
         shape = (n, op["out_words"]) if layout == 1 else (op["out_words"], n)
         out = cupy.empty(shape, dtype=cupy.uint32)
         if n:
-            shared = op["launch"]["contiguous_shared_bytes"] if layout == 1 else op["launch"]["shared_bytes"]
-            self._launch(op, n, layout, shared, (words, out))
+            self._launch(op, n, layout, (words, out))
         return out

@@ -122,7 +122,7 @@ class Operation:
             if (type(x) is not kind or x.dtype != values.UINT32 or x.shape != ((limbs, n) if interleaved else (n, limbs))
                     or not x.flags.c_contiguous or self.module.misaligned(x)):
                 return None
-        xp = values.array_module(given[0])
+        xp = self.module.array_module
         with self._memory(n):
             outputs = [xp.empty((w, n) if interleaved else (n, w), dtype=values.UINT32) for w in self._widths]
             self.module._backend.run_arrays(self.contract, n, values.LAYOUTS[layout], given, outputs)
@@ -178,12 +178,12 @@ class Operation:
         self._check_modulus(modulus)
         moduli = values.limbs_to_ints(modulus.rows)
         rows = np.concatenate([values.int_row(DERIVED[role][0](p, limbs), limbs) for p in moduli])
-        return values.array_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
+        return values.common_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
 
     def _check_modulus(self, modulus: values.Operand) -> None:
         what = self._what(self._modulus)
         rows = modulus.rows
-        xp = values.array_module(rows)
+        xp = values.common_module(rows)
         values.raise_at(xp, (rows == 0).all(axis=1), lambda i: f"{what}: element {i} is 0")
         if self.contract["operands"][self._modulus].get("odd", False):
             values.raise_at(xp, rows[:, 0] & 1 == 0,
@@ -273,6 +273,7 @@ class Module:
         self._backend = GpuModule(source) if why is None else CpuModule(source)
         self.device = self._backend.device
         self.array_type = self._backend.array_type  # the arrays its kernels read where they are
+        self.array_module = values.common_module(gpu=self.device == "gpu")
         self.misaligned = self._backend.misaligned
         self.operations = {op["name"]: Operation(self, op) for op in source.contract["operations"]}
 

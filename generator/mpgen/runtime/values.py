@@ -26,14 +26,6 @@ def _is_cupy(x: object) -> bool:
     return type(x).__module__.split(".")[0] == "cupy"
 
 
-def array_module(x: object):
-    """NumPy, or CuPy for a CuPy array."""
-    if _is_cupy(x):
-        import cupy
-        return cupy
-    return np
-
-
 def common_module(*arrays, gpu: bool = False):
     """CuPy where any array is CuPy's (or gpu holds), else NumPy: the module that holds them all."""
     if gpu or any(_is_cupy(a) for a in arrays):
@@ -98,7 +90,7 @@ def check_width(rows, bits: int, what: str) -> None:
     limbs = rows.shape[1]
     if bits >= 32 * limbs:
         return
-    xp = array_module(rows)
+    xp = common_module(rows)
     over = rows[:, bits // 32] >> (bits % 32) != 0
     for w in range(bits // 32 + 1, limbs):
         over |= rows[:, w] != 0
@@ -162,7 +154,7 @@ class Operand:
 
 def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
     """An operand from what a caller gave."""
-    if isinstance(value, np.ndarray) or _is_cupy(value):
+    if is_array(value):
         kind = "cupy" if _is_cupy(value) else "numpy"
         if value.dtype != UINT32:
             raise TypeError(f"{what}: an array of {value.dtype}; give uint32 limbs (in the machine's byte order)")
@@ -196,14 +188,14 @@ def _shape_text(limbs: int, layout: str) -> str:
 def to_kind(array, kind: str, layout: str, signed: bool = False, single: bool = False, flat: bool = False):
     """A result array (numpy or cupy, in the layout's orientation: (n, limbs) or (limbs, n))
     as the kind the caller's first batch came in; flat: one word an instance, as (n,)."""
-    xp = array_module(array)
+    xp = common_module(array)
     if kind in ("numpy", "cupy"):
         if kind == "numpy" and xp is not np:
             array = array.get()
         elif kind == "cupy" and xp is np:
             import cupy
             array = cupy.asarray(array)
-        xp = array_module(array)
+        xp = common_module(array)
         out = xp.ascontiguousarray(array)
         if flat:
             out = out.reshape(-1)
