@@ -1704,11 +1704,29 @@ __device__ __forceinline__ unsigned dynamic_shared_bytes() {
   return bytes;
 }
 
-// Op on the lane's row of a warp's staged rows (its in words, replaced by its out words),
-// between the warp's fills and drains.
+// Whether this launch stages Op's contiguous layout: the launch gave each warp its rows.
 template <class Op>
-__device__ __forceinline__ void run_staged_row(uint32_t* rows, unsigned count, unsigned lane) {
+__device__ __forceinline__ bool staged(Layout layout) {
+  return layout == Layout::contiguous && blockDim.x % 32 == 0 &&
+         dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x;
+}
+
+// Op over the contiguous layout, staged (Op::stage_stride: the manifest's launch geometry)
+// in the launch's dynamic shared memory: Op::contiguous_shared_bytes for a block of
+// Op::block_threads. (Dynamic, so that the interleaved layout's launches keep all their
+// occupancy.) fill(rows, first, count, lane) puts the in words of the warp's instances
+// [first, first + count) in their rows, Op runs on each lane's row, and drain(...) takes
+// the out words from there.
+template <class Op, class Fill, class Drain>
+__device__ __forceinline__ void staged_warp(std::size_t n, const Fill& fill, const Drain& drain) {
   constexpr unsigned S = Op::stage_stride;
+  extern __shared__ uint32_t stage[];
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;  // the warp's
+  if (first >= n) return;  // the whole warp: it is past the end
+  const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
+  uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
+  fill(rows, first, count, lane);
   __syncwarp();
   if (lane < count) {
     uint32_t x[Op::in_words], y[Op::out_words];
@@ -1719,25 +1737,7 @@ __device__ __forceinline__ void run_staged_row(uint32_t* rows, unsigned count, u
     for (unsigned w = 0; w < Op::out_words; ++w) rows[lane * S + w] = y[w];  // its own row: no wait
   }
   __syncwarp();
-}
-
-// Op over the contiguous layout, staged (Op::stage_stride: the manifest's launch geometry)
-// in the launch's dynamic shared memory: Op::contiguous_shared_bytes for a block of
-// Op::block_threads. (Dynamic, so that the interleaved layout's launches keep all their
-// occupancy.)
-template <class Op>
-__device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_t* __restrict__ in,
-                                                    uint32_t* __restrict__ out) {
-  constexpr unsigned S = Op::stage_stride;
-  extern __shared__ uint32_t stage[];
-  const unsigned lane = threadIdx.x % 32;
-  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;  // the warp's
-  if (first >= n) return;  // the whole warp: it is past the end
-  const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
-  uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
-  warp_rows<Op::in_words, S>::fill(rows, in + first * Op::in_words, count, lane);
-  run_staged_row<Op>(rows, count, lane);
-  warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
+  drain(rows, first, count, lane);
 }
 
 // One instance per thread (the thread tier).
@@ -1745,9 +1745,16 @@ template <class Op>
 __device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                                  uint32_t* __restrict__ out) {
   if constexpr (Op::stage_stride != 0) {  // staged where the launch gave the rows room
-    if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
-        dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x)
-      return staged_batch_thread<Op>(n, in, out);
+    constexpr unsigned S = Op::stage_stride;
+    if (staged<Op>(layout))
+      return staged_warp<Op>(
+          n,
+          [&](uint32_t* rows, std::size_t first, unsigned count, unsigned lane) {
+            warp_rows<Op::in_words, S>::fill(rows, in + first * Op::in_words, count, lane);
+          },
+          [&](const uint32_t* rows, std::size_t first, unsigned count, unsigned lane) {
+            warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
+          });
   }
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
@@ -1774,27 +1781,23 @@ __device__ __forceinline__ void arrays_one_thread(std::size_t n, Layout layout,
                                                   const typename arrays_of<Op, Parts>::type& a) {
   using of = arrays_of<Op, Parts>;
   static_assert(Op::threads_per_instance == 1, "the thread tier's");
-  if constexpr (Op::stage_stride != 0) {
-    if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
-        dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x) {
-      constexpr unsigned S = Op::stage_stride;
-      extern __shared__ uint32_t stage[];
-      const unsigned lane = threadIdx.x % 32;
-      const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;
-      if (first >= n) return;
-      const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
-      uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
-      of::each_operand([&](auto array) {
-        using A = decltype(array);
-        warp_rows<A::width, S>::fill(rows + A::first, a.in[A::index] + first * A::width, count, lane);
-      });
-      run_staged_row<Op>(rows, count, lane);
-      of::each_result([&](auto array) {
-        using A = decltype(array);
-        warp_rows<A::width, S>::drain(a.out[A::index] + first * A::width, rows + A::first, count, lane);
-      });
-      return;
-    }
+  if constexpr (Op::stage_stride != 0) {  // staged as batch_one_thread: each array in its place in the rows
+    constexpr unsigned S = Op::stage_stride;
+    if (staged<Op>(layout))
+      return staged_warp<Op>(
+          n,
+          [&](uint32_t* rows, std::size_t first, unsigned count, unsigned lane) {
+            of::each_operand([&](auto array) {
+              using A = decltype(array);
+              warp_rows<A::width, S>::fill(rows + A::first, a.in[A::index] + first * A::width, count, lane);
+            });
+          },
+          [&](const uint32_t* rows, std::size_t first, unsigned count, unsigned lane) {
+            of::each_result([&](auto array) {
+              using A = decltype(array);
+              warp_rows<A::width, S>::drain(a.out[A::index] + first * A::width, rows + A::first, count, lane);
+            });
+          });
   }
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
@@ -1822,12 +1825,19 @@ __device__ __forceinline__ void arrays_one_thread(std::size_t n, Layout layout,
   });
 }
 
+// A group product's tables live in the launch's dynamic shared memory: a launch without
+// them stops here rather than fault.
+template <class Op>
+__device__ __forceinline__ void require_tables() {
+  if constexpr (Op::shared_bytes != 0) {
+    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
+  }
+}
+
 // Op over Arrays: one instance a thread, or a group's (the group tier).
 template <class Op, unsigned Parts>
 __device__ __forceinline__ void batch_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
-  if constexpr (Op::shared_bytes != 0) {  // as batch_thread
-    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
-  }
+  require_tables<Op>();
   if constexpr (Op::threads_per_instance > 1) {
     constexpr unsigned L = arrays_of<Op, Parts>::part_limbs;
     const Strides number = Strides::of(layout, n, L);
@@ -1849,9 +1859,7 @@ __device__ __forceinline__ void batch_arrays(std::size_t n, Layout layout, const
 template <class Op>
 __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                              uint32_t* __restrict__ out) {
-  if constexpr (Op::shared_bytes != 0) {  // a group product's tables: a launch without them would fault
-    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
-  }
+  require_tables<Op>();
   if constexpr (Op::threads_per_instance > 1) group::batch_group<Op>(n, layout, in, out);
   else batch_one_thread<Op>(n, layout, in, out);
 }

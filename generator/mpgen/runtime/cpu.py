@@ -89,6 +89,11 @@ def library(source: Source, rebuild: bool = False) -> Path:
     return path
 
 
+def _on_host(array) -> np.ndarray:
+    """A C-contiguous uint32 NumPy array of array (a CuPy one copied from the GPU)."""
+    return np.ascontiguousarray(array.get() if hasattr(array, "get") else array, dtype=np.uint32)
+
+
 class CpuModule:
     """The module's host batch functions: fn(n, layout, in, out) over host memory."""
     device = "cpu"
@@ -114,14 +119,14 @@ class CpuModule:
 
     def run_arrays(self, op: dict, n: int, layout: int, inputs: list, outputs: list) -> None:
         """op's arrays entry over n instances: inputs and outputs C-contiguous, on the host."""
-        inputs = [np.ascontiguousarray(a.get() if hasattr(a, "get") else a, dtype=np.uint32) for a in inputs]
+        inputs = [_on_host(a) for a in inputs]
         if n:
             self._functions[op["name"]](n, layout, *[a.ctypes.data for a in inputs + outputs])
 
     def run(self, op: dict, n: int, layout: int, words: np.ndarray) -> np.ndarray:
         """The out words of op over n instances whose in words are `words` (in the layout's
         orientation: (n, in_words) contiguous, (in_words, n) interleaved)."""
-        words = np.ascontiguousarray(words.get() if hasattr(words, "get") else words, dtype=np.uint32)
+        words = _on_host(words)
         shape = (n, op["out_words"]) if layout == 1 else (op["out_words"], n)
         out = np.empty(shape, dtype=np.uint32)
         if n:

@@ -80,6 +80,8 @@ class Operation:
             raise ValueError(f"{self.name}: batches of {', '.join(map(str, sorted(counts)))} instances; give one count "
                              "(or a single value, used for every instance)")
         n = counts.pop() if counts else 1
+        if self._modulus is not None:  # first: the operands left out are computed from it
+            self._check_modulus(parts[self._modulus])
         parts += self._filled(parts, n)
         self._check(parts, len(given))
         first = next((p for p in parts[:len(given)] if not p.single), parts[0])
@@ -142,8 +144,7 @@ class Operation:
         values.require_below(rows, values.int_row(module.modulus, magnitude["limbs"]), what, module.bound_text)
         operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if module.tier == "rns" else [])
         array = convert(*operands)
-        kind = "mpz" if items and type(items[0]).__name__ == "mpz" else "int"
-        return values.Operand(array, "contiguous", single, kind, len(ints))
+        return values.Operand(array, "contiguous", single, values.kind_of(items), len(ints))
 
     def _decoded(self, array, kind: str, single: bool):
         """A result in RNS or element form back to integers: the module's to_binary (an RNS
@@ -175,7 +176,6 @@ class Operation:
         return filled
 
     def _derived(self, modulus: values.Operand, role: str, limbs: int):
-        self._check_modulus(modulus)
         moduli = values.limbs_to_ints(modulus.rows)
         rows = np.concatenate([values.int_row(DERIVED[role][0](p, limbs), limbs) for p in moduli])
         return values.common_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
@@ -198,8 +198,7 @@ class Operation:
                 if o["below_modulus"] and p is not None:
                     values.require_below(part.rows, values.int_row(p, o["limbs"]), self._what(k), self.module.bound_text)
             return
-        modulus = parts[self._modulus]
-        self._check_modulus(modulus)
+        modulus = parts[self._modulus]  # checked before the operands left out were computed
         for k, (part, o) in enumerate(zip(parts, operands)):
             if o["below_modulus"]:
                 values.require_below(part.rows, modulus.rows, self._what(k),

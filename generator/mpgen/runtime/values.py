@@ -173,11 +173,14 @@ def operand(value, limbs: int, bits: int, layout: str, what: str) -> Operand:
         raise TypeError(f"{what}: a {type(value).__name__} has no order; give a list, a tuple or an array")
     if is_single(value):
         x = index(value, what, 0)
-        rows = ints_to_limbs([x], limbs, bits, what)
-        return Operand(rows, "contiguous", True, "mpz" if type(value).__name__ == "mpz" else "int", 1)
+        return Operand(ints_to_limbs([x], limbs, bits, what), "contiguous", True, kind_of([value]), 1)
     values = list(value)
-    kind = "mpz" if values and type(values[0]).__name__ == "mpz" else "int"
-    return Operand(ints_to_limbs(values, limbs, bits, what), "contiguous", False, kind, len(values))
+    return Operand(ints_to_limbs(values, limbs, bits, what), "contiguous", False, kind_of(values), len(values))
+
+
+def kind_of(items: list) -> str:
+    """How a batch of integers came, so that its results go back alike: gmpy2's or Python's."""
+    return "mpz" if items and type(items[0]).__name__ == "mpz" else "int"
 
 
 def _shape_text(limbs: int, layout: str) -> str:
