@@ -285,7 +285,14 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert roles["mul"] == ("element", "element")
     shift = next(op for op in modules[-1]["operations"] if op["name"] == "mul_r")
     assert [o["role"] for o in shift["operands"]] == ["element", "shift"] and shift["in_words"] == 5
-    assert modules[-1]["gf"]["fft"] == {"radix": 4, "largest_log": 2}  # p - 1 = 100: 4 points at most
+    fft = modules[-1]["gf"]["fft"]
+    assert (fft["radix"], fft["largest_log"]) == (4, 2)  # p - 1 = 100: 4 points at most
+    # its entries and geometry for a caller that runs the passes (the kernels source checks them)
+    assert fft["host"] == "mpgen_tiny_fft" and fft["twiddles"] == {"kernel": "mpgen_tiny_fft_twiddles", "block_threads": 128}
+    assert [(p["kernel"], p["twiddled"], p["scaled"]) for p in fft["passes"]] == [
+        ("mpgen_tiny_fft_pass", False, False), ("mpgen_tiny_fft_pass_scaled", False, True),
+        ("mpgen_tiny_fft_pass_twiddled", True, False), ("mpgen_tiny_fft_pass_twiddled_scaled", True, True)]
+    assert fft["block"] == [32, 2] and fft["shared_bytes"] == 4 * 4 * 32 * 4  # K points of 2k words, 32 lanes
     tiny = (tmp_path / "mpgen_tiny.cuh").read_text()  # the default operations
     assert all(f"struct {op} " in tiny for op in ("add", "sub", "neg", "mul", "mul_r1", "from_binary", "to_binary"))
 
@@ -348,7 +355,7 @@ def test_spec_entries(tmp_path):
     assert main(["generate", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 0
     modules = {m["name"]: m for m in json.loads((tmp_path / "out" / "mpgen_manifest.json").read_text())["modules"]}
     assert [op["name"] for op in modules["gf2"]["operations"]] == ["add", "mul", "mul_r", "from_binary", "to_binary"]  # what the FFT and its products run
-    assert modules["gf2"]["gf"]["fft"] == {"radix": 4, "largest_log": 32}
+    assert (modules["gf2"]["gf"]["fft"]["radix"], modules["gf2"]["gf"]["fft"]["largest_log"]) == (4, 32)
     assert modules["tiny"]["gf"]["prime"] == "(2^3+2^1)^2+1" and modules["tiny"]["gf"]["fft"] is not None
     assert "struct accumulate_r<3>" in (tmp_path / "out" / "mpgen_gf2.cuh").read_text()
 

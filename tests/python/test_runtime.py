@@ -220,6 +220,48 @@ def test_generalized_fermat_field_against_python(device):
         g.mul([p], [1])
 
 
+def direct_dft(points, w, p):
+    """X_j = sum_i x_i w^(i j) mod p, over the nonzero points (powers by repeated products)."""
+    nonzero = [(i, x) for i, x in enumerate(points) if x]
+    spectrum, w_j = [], 1
+    for _ in points:
+        total, power, at = 0, 1, 0
+        for i, x in nonzero:
+            power = power * pow(w_j, i - at, p) % p
+            total, at = total + x * power, i
+        spectrum.append(total % p)
+        w_j = w_j * w % p
+    return spectrum
+
+
+# gf16's passes take NVRTC about 3.5 minutes (once: CuPy caches them), too long for a test run;
+# on the GPU they are the C++ tests' (tests/cpp/gf.cpp, built by nvcc), the same code as gf8's.
+@pytest.mark.parametrize("device, k, lengths", [(device, k, lengths) for device in DEVICES
+                                                for k, lengths in ((2, [4, 16, 256]), (8, [16, 256, 4096]), (16, [32, 1024]))
+                                                if device == "cpu" or k < 16])
+def test_generalized_fermat_fft_against_the_direct_dft(device, k, lengths):
+    """module.fft against sum_i x_i w^(i j) in Python's integers, w read off the transform of
+    the point 1 at i = 1 (X_j = w^j) and checked to be a primitive n-th root with
+    w^(n/K) = r; the inverse undoes it; batches of lists and arrays of elements alike."""
+    g = module(device, "gf", k)
+    p, radix = g.modulus, int(g.contract["gf"]["r"], 16)
+    for n in lengths:
+        w = g.fft([0, 1] + [0] * (n - 2))[1]
+        assert pow(w, n // (2 * k), p) == radix and pow(w, n // 2, p) == p - 1
+        batch = [[p - 1, radix, 1] + [rng.randrange(p) for _ in range(n - 3)] for _ in range(3)]
+        checked = batch[0] if n <= 256 else batch[0][:64] + [0] * (n - 64)  # the direct DFT is quadratic
+        assert g.fft(checked) == direct_dft(checked, w, p)
+        spectra = g.fft(batch)
+        assert spectra[0] == g.fft(batch[0]) and g.fft(spectra, inverse=True) == batch
+        elements = g.from_binary(limbs([x for t in batch for x in t], 2 * k)).reshape(3, n, 2 * k)
+        assert ints(g.to_binary(g.fft(elements).reshape(-1, 2 * k))) == [x for t in spectra for x in t]
+        assert (g.fft(g.fft(elements[1]), inverse=True) == elements[1]).all()
+        if device == "gpu":
+            import cupy
+            on_gpu = g.fft(cupy.asarray(elements), inverse=True)
+            assert isinstance(on_gpu, cupy.ndarray) and (on_gpu.get() == g.fft(elements, inverse=True)).all()
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_every_input_kind_gives_its_own_kind_back(device):
     k = u256(device)
@@ -318,7 +360,18 @@ def test_errors_say_what_and_which_element():
         (lambda: mpgen.rns_set(moduli=[6, 9], name="bad"), ValueError,
          "rns_moduli: moduli 0 (6) and 1 (9) share the factor 3; the moduli must be pairwise coprime"),
         (lambda: mpgen.gf_field(3), ValueError, "gf: '3' is no k of the seed's table 3.1"),
-        (lambda: mpgen.gf_field(8, ops=["fft"]), ValueError, "ops: fft is not callable from Python yet"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft([1] * 8), ValueError,
+         "fft: 8 points; give K^e points (K = 2k = 4, e >= 1), at most 2^32"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft([[1] * 4, [1] * 16]), ValueError,
+         "fft: transform 1 has 16 points, transform 0 has 4; give one length"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft([0, 1, 2, (1 << 126) + (1 << 118) + (1 << 108) + 1]), OperandError,
+         "fft's points: element 3 is not below p = 0x40200400000000000000000000000001"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft(np.zeros((4, 3), dtype=np.uint32)), ValueError,
+         "fft: shape (4, 3); give (n, 4) or (count, n, 4) (elements, 2k words each)"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft(np.zeros((4, 4), dtype=np.int64)), TypeError,
+         "fft: an array of int64; give uint32 elements"),
+        (lambda: mpgen.gf_field(2, ops=["fft"]).fft([1] * 4, inverse=1), TypeError,
+         "fft: inverse=1; give True or False"),
     ]
     for call, error, message in cases:
         with pytest.raises(error) as raised:
@@ -349,5 +402,9 @@ def test_the_cache_serves_a_second_compile(monkeypatch):
 def test_the_readme_example_runs_as_written():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme[readme.index("### From Python"):]
-    code = section[section.index("```python\n") + 10:section.index("\n```", section.index("```python"))]
-    exec(compile(code, "README.md", "exec"), {})
+    section = section[:section.index("\n## ")]
+    blocks = [block.split("\n```", 1)[0] for block in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    namespace = {}
+    for code in blocks:  # one after another, as a notebook runs them
+        exec(compile(code, "README.md", "exec"), namespace)

@@ -233,9 +233,10 @@ struct shared_points {
   }
 };
 
+// A block's share of a pass (pass_kernel's, and the kernels source's C-named pass kernels'):
+// blocks (32 transforms j, lanes * warps threads), one a batch's transform in y.
 template <class F, bool twiddled, bool scaling>
-__global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* in, uint32_t* out,
-                                                               const uint32_t* table, Pass p) {
+__device__ void pass_block(const uint32_t* in, uint32_t* out, const uint32_t* table, const Pass& p) {
   constexpr unsigned K = shape<F>::K, W = F::words;
   in += blockIdx.y * p.n * W;  // a batch's transform y
   out += blockIdx.y * p.n * W;
@@ -282,8 +283,15 @@ __global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* 
   }
 }
 
+template <class F, bool twiddled, bool scaling>
+__global__ void __launch_bounds__(lanes * warps<F>) pass_kernel(const uint32_t* in, uint32_t* out,
+                                                               const uint32_t* table, Pass p) {
+  pass_block<F, twiddled, scaling>(in, out, table, p);
+}
+
+// Twiddle b of a table of count (a thread's, of twiddle_kernel and the C-named twiddle kernel).
 template <class F>
-__global__ void twiddle_kernel(uint32_t* table, std::size_t count, unsigned log_n) {
+__device__ void twiddle_thread(uint32_t* table, std::size_t count, unsigned log_n) {
   const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b < count) {
     uint32_t w[F::words];
@@ -292,12 +300,21 @@ __global__ void twiddle_kernel(uint32_t* table, std::size_t count, unsigned log_
   }
 }
 
+constexpr unsigned twiddle_block = 128;
+
+template <class F>
+__global__ void twiddle_kernel(uint32_t* table, std::size_t count, unsigned log_n) {
+  twiddle_thread<F>(table, count, log_n);
+}
+
+#ifndef __CUDACC_RTC__  // the launches, from host code (NVRTC compiles device code only)
+
 // The N/K twiddles of n points into table (N/K points of device memory).
 template <class F>
 cudaError_t device_twiddles(uint32_t* table, std::size_t n, cudaStream_t stream = 0) {
   check_length<F>(n);
   const std::size_t count = n / shape<F>::K;
-  twiddle_kernel<F><<<unsigned((count + 127) / 128), 128, 0, stream>>>(table, count, log_length(n));
+  twiddle_kernel<F><<<unsigned((count + twiddle_block - 1) / twiddle_block), twiddle_block, 0, stream>>>(table, count, log_length(n));
   return cudaGetLastError();
 }
 
@@ -375,7 +392,8 @@ cudaError_t device_cyclic_product(uint32_t* a, uint32_t* b, uint32_t* scratch, c
   if ((e = cudaGetLastError()) != cudaSuccess) return e;
   return device_transform<F>(spectrum_a, spectrum_b, table, n, true, result, count, stream);
 }
-#endif
+#endif  // __CUDACC_RTC__
+#endif  // __CUDACC__
 
 }  // namespace gf_fft
 }  // namespace mpgen

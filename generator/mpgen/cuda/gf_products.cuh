@@ -8,6 +8,7 @@
 // are settled by a scan of one byte a chunk. Written once for host and device.
 #ifndef MPGEN_GF_PRODUCTS
 #define MPGEN_GF_PRODUCTS
+#ifndef __CUDACC_RTC__  // host code and nvcc's launches: NVRTC (the Python runtime) runs no products
 
 namespace mpgen {
 namespace gf_products {
@@ -194,4 +195,5 @@ cudaError_t device_products(const uint32_t* a, const uint32_t* b, uint32_t* out,
 
 }  // namespace gf_products
 }  // namespace mpgen
+#endif  // __CUDACC_RTC__
 #endif  // MPGEN_GF_PRODUCTS

@@ -77,6 +77,24 @@ def header(gf: GfField, lists: list[Function | Looped], transform: fft.Lists | N
         loops_prelude=loops, r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
 
 
+def fft_contract(gf: GfField) -> dict:
+    """The FFT's lengths and entries in the kernels source, for a caller that runs the passes
+    itself (the Python runtime): on the host, `host` does count whole transforms in place
+    (n, count, inverse, data); on the GPU, `twiddles` fills the table of n / K twiddles
+    (table, n / K, log2 n) and a pass s of span ns = K^s runs the kernel of `passes` whose
+    twiddled is s > 0 and scaled is the inverse's last pass, over (in, out, table, n, ns,
+    log2 n, inverse), in blocks `block` of 32 transforms j < n / K in x, one a transform of
+    the batch in y, with `shared_bytes` of dynamic shared memory. The kernels source checks
+    these against cuda/gf_fft.cuh's own when it compiles."""
+    kinds = [(twiddled, scaled) for twiddled in (False, True) for scaled in (False, True)]
+    return {"radix": 2 * gf.k, "largest_log": fft.largest_log(gf),
+            "host": names.kernel(gf.label, "fft"),
+            "twiddles": {"kernel": names.kernel(gf.label, "fft_twiddles"), "block_threads": 128},
+            "passes": [{"kernel": names.kernel(gf.label, "fft_pass" + ("_twiddled" if t else "") + ("_scaled" if s else "")),
+                        "twiddled": t, "scaled": s} for t, s in kinds],
+            "block": [32, gf.k], "shared_bytes": 2 * gf.k * 2 * gf.k * 32 * 4}
+
+
 def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], transform: bool) -> dict:
     """The field's entry in the manifest: p's form and digits, each operation's contract,
     and the FFT's lengths where it is generated."""
@@ -84,7 +102,7 @@ def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], t
             "files": files, "field": None,
             "gf": {"prime": gf.text, "w": gf.w, "u": gf.u, "sign": gf.sign, "k": gf.k, "r": f"{gf.r:#x}",
                    "modulus": f"{gf.p:#x}", "two_adicity": gf.two_adicity,
-                   "fft": {"radix": 2 * gf.k, "largest_log": fft.largest_log(gf)} if transform else None},
+                   "fft": fft_contract(gf) if transform else None},
             "operations": [operation_contract(gf, fn) for fn in lists]}
 
 
@@ -92,7 +110,7 @@ def render(request: list[tuple[GfField, list[str]]], runtime_table: bool = False
            kernels: bool = False) -> tuple[dict[str, str], list[dict]]:
     """Each field's header and manifest entry, each operation's list planned once for both;
     with runtime_table, its entries for the runtime's table of built-in operations; with
-    kernels, its C-named kernels source (the batch operations: not the FFT)."""
+    kernels, its C-named kernels source (the batch operations, and the FFT's entries)."""
     files, contracts = {}, []
     for gf, operations in request:
         lists = [plan(gf, name) for name in with_dependencies(operations) if name != "fft"]

@@ -116,6 +116,11 @@ class CpuModule:
             fn.argtypes = (ctypes.c_size_t, ctypes.c_int, *[ctypes.c_void_p] * arrays)
             fn.restype = None
             self._functions[op["name"]] = fn
+        transform = (source.contract.get("gf") or {}).get("fft")
+        if transform:  # whole transforms in place: n, count, inverse, the points
+            self._transform = getattr(self._library, transform["host"])
+            self._transform.argtypes = (ctypes.c_size_t, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p)
+            self._transform.restype = ctypes.c_int
 
     def run_arrays(self, op: dict, n: int, layout: int, inputs: list, outputs: list) -> None:
         """op's arrays entry over n instances: inputs and outputs C-contiguous, on the host."""
@@ -131,4 +136,11 @@ class CpuModule:
         out = np.empty(shape, dtype=np.uint32)
         if n:
             self._functions[op["name"]](n, layout, words.ctypes.data, out.ctypes.data)
+        return out
+
+    def transform(self, fft: dict, n: int, count: int, inverse: bool, points) -> np.ndarray:
+        """count FFTs of n points (the rows of points, (count n, 2k)): a new array."""
+        out = np.array(_on_host(points), copy=True)
+        if self._transform(n, count, int(inverse), out.ctypes.data) != 0:
+            raise ValueError(f"fft: {n} points is no length of this field's transforms")
         return out

@@ -4,6 +4,8 @@ C++ runtime caches PTX), launched with the contract's geometry on CuPy arrays: o
 already on the GPU are used where they are."""
 from __future__ import annotations
 
+import contextlib
+
 from .cpu import CompileError
 from .source import Source
 
@@ -20,6 +22,19 @@ def available() -> str | None:
     except cupy.cuda.runtime.CUDARuntimeError as e:
         return f"no CUDA device can be used: {e}"
     return None
+
+
+@contextlib.contextmanager
+def batch_memory(name: str, n: int, needs: str):
+    """CuPy's out-of-memory error as a MemoryError that says which call: name's batch of n
+    instances, which needs `needs`."""
+    try:
+        yield
+    except Exception as e:
+        if type(e).__name__ != "OutOfMemoryError":
+            raise
+        raise MemoryError(f"{name}: a batch of {n} instances does not fit the GPU's memory ({needs}); "
+                          f"split it ({e})") from None
 
 
 class GpuModule:
@@ -49,6 +64,14 @@ class GpuModule:
                 if max(shared):  # asked for once: with the static shared memory it may pass 48 KB
                     kernel.max_dynamic_shared_size_bytes = max(shared)
                 self._launches[op["name"]] = (kernel, launch["block_threads"], launch["threads_per_instance"], shared)
+            transform = (source.contract.get("gf") or {}).get("fft")
+            if transform:  # the FFT's twiddles and passes, as its contract gives them
+                self._twiddles = self._module.get_function(transform["twiddles"]["kernel"])
+                self._passes = {}
+                for kind in transform["passes"]:
+                    kernel = self._module.get_function(kind["kernel"])
+                    kernel.max_dynamic_shared_size_bytes = transform["shared_bytes"]
+                    self._passes[kind["twiddled"], kind["scaled"]] = kernel
         except cupy.cuda.compiler.CompileException as e:
             raise CompileError(f"NVRTC failed on {source.header_name}: {str(e).splitlines()[0]}") from None
 
@@ -70,3 +93,29 @@ class GpuModule:
         if n:
             self._launch(op, n, layout, (words, out))
         return out
+
+    def transform(self, fft: dict, n: int, count: int, inverse: bool, points):
+        """count FFTs of n points (the rows of points, (count n, 2k)) on the GPU: the twiddles'
+        table, then the passes of spans 1, K, K^2, ... alternating between two arrays; a new
+        array."""
+        cupy = self._cupy
+        radix, words = fft["radix"], points.shape[1]
+        data = cupy.array(points, dtype=cupy.uint32, order="C")  # a copy: the passes overwrite it
+        scratch = cupy.empty_like(data)
+        log_n = n.bit_length() - 1
+        table = cupy.empty((n // radix, words), dtype=cupy.uint32)
+        block = fft["twiddles"]["block_threads"]
+        self._twiddles(((n // radix + block - 1) // block,), (block,), (table, cupy.uint64(n // radix), cupy.uint32(log_n)))
+        lanes, warps = fft["block"]
+        most = 65535  # transforms a launch: a grid's y
+        span = 1
+        while span < n:
+            kernel = self._passes[span > 1, inverse and span * radix == n]
+            for first in range(0, count, most):
+                rows = slice(first * n, min(count, first + most) * n)
+                kernel(((n // radix + lanes - 1) // lanes, min(count - first, most)), (lanes, warps),
+                       (data[rows], scratch[rows], table, cupy.uint64(n), cupy.uint64(span), cupy.uint32(log_n),
+                        cupy.uint32(inverse)), shared_mem=fft["shared_bytes"])
+            data, scratch = scratch, data
+            span *= radix
+        return data

@@ -2,14 +2,13 @@
 launch come from its contract in the manifest (printers/manifest.py), none from a list here."""
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from . import values
 from .cpu import CpuModule
-from .gpu import GpuModule, available
+from .gpu import GpuModule, available, batch_memory
 from .source import Source, field_source, gf_source, rns_source, size_source
+from .transform import Transform
 from .values import OperandError
 
 
@@ -72,7 +71,7 @@ class Operation:
         if not self._least <= len(given) <= len(operands):
             count = str(self._least) if self._least == len(operands) else f"{self._least} to {len(operands)}"
             raise TypeError(f"{self.name} takes {count} operands, not {len(given)}")
-        parts = [self._encoded(v, k) if o["role"] in CODED and not values.is_array(v) else
+        parts = [self.module.encode(v, self._what(k)) if o["role"] in CODED and not values.is_array(v) else
                  values.operand(v, o["limbs"], o["bits"], layout, self._what(k))
                  for k, (v, o) in enumerate(zip(given, operands))]
         counts = {p.count for p in parts if not p.single}
@@ -93,17 +92,8 @@ class Operation:
             arrays = run(xp, parts, n, layout)
         return self._results(arrays, first.kind, layout, all(p.single for p in parts[:len(given)]))
 
-    @contextlib.contextmanager
     def _memory(self, n: int):
-        """The device's out-of-memory error as a MemoryError that says which call."""
-        try:
-            yield
-        except Exception as e:
-            if type(e).__name__ != "OutOfMemoryError":
-                raise
-            raise MemoryError(f"{self.name}: a batch of {n} instances does not fit the GPU's memory "
-                              f"({self.contract['in_words'] + self.contract['out_words']} words an instance); "
-                              f"split it ({e})") from None
+        return batch_memory(self.name, n, f"{self.contract['in_words'] + self.contract['out_words']} words an instance")
 
     def _direct(self, given: tuple, layout: str):
         """The call's result where every operand is a whole array of the backend's module
@@ -129,34 +119,6 @@ class Operation:
             outputs = [xp.empty((w, n) if interleaved else (n, w), dtype=values.UINT32) for w in self._widths]
             self.module._backend.run_arrays(self.contract, n, values.LAYOUTS[layout], given, outputs)
         return self._results(outputs, "cupy" if xp is not np else "numpy", layout, False)
-
-    def _encoded(self, value, k: int) -> values.Operand:
-        """Integers given for an RNS integer or a field element, in that form: checked below M
-        or p (RNS integers in magnitude: they are signed), then the module's from_binary."""
-        what, module = self._what(k), self.module
-        single = values.is_single(value)
-        items = [value] if single else list(value)
-        ints = [values.index(v, what, i) for i, v in enumerate(items)]
-        convert = module.operations["from_binary"]
-        magnitude = convert.contract["operands"][0]
-        rows = values.ints_to_limbs([abs(x) if module.tier == "rns" else x for x in ints], magnitude["limbs"],
-                                    magnitude["bits"], what)
-        values.require_below(rows, values.int_row(module.modulus, magnitude["limbs"]), what, module.bound_text)
-        operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if module.tier == "rns" else [])
-        array = convert(*operands)
-        return values.Operand(array, "contiguous", single, values.kind_of(items), len(ints))
-
-    def _decoded(self, array, kind: str, single: bool):
-        """A result in RNS or element form back to integers: the module's to_binary (an RNS
-        integer's sign comes as its flag)."""
-        convert = self.module.operations["to_binary"]
-        out = convert(values.to_kind(array, "numpy", "contiguous"))
-        if self.module.tier == "rns":
-            magnitudes, signs = out
-            ints = [-m if s else m for m, s in zip(values.limbs_to_ints(magnitudes), signs.tolist())]
-        else:
-            ints = values.limbs_to_ints(out)
-        return values.ints_as(ints, kind, single)
 
     def _what(self, k: int) -> str:
         role = self.contract["operands"][k]["role"]
@@ -246,7 +208,7 @@ class Operation:
         # back to integers where the operation computes on coded values (not from_binary's)
         coded = (result.get("role") in CODED and kind in ("int", "mpz") and
                  any(o["role"] in CODED for o in self.contract["operands"]))
-        out = [self._decoded(a, kind, single) if coded and i == 0 else
+        out = [self.module.decode(a, kind, single) if coded and i == 0 else
                values.to_kind(a, kind, layout, result["signed"] and i < result["parts"], single, self._flat[i])
                for i, a in enumerate(arrays)]
         return out[0] if len(out) == 1 else tuple(out)
@@ -275,6 +237,35 @@ class Module:
         self.array_module = values.common_module(gpu=self.device == "gpu")
         self.misaligned = self._backend.misaligned
         self.operations = {op["name"]: Operation(self, op) for op in source.contract["operations"]}
+        transform = (contract.get("gf") or {}).get("fft")
+        if transform:
+            self.operations["fft"] = Transform(self, transform)
+
+    def encode(self, value, what: str) -> values.Operand:
+        """Integers given for an RNS integer or a field element, in that form: checked below M
+        or p (RNS integers in magnitude: they are signed), then the module's from_binary."""
+        single = values.is_single(value)
+        items = [value] if single else list(value)
+        ints = [values.index(v, what, i) for i, v in enumerate(items)]
+        convert = self.operations["from_binary"]
+        magnitude = convert.contract["operands"][0]
+        rows = values.ints_to_limbs([abs(x) if self.tier == "rns" else x for x in ints], magnitude["limbs"],
+                                    magnitude["bits"], what)
+        values.require_below(rows, values.int_row(self.modulus, magnitude["limbs"]), what, self.bound_text)
+        operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if self.tier == "rns" else [])
+        array = convert(*operands)
+        return values.Operand(array, "contiguous", single, values.kind_of(items), len(ints))
+
+    def decode(self, array, kind: str, single: bool):
+        """A result in RNS or element form back to integers: the module's to_binary (an RNS
+        integer's sign comes as its flag)."""
+        out = self.operations["to_binary"](values.to_kind(array, "numpy", "contiguous"))
+        if self.tier == "rns":
+            magnitudes, signs = out
+            ints = [-m if s else m for m, s in zip(values.limbs_to_ints(magnitudes), signs.tolist())]
+        else:
+            ints = values.limbs_to_ints(out)
+        return values.ints_as(ints, kind, single)
 
     def __getattr__(self, name: str) -> Operation:
         operations = self.__dict__.get("operations", {})

@@ -81,10 +81,6 @@ def gf_source(k: int | None = None, prime: str | None = None, name: str | None =
         raise ValueError("gf: give a k of the seed's table 3.1 or prime=, not both or neither")
     (field,) = _request(lambda: gf.parse(None if k is None else str(k), prime, name))
     names = gf.default_ops(field) if ops is None else _request(lambda: gf.check_ops(field, _items(ops).split(",")))
-    if "fft" in names:
-        if ops is not None:
-            raise RequestError("ops: fft is not callable from Python yet; use the C++ runtime's gf_transform")
-        names = [n for n in names if n != "fft"]
     return _source(*gf_printer.render([(field, list(dict.fromkeys([*names, *CONVERSIONS])))], kernels=True))
 
 
