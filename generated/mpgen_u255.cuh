@@ -109,8 +109,11 @@ namespace mpgen {
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
-inline uint32_t bit_reverse(uint32_t v) {
-  uint32_t r = 0;
+constexpr uint64_t word_mask = 0xffffffffu;
+inline uint64_t count_leading_zeros(uint64_t a) { return __builtin_clz(uint32_t(a)); }
+inline uint64_t count_ones(uint64_t a) { return __builtin_popcount(uint32_t(a)); }
+inline uint64_t bit_reverse(uint64_t a) {
+  uint32_t v = uint32_t(a), r = 0;
   for (int i = 0; i < 32; ++i, v >>= 1) r = (r << 1) | (v & 1u);
   return r;
 }
@@ -170,19 +173,19 @@ inline uint32_t ptx_shf_r_clamp(uint64_t a, uint64_t b, uint64_t d) {
 }
 inline uint32_t ptx_clz(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = a ? __builtin_clz(uint32_t(a)) : 32;
+  const uint64_t v = a ? count_leading_zeros(a) : 32;
   (void)k;
   return uint32_t(v);
 }
 inline uint32_t ptx_popc(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = __builtin_popcount(uint32_t(a));
+  const uint64_t v = count_ones(a);
   (void)k;
   return uint32_t(v);
 }
 inline uint32_t ptx_brev(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = bit_reverse(uint32_t(a));
+  const uint64_t v = bit_reverse(a);
   (void)k;
   return uint32_t(v);
 }
@@ -212,7 +215,7 @@ inline uint32_t ptx_sub(uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_mad_lo(uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = 0;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   return uint32_t(v);
 }
@@ -238,7 +241,7 @@ inline uint32_t ptx_sub_cc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_mad_lo_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = 0;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
@@ -264,7 +267,7 @@ inline uint32_t ptx_subc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_madc_lo(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = cf;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   return uint32_t(v);
 }
@@ -290,7 +293,7 @@ inline uint32_t ptx_subc_cc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_madc_lo_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = cf;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
@@ -388,6 +391,211 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
   }
 }
 }  // namespace ptx_host
+
+#ifdef __SIZEOF_INT128__
+// The same instructions over 64-bit words (the 64-bit host lists: an operation's host64),
+// the double word an unsigned __int128.
+namespace ptx_host64 {
+using wide = unsigned __int128;
+constexpr wide word_mask = ~uint64_t(0);
+inline wide count_leading_zeros(wide a) { return __builtin_clzll(uint64_t(a)); }
+inline wide count_ones(wide a) { return __builtin_popcountll(uint64_t(a)); }
+inline wide bit_reverse(wide a) {
+  uint64_t v = uint64_t(a), r = 0;
+  for (int i = 0; i < 64; ++i, v >>= 1) r = (r << 1) | (v & 1u);
+  return r;
+}
+inline uint64_t ptx_mov(wide a) {
+  const wide k = 0;
+  const wide v = a;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_not(wide a) {
+  const wide k = 0;
+  const wide v = ~a;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_and(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a & b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_or(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a | b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_xor(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a ^ b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shl(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a << b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shr(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a >> b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shf_l_clamp(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = (((b << 64) | a) << (d < 64 ? d : 64)) >> 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shf_r_clamp(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((b << 64) | a) >> (d < 64 ? d : 64);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_clz(wide a) {
+  const wide k = 0;
+  const wide v = a ? count_leading_zeros(a) : 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_popc(wide a) {
+  const wide k = 0;
+  const wide v = count_ones(a);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_brev(wide a) {
+  const wide k = 0;
+  const wide v = bit_reverse(a);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mul_lo(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a * b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mul_hi(wide a, wide b) {
+  const wide k = 0;
+  const wide v = (a * b) >> 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_add(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a + b + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_sub(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a - b - k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_lo(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = 0;
+  const wide v = a + b + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = 0;
+  const wide v = a - b - k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a + b + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a - b - k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a + b + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a - b - k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+
+}  // namespace ptx_host64
+#endif
 }  // namespace mpgen
 #endif  // __CUDACC_RTC__
 
@@ -2212,6 +2420,8 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 5;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2251,6 +2461,20 @@ struct add {
     y[8] = ptx_shr(y[7], 31u);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    ptx_add_cc(cf, x[8], 18446744073709551615u);
+    y[0] = ptx_addc_cc(cf, x[0], x[4]);
+    y[1] = ptx_addc_cc(cf, x[1], x[5]);
+    y[2] = ptx_addc_cc(cf, x[2], x[6]);
+    y[3] = ptx_addc(cf, x[3], x[7]);
+    y[4] = ptx_shr(y[3], 63u);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
@@ -2274,6 +2498,8 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 5;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2316,10 +2542,26 @@ struct sub {
     y[8] = ptx_and(t[1], 1u);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[2];
+    ptx_sub_cc(cf, 0u, x[8]);
+    y[0] = ptx_subc_cc(cf, x[0], x[4]);
+    y[1] = ptx_subc_cc(cf, x[1], x[5]);
+    y[2] = ptx_subc_cc(cf, x[2], x[6]);
+    y[3] = ptx_subc_cc(cf, x[3], x[7]);
+    t[1] = ptx_subc(cf, 0u, 0u);
+    y[4] = ptx_and(t[1], 1u);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
-// add_ui: a + u (u of 32 bits), then the carry out; 10 instructions.
+// add_ui: a + u (u of one limb), then the carry out; 10 instructions.
 struct add_ui {
   static constexpr const char* name = "add_ui";
   static constexpr unsigned bits = 255;
@@ -2339,6 +2581,8 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 5;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 5;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2375,10 +2619,23 @@ struct add_ui {
     y[8] = ptx_shr(y[7], 31u);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    y[0] = ptx_add_cc(cf, x[0], x[4]);
+    y[1] = ptx_addc_cc(cf, x[1], 0u);
+    y[2] = ptx_addc_cc(cf, x[2], 0u);
+    y[3] = ptx_addc(cf, x[3], 0u);
+    y[4] = ptx_shr(y[3], 63u);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
-// sub_ui: a - u (u of 32 bits), then the borrow out; 11 instructions.
+// sub_ui: a - u (u of one limb), then the borrow out; 11 instructions.
 struct sub_ui {
   static constexpr const char* name = "sub_ui";
   static constexpr unsigned bits = 255;
@@ -2398,6 +2655,8 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 5;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 5;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2438,6 +2697,21 @@ struct sub_ui {
     y[8] = ptx_and(t[0], 1u);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[1];
+    y[0] = ptx_sub_cc(cf, x[0], x[4]);
+    y[1] = ptx_subc_cc(cf, x[1], 0u);
+    y[2] = ptx_subc_cc(cf, x[2], 0u);
+    y[3] = ptx_subc_cc(cf, x[3], 0u);
+    t[0] = ptx_subc(cf, 0u, 0u);
+    y[4] = ptx_and(t[0], 1u);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
@@ -2461,6 +2735,8 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2495,6 +2771,18 @@ struct neg {
     y[7] = ptx_subc(cf, 0u, x[7]);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    y[0] = ptx_sub_cc(cf, 0u, x[0]);
+    y[1] = ptx_subc_cc(cf, 0u, x[1]);
+    y[2] = ptx_subc_cc(cf, 0u, x[2]);
+    y[3] = ptx_subc(cf, 0u, x[3]);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
@@ -2518,6 +2806,8 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 8;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2836,6 +3126,56 @@ struct mul {
     y[14] = ptx_addc_cc(cf, y[14], t[13]);
     y[15] = ptx_addc(cf, y[15], t[14]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[7];
+    y[0] = ptx_mul_lo(x[0], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
+    y[2] = ptx_mul_lo(x[2], x[4]);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
+    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc(cf, y[7], t[6]);
+  }
+#endif
 #endif
 };
 
@@ -2859,6 +3199,8 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 64ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3021,6 +3363,34 @@ struct mul_lo {
     y[7] = ptx_addc(cf, y[7], t[6]);
     y[7] = ptx_and(y[7], 2147483647u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    y[0] = ptx_mul_lo(x[0], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
+    y[2] = ptx_mul_lo(x[2], x[4]);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
+    y[3] = ptx_madc_hi(cf, x[1], x[5], y[3]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo(cf, x[2], x[5], t[2]);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
+    y[3] = ptx_madc_hi(cf, x[0], x[6], y[3]);
+    t[2] = ptx_mad_lo(x[1], x[6], t[2]);
+    t[2] = ptx_mad_lo(x[0], x[7], t[2]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc(cf, y[3], t[2]);
+    y[3] = ptx_and(y[3], 9223372036854775807u);
+  }
+#endif
 #endif
 };
 
@@ -3044,6 +3414,8 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3378,6 +3750,60 @@ struct mul_hi {
     y[6] = ptx_shf_r_clamp(t[13], t[14], 31u);
     y[7] = ptx_shf_r_clamp(t[14], t[15], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[15];
+    ptx_mul_lo(x[0], x[4]);
+    t[1] = ptx_mul_hi(x[0], x[4]);
+    t[2] = ptx_mul_lo(x[2], x[4]);
+    t[3] = ptx_mul_hi(x[2], x[4]);
+    t[8] = ptx_mul_lo(x[1], x[4]);
+    t[9] = ptx_mul_hi(x[1], x[4]);
+    t[10] = ptx_mul_lo(x[3], x[4]);
+    t[11] = ptx_mul_hi(x[3], x[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
+    t[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[5], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[5], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[5], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[6], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[6], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[6], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[6], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[6], t[12]);
+    t[13] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[7], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[7], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[7], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[7], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[7], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[7], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[3] = ptx_addc_cc(cf, t[3], t[10]);
+    t[4] = ptx_addc_cc(cf, t[4], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc_cc(cf, t[6], t[13]);
+    t[7] = ptx_addc(cf, t[7], t[14]);
+    y[0] = ptx_shf_r_clamp(t[3], t[4], 63u);
+    y[1] = ptx_shf_r_clamp(t[4], t[5], 63u);
+    y[2] = ptx_shf_r_clamp(t[5], t[6], 63u);
+    y[3] = ptx_shf_r_clamp(t[6], t[7], 63u);
+  }
+#endif
 #endif
 };
 
@@ -3401,6 +3827,8 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 72ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 8;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3633,10 +4061,53 @@ struct sqr {
     y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
     y[15] = ptx_madc_hi(cf, x[7], x[7], y[15]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[6];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    y[4] = ptx_mul_lo(x[3], x[1]);
+    y[5] = ptx_mul_hi(x[3], x[1]);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[2], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc(cf, 0u, t[5]);
+    y[1] = ptx_add_cc(cf, y[1], y[1]);
+    y[2] = ptx_addc_cc(cf, y[2], y[2]);
+    y[3] = ptx_addc_cc(cf, y[3], y[3]);
+    y[4] = ptx_addc_cc(cf, y[4], y[4]);
+    y[5] = ptx_addc_cc(cf, y[5], y[5]);
+    y[6] = ptx_addc_cc(cf, y[6], y[6]);
+    y[7] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mul_lo(x[0], x[0]);
+    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
+    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
+    y[7] = ptx_madc_hi(cf, x[3], x[3], y[7]);
+  }
+#endif
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 24 instructions.
+// mul_ui: a * u (u of one limb), full: one more limb; 24 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 255;
@@ -3656,6 +4127,8 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 5;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 5;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3722,6 +4195,26 @@ struct mul_ui {
     y[7] = ptx_addc_cc(cf, y[7], t[6]);
     y[8] = ptx_addc(cf, 0u, t[7]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[4];
+    y[0] = ptx_mul_lo(x[0], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
+    y[2] = ptx_mul_lo(x[2], x[4]);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc(cf, 0u, t[3]);
+  }
+#endif
 #endif
 };
 
@@ -3745,6 +4238,8 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 8;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4081,6 +4576,61 @@ struct mad {
     y[14] = ptx_addc_cc(cf, y[14], t[13]);
     y[15] = ptx_addc(cf, y[15], t[14]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[7];
+    y[0] = ptx_mov(x[8]);
+    y[1] = ptx_mov(x[9]);
+    y[2] = ptx_mov(x[10]);
+    y[3] = ptx_mov(x[11]);
+    y[0] = ptx_mad_lo_cc(cf, x[0], x[4], y[0]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[4], y[1]);
+    y[2] = ptx_madc_lo_cc(cf, x[2], x[4], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
+    y[4] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
+    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc(cf, y[7], t[6]);
+  }
+#endif
 #endif
 };
 

@@ -109,8 +109,11 @@ namespace mpgen {
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
-inline uint32_t bit_reverse(uint32_t v) {
-  uint32_t r = 0;
+constexpr uint64_t word_mask = 0xffffffffu;
+inline uint64_t count_leading_zeros(uint64_t a) { return __builtin_clz(uint32_t(a)); }
+inline uint64_t count_ones(uint64_t a) { return __builtin_popcount(uint32_t(a)); }
+inline uint64_t bit_reverse(uint64_t a) {
+  uint32_t v = uint32_t(a), r = 0;
   for (int i = 0; i < 32; ++i, v >>= 1) r = (r << 1) | (v & 1u);
   return r;
 }
@@ -170,19 +173,19 @@ inline uint32_t ptx_shf_r_clamp(uint64_t a, uint64_t b, uint64_t d) {
 }
 inline uint32_t ptx_clz(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = a ? __builtin_clz(uint32_t(a)) : 32;
+  const uint64_t v = a ? count_leading_zeros(a) : 32;
   (void)k;
   return uint32_t(v);
 }
 inline uint32_t ptx_popc(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = __builtin_popcount(uint32_t(a));
+  const uint64_t v = count_ones(a);
   (void)k;
   return uint32_t(v);
 }
 inline uint32_t ptx_brev(uint64_t a) {
   const uint64_t k = 0;
-  const uint64_t v = bit_reverse(uint32_t(a));
+  const uint64_t v = bit_reverse(a);
   (void)k;
   return uint32_t(v);
 }
@@ -212,7 +215,7 @@ inline uint32_t ptx_sub(uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_mad_lo(uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = 0;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   return uint32_t(v);
 }
@@ -238,7 +241,7 @@ inline uint32_t ptx_sub_cc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_mad_lo_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = 0;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
@@ -264,7 +267,7 @@ inline uint32_t ptx_subc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_madc_lo(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = cf;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   return uint32_t(v);
 }
@@ -290,7 +293,7 @@ inline uint32_t ptx_subc_cc(uint32_t& cf, uint64_t a, uint64_t b) {
 }
 inline uint32_t ptx_madc_lo_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d) {
   const uint64_t k = cf;
-  const uint64_t v = ((a * b) & 0xffffffffu) + d + k;
+  const uint64_t v = ((a * b) & word_mask) + d + k;
   (void)k;
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
@@ -388,6 +391,211 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
   }
 }
 }  // namespace ptx_host
+
+#ifdef __SIZEOF_INT128__
+// The same instructions over 64-bit words (the 64-bit host lists: an operation's host64),
+// the double word an unsigned __int128.
+namespace ptx_host64 {
+using wide = unsigned __int128;
+constexpr wide word_mask = ~uint64_t(0);
+inline wide count_leading_zeros(wide a) { return __builtin_clzll(uint64_t(a)); }
+inline wide count_ones(wide a) { return __builtin_popcountll(uint64_t(a)); }
+inline wide bit_reverse(wide a) {
+  uint64_t v = uint64_t(a), r = 0;
+  for (int i = 0; i < 64; ++i, v >>= 1) r = (r << 1) | (v & 1u);
+  return r;
+}
+inline uint64_t ptx_mov(wide a) {
+  const wide k = 0;
+  const wide v = a;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_not(wide a) {
+  const wide k = 0;
+  const wide v = ~a;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_and(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a & b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_or(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a | b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_xor(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a ^ b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shl(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a << b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shr(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a >> b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shf_l_clamp(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = (((b << 64) | a) << (d < 64 ? d : 64)) >> 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_shf_r_clamp(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((b << 64) | a) >> (d < 64 ? d : 64);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_clz(wide a) {
+  const wide k = 0;
+  const wide v = a ? count_leading_zeros(a) : 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_popc(wide a) {
+  const wide k = 0;
+  const wide v = count_ones(a);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_brev(wide a) {
+  const wide k = 0;
+  const wide v = bit_reverse(a);
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mul_lo(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a * b;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mul_hi(wide a, wide b) {
+  const wide k = 0;
+  const wide v = (a * b) >> 64;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_add(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a + b + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_sub(wide a, wide b) {
+  const wide k = 0;
+  const wide v = a - b - k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_lo(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = 0;
+  const wide v = a + b + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = 0;
+  const wide v = a - b - k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = 0;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a + b + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a - b - k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  return uint64_t(v);
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a + b + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  const wide k = cf;
+  const wide v = a - b - k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) & word_mask) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  const wide k = cf;
+  const wide v = ((a * b) >> 64) + d + k;
+  (void)k;
+  cf = uint64_t(v >> 64) & 1u;
+  return uint64_t(v);
+}
+
+}  // namespace ptx_host64
+#endif
 }  // namespace mpgen
 #endif  // __CUDACC_RTC__
 
@@ -2212,6 +2420,8 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 19;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 10;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2269,6 +2479,25 @@ struct add {
     y[17] = ptx_shr(y[16], 9u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    ptx_add_cc(cf, x[18], 18446744073709551615u);
+    y[0] = ptx_addc_cc(cf, x[0], x[9]);
+    y[1] = ptx_addc_cc(cf, x[1], x[10]);
+    y[2] = ptx_addc_cc(cf, x[2], x[11]);
+    y[3] = ptx_addc_cc(cf, x[3], x[12]);
+    y[4] = ptx_addc_cc(cf, x[4], x[13]);
+    y[5] = ptx_addc_cc(cf, x[5], x[14]);
+    y[6] = ptx_addc_cc(cf, x[6], x[15]);
+    y[7] = ptx_addc_cc(cf, x[7], x[16]);
+    y[8] = ptx_addc(cf, x[8], x[17]);
+    y[9] = ptx_shr(y[8], 9u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -2292,6 +2521,8 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 19;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 10;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2352,10 +2583,31 @@ struct sub {
     y[17] = ptx_and(t[1], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[2];
+    ptx_sub_cc(cf, 0u, x[18]);
+    y[0] = ptx_subc_cc(cf, x[0], x[9]);
+    y[1] = ptx_subc_cc(cf, x[1], x[10]);
+    y[2] = ptx_subc_cc(cf, x[2], x[11]);
+    y[3] = ptx_subc_cc(cf, x[3], x[12]);
+    y[4] = ptx_subc_cc(cf, x[4], x[13]);
+    y[5] = ptx_subc_cc(cf, x[5], x[14]);
+    y[6] = ptx_subc_cc(cf, x[6], x[15]);
+    y[7] = ptx_subc_cc(cf, x[7], x[16]);
+    y[8] = ptx_subc_cc(cf, x[8], x[17]);
+    t[1] = ptx_subc(cf, 0u, 0u);
+    y[9] = ptx_and(t[1], 1u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
-// add_ui: a + u (u of 32 bits), then the carry out; 19 instructions.
+// add_ui: a + u (u of one limb), then the carry out; 19 instructions.
 struct add_ui {
   static constexpr const char* name = "add_ui";
   static constexpr unsigned bits = 521;
@@ -2375,6 +2627,8 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 10;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 10;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2429,10 +2683,28 @@ struct add_ui {
     y[17] = ptx_shr(y[16], 9u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    y[0] = ptx_add_cc(cf, x[0], x[9]);
+    y[1] = ptx_addc_cc(cf, x[1], 0u);
+    y[2] = ptx_addc_cc(cf, x[2], 0u);
+    y[3] = ptx_addc_cc(cf, x[3], 0u);
+    y[4] = ptx_addc_cc(cf, x[4], 0u);
+    y[5] = ptx_addc_cc(cf, x[5], 0u);
+    y[6] = ptx_addc_cc(cf, x[6], 0u);
+    y[7] = ptx_addc_cc(cf, x[7], 0u);
+    y[8] = ptx_addc(cf, x[8], 0u);
+    y[9] = ptx_shr(y[8], 9u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
-// sub_ui: a - u (u of 32 bits), then the borrow out; 20 instructions.
+// sub_ui: a - u (u of one limb), then the borrow out; 20 instructions.
 struct sub_ui {
   static constexpr const char* name = "sub_ui";
   static constexpr unsigned bits = 521;
@@ -2452,6 +2724,8 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 10;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 10;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2510,6 +2784,26 @@ struct sub_ui {
     y[17] = ptx_and(t[0], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[1];
+    y[0] = ptx_sub_cc(cf, x[0], x[9]);
+    y[1] = ptx_subc_cc(cf, x[1], 0u);
+    y[2] = ptx_subc_cc(cf, x[2], 0u);
+    y[3] = ptx_subc_cc(cf, x[3], 0u);
+    y[4] = ptx_subc_cc(cf, x[4], 0u);
+    y[5] = ptx_subc_cc(cf, x[5], 0u);
+    y[6] = ptx_subc_cc(cf, x[6], 0u);
+    y[7] = ptx_subc_cc(cf, x[7], 0u);
+    y[8] = ptx_subc_cc(cf, x[8], 0u);
+    t[0] = ptx_subc(cf, 0u, 0u);
+    y[9] = ptx_and(t[0], 1u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -2533,6 +2827,8 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2585,6 +2881,23 @@ struct neg {
     y[16] = ptx_subc(cf, 0u, x[16]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    y[0] = ptx_sub_cc(cf, 0u, x[0]);
+    y[1] = ptx_subc_cc(cf, 0u, x[1]);
+    y[2] = ptx_subc_cc(cf, 0u, x[2]);
+    y[3] = ptx_subc_cc(cf, 0u, x[3]);
+    y[4] = ptx_subc_cc(cf, 0u, x[4]);
+    y[5] = ptx_subc_cc(cf, 0u, x[5]);
+    y[6] = ptx_subc_cc(cf, 0u, x[6]);
+    y[7] = ptx_subc_cc(cf, 0u, x[7]);
+    y[8] = ptx_subc(cf, 0u, x[8]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -2608,6 +2921,8 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 577ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 17;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3874,6 +4189,198 @@ struct mul {
     y[31] = ptx_addc_cc(cf, y[31], t[30]);
     y[32] = ptx_addc(cf, y[32], t[31]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[16];
+    y[0] = ptx_mul_lo(x[0], x[9]);
+    y[1] = ptx_mul_hi(x[0], x[9]);
+    y[2] = ptx_mul_lo(x[2], x[9]);
+    y[3] = ptx_mul_hi(x[2], x[9]);
+    y[4] = ptx_mul_lo(x[4], x[9]);
+    y[5] = ptx_mul_hi(x[4], x[9]);
+    y[6] = ptx_mul_lo(x[6], x[9]);
+    y[7] = ptx_mul_hi(x[6], x[9]);
+    y[8] = ptx_mul_lo(x[8], x[9]);
+    y[9] = ptx_mul_hi(x[8], x[9]);
+    t[0] = ptx_mul_lo(x[1], x[9]);
+    t[1] = ptx_mul_hi(x[1], x[9]);
+    t[2] = ptx_mul_lo(x[3], x[9]);
+    t[3] = ptx_mul_hi(x[3], x[9]);
+    t[4] = ptx_mul_lo(x[5], x[9]);
+    t[5] = ptx_mul_hi(x[5], x[9]);
+    t[6] = ptx_mul_lo(x[7], x[9]);
+    t[7] = ptx_mul_hi(x[7], x[9]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[10], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[7], x[10], y[9]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
+    t[9] = ptx_madc_hi(cf, x[8], x[10], 0u);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[11], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[6], x[11], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[12], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[5], x[12], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[12], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[7], x[12], y[11]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[12], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[12], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[12], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[12], t[10]);
+    t[11] = ptx_madc_hi(cf, x[8], x[12], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[13], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[4], x[13], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[13], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[6], x[13], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[13], y[12]);
+    y[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[14], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[3], x[14], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[14], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[5], x[14], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[14], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[7], x[14], y[13]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[8], x[14], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[2], x[15], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[2], x[15], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[15], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[4], x[15], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[15], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[6], x[15], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[16], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[1], x[16], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[16], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[3], x[16], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[16], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[5], x[16], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[16], y[14]);
+    y[15] = ptx_madc_hi_cc(cf, x[7], x[16], y[15]);
+    y[16] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[16], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[16], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[16], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[16], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[16], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[16], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[16], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[16], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[0], x[17], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[17], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[2], x[17], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[2], x[17], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[17], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[4], x[17], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[17], y[14]);
+    y[15] = ptx_madc_hi_cc(cf, x[6], x[17], y[15]);
+    y[16] = ptx_madc_lo(cf, x[8], x[17], y[16]);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[17], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[17], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[17], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[17], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[17], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[17], t[14]);
+    t[15] = ptx_madc_hi(cf, x[7], x[17], t[15]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc(cf, y[16], t[15]);
+  }
+#endif
 #endif
 };
 
@@ -3897,6 +4404,8 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 289ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4527,6 +5036,104 @@ struct mul_lo {
     y[16] = ptx_addc(cf, y[16], t[15]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[8];
+    y[0] = ptx_mul_lo(x[0], x[9]);
+    y[1] = ptx_mul_hi(x[0], x[9]);
+    y[2] = ptx_mul_lo(x[2], x[9]);
+    y[3] = ptx_mul_hi(x[2], x[9]);
+    y[4] = ptx_mul_lo(x[4], x[9]);
+    y[5] = ptx_mul_hi(x[4], x[9]);
+    y[6] = ptx_mul_lo(x[6], x[9]);
+    y[7] = ptx_mul_hi(x[6], x[9]);
+    y[8] = ptx_mul_lo(x[8], x[9]);
+    t[0] = ptx_mul_lo(x[1], x[9]);
+    t[1] = ptx_mul_hi(x[1], x[9]);
+    t[2] = ptx_mul_lo(x[3], x[9]);
+    t[3] = ptx_mul_hi(x[3], x[9]);
+    t[4] = ptx_mul_lo(x[5], x[9]);
+    t[5] = ptx_mul_hi(x[5], x[9]);
+    t[6] = ptx_mul_lo(x[7], x[9]);
+    t[7] = ptx_mul_hi(x[7], x[9]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
+    y[8] = ptx_madc_lo(cf, x[7], x[10], y[8]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
+    t[7] = ptx_madc_hi(cf, x[6], x[10], t[7]);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
+    y[8] = ptx_madc_lo(cf, x[6], x[11], y[8]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
+    t[7] = ptx_madc_hi(cf, x[5], x[11], t[7]);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
+    y[8] = ptx_madc_lo(cf, x[5], x[12], y[8]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[12], t[7]);
+    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
+    y[8] = ptx_madc_lo(cf, x[4], x[13], y[8]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[13], t[7]);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
+    y[8] = ptx_madc_lo(cf, x[3], x[14], y[8]);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
+    t[7] = ptx_madc_hi(cf, x[2], x[14], t[7]);
+    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
+    y[8] = ptx_madc_lo(cf, x[2], x[15], y[8]);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
+    t[7] = ptx_madc_hi(cf, x[1], x[15], t[7]);
+    y[8] = ptx_mad_lo(x[1], x[16], y[8]);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
+    t[7] = ptx_madc_hi(cf, x[0], x[16], t[7]);
+    y[8] = ptx_mad_lo(x[0], x[17], y[8]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc(cf, y[8], t[7]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -4550,6 +5157,8 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 577ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5850,6 +6459,207 @@ struct mul_hi {
     y[15] = ptx_shf_r_clamp(t[31], t[32], 9u);
     y[16] = ptx_shr(t[32], 9u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[33];
+    ptx_mul_lo(x[0], x[9]);
+    t[1] = ptx_mul_hi(x[0], x[9]);
+    t[2] = ptx_mul_lo(x[2], x[9]);
+    t[3] = ptx_mul_hi(x[2], x[9]);
+    t[4] = ptx_mul_lo(x[4], x[9]);
+    t[5] = ptx_mul_hi(x[4], x[9]);
+    t[6] = ptx_mul_lo(x[6], x[9]);
+    t[7] = ptx_mul_hi(x[6], x[9]);
+    t[8] = ptx_mul_lo(x[8], x[9]);
+    t[9] = ptx_mul_hi(x[8], x[9]);
+    t[17] = ptx_mul_lo(x[1], x[9]);
+    t[18] = ptx_mul_hi(x[1], x[9]);
+    t[19] = ptx_mul_lo(x[3], x[9]);
+    t[20] = ptx_mul_hi(x[3], x[9]);
+    t[21] = ptx_mul_lo(x[5], x[9]);
+    t[22] = ptx_mul_hi(x[5], x[9]);
+    t[23] = ptx_mul_lo(x[7], x[9]);
+    t[24] = ptx_mul_hi(x[7], x[9]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[10], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[17] = ptx_mad_lo_cc(cf, x[0], x[10], t[17]);
+    t[18] = ptx_madc_hi_cc(cf, x[0], x[10], t[18]);
+    t[19] = ptx_madc_lo_cc(cf, x[2], x[10], t[19]);
+    t[20] = ptx_madc_hi_cc(cf, x[2], x[10], t[20]);
+    t[21] = ptx_madc_lo_cc(cf, x[4], x[10], t[21]);
+    t[22] = ptx_madc_hi_cc(cf, x[4], x[10], t[22]);
+    t[23] = ptx_madc_lo_cc(cf, x[6], x[10], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[6], x[10], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
+    t[26] = ptx_madc_hi(cf, x[8], x[10], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[11], t[10]);
+    t[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
+    t[19] = ptx_mad_lo_cc(cf, x[1], x[11], t[19]);
+    t[20] = ptx_madc_hi_cc(cf, x[1], x[11], t[20]);
+    t[21] = ptx_madc_lo_cc(cf, x[3], x[11], t[21]);
+    t[22] = ptx_madc_hi_cc(cf, x[3], x[11], t[22]);
+    t[23] = ptx_madc_lo_cc(cf, x[5], x[11], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[5], x[11], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[7], x[11], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[7], x[11], t[26]);
+    t[27] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[12], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[19] = ptx_mad_lo_cc(cf, x[0], x[12], t[19]);
+    t[20] = ptx_madc_hi_cc(cf, x[0], x[12], t[20]);
+    t[21] = ptx_madc_lo_cc(cf, x[2], x[12], t[21]);
+    t[22] = ptx_madc_hi_cc(cf, x[2], x[12], t[22]);
+    t[23] = ptx_madc_lo_cc(cf, x[4], x[12], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[4], x[12], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[6], x[12], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[6], x[12], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[8], x[12], t[27]);
+    t[28] = ptx_madc_hi(cf, x[8], x[12], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[13], t[12]);
+    t[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
+    t[21] = ptx_mad_lo_cc(cf, x[1], x[13], t[21]);
+    t[22] = ptx_madc_hi_cc(cf, x[1], x[13], t[22]);
+    t[23] = ptx_madc_lo_cc(cf, x[3], x[13], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[3], x[13], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[5], x[13], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[5], x[13], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[7], x[13], t[27]);
+    t[28] = ptx_madc_hi_cc(cf, x[7], x[13], t[28]);
+    t[29] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[14], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[21] = ptx_mad_lo_cc(cf, x[0], x[14], t[21]);
+    t[22] = ptx_madc_hi_cc(cf, x[0], x[14], t[22]);
+    t[23] = ptx_madc_lo_cc(cf, x[2], x[14], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[2], x[14], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[4], x[14], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[4], x[14], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[6], x[14], t[27]);
+    t[28] = ptx_madc_hi_cc(cf, x[6], x[14], t[28]);
+    t[29] = ptx_madc_lo_cc(cf, x[8], x[14], t[29]);
+    t[30] = ptx_madc_hi(cf, x[8], x[14], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[15], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
+    t[23] = ptx_mad_lo_cc(cf, x[1], x[15], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[1], x[15], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[3], x[15], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[3], x[15], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[5], x[15], t[27]);
+    t[28] = ptx_madc_hi_cc(cf, x[5], x[15], t[28]);
+    t[29] = ptx_madc_lo_cc(cf, x[7], x[15], t[29]);
+    t[30] = ptx_madc_hi_cc(cf, x[7], x[15], t[30]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[16], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[16], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[16], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[16], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[16], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[16], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[16], t[15]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[23] = ptx_mad_lo_cc(cf, x[0], x[16], t[23]);
+    t[24] = ptx_madc_hi_cc(cf, x[0], x[16], t[24]);
+    t[25] = ptx_madc_lo_cc(cf, x[2], x[16], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[2], x[16], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[4], x[16], t[27]);
+    t[28] = ptx_madc_hi_cc(cf, x[4], x[16], t[28]);
+    t[29] = ptx_madc_lo_cc(cf, x[6], x[16], t[29]);
+    t[30] = ptx_madc_hi_cc(cf, x[6], x[16], t[30]);
+    t[31] = ptx_madc_lo_cc(cf, x[8], x[16], t[31]);
+    t[32] = ptx_madc_hi(cf, x[8], x[16], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[17], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[17], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[17], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[17], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[17], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[17], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[6], x[17], t[15]);
+    t[16] = ptx_madc_lo(cf, x[8], x[17], t[16]);
+    t[25] = ptx_mad_lo_cc(cf, x[1], x[17], t[25]);
+    t[26] = ptx_madc_hi_cc(cf, x[1], x[17], t[26]);
+    t[27] = ptx_madc_lo_cc(cf, x[3], x[17], t[27]);
+    t[28] = ptx_madc_hi_cc(cf, x[3], x[17], t[28]);
+    t[29] = ptx_madc_lo_cc(cf, x[5], x[17], t[29]);
+    t[30] = ptx_madc_hi_cc(cf, x[5], x[17], t[30]);
+    t[31] = ptx_madc_lo_cc(cf, x[7], x[17], t[31]);
+    t[32] = ptx_madc_hi(cf, x[7], x[17], t[32]);
+    t[1] = ptx_add_cc(cf, t[1], t[17]);
+    t[2] = ptx_addc_cc(cf, t[2], t[18]);
+    t[3] = ptx_addc_cc(cf, t[3], t[19]);
+    t[4] = ptx_addc_cc(cf, t[4], t[20]);
+    t[5] = ptx_addc_cc(cf, t[5], t[21]);
+    t[6] = ptx_addc_cc(cf, t[6], t[22]);
+    t[7] = ptx_addc_cc(cf, t[7], t[23]);
+    t[8] = ptx_addc_cc(cf, t[8], t[24]);
+    t[9] = ptx_addc_cc(cf, t[9], t[25]);
+    t[10] = ptx_addc_cc(cf, t[10], t[26]);
+    t[11] = ptx_addc_cc(cf, t[11], t[27]);
+    t[12] = ptx_addc_cc(cf, t[12], t[28]);
+    t[13] = ptx_addc_cc(cf, t[13], t[29]);
+    t[14] = ptx_addc_cc(cf, t[14], t[30]);
+    t[15] = ptx_addc_cc(cf, t[15], t[31]);
+    t[16] = ptx_addc(cf, t[16], t[32]);
+    y[0] = ptx_shf_r_clamp(t[8], t[9], 9u);
+    y[1] = ptx_shf_r_clamp(t[9], t[10], 9u);
+    y[2] = ptx_shf_r_clamp(t[10], t[11], 9u);
+    y[3] = ptx_shf_r_clamp(t[11], t[12], 9u);
+    y[4] = ptx_shf_r_clamp(t[12], t[13], 9u);
+    y[5] = ptx_shf_r_clamp(t[13], t[14], 9u);
+    y[6] = ptx_shf_r_clamp(t[14], t[15], 9u);
+    y[7] = ptx_shf_r_clamp(t[15], t[16], 9u);
+    y[8] = ptx_shr(t[16], 9u);
+  }
+#endif
 #endif
 };
 
@@ -5873,6 +6683,8 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 305ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 17;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6659,10 +7471,146 @@ struct sqr {
     y[31] = ptx_madc_hi_cc(cf, x[15], x[15], y[31]);
     y[32] = ptx_madc_lo(cf, x[16], x[16], y[32]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[16];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[7] = ptx_mul_hi(x[6], x[0]);
+    y[8] = ptx_mul_lo(x[8], x[0]);
+    y[9] = ptx_mul_hi(x[8], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[5], x[0]);
+    t[5] = ptx_mul_hi(x[5], x[0]);
+    t[6] = ptx_mul_lo(x[7], x[0]);
+    t[7] = ptx_mul_hi(x[7], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], 0u);
+    t[9] = ptx_madc_hi(cf, x[8], x[1], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
+    y[11] = ptx_madc_hi(cf, x[8], x[2], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
+    t[11] = ptx_madc_hi(cf, x[8], x[3], 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
+    y[13] = ptx_madc_hi(cf, x[8], x[4], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
+    t[13] = ptx_madc_hi(cf, x[8], x[5], 0u);
+    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
+    y[15] = ptx_madc_hi(cf, x[8], x[6], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[7], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc(cf, 0u, t[15]);
+    y[1] = ptx_add_cc(cf, y[1], y[1]);
+    y[2] = ptx_addc_cc(cf, y[2], y[2]);
+    y[3] = ptx_addc_cc(cf, y[3], y[3]);
+    y[4] = ptx_addc_cc(cf, y[4], y[4]);
+    y[5] = ptx_addc_cc(cf, y[5], y[5]);
+    y[6] = ptx_addc_cc(cf, y[6], y[6]);
+    y[7] = ptx_addc_cc(cf, y[7], y[7]);
+    y[8] = ptx_addc_cc(cf, y[8], y[8]);
+    y[9] = ptx_addc_cc(cf, y[9], y[9]);
+    y[10] = ptx_addc_cc(cf, y[10], y[10]);
+    y[11] = ptx_addc_cc(cf, y[11], y[11]);
+    y[12] = ptx_addc_cc(cf, y[12], y[12]);
+    y[13] = ptx_addc_cc(cf, y[13], y[13]);
+    y[14] = ptx_addc_cc(cf, y[14], y[14]);
+    y[15] = ptx_addc_cc(cf, y[15], y[15]);
+    y[16] = ptx_addc(cf, y[16], y[16]);
+    y[0] = ptx_mul_lo(x[0], x[0]);
+    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
+    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[5], x[5], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[6], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
+    y[15] = ptx_madc_hi_cc(cf, x[7], x[7], y[15]);
+    y[16] = ptx_madc_lo(cf, x[8], x[8], y[16]);
+  }
+#endif
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 51 instructions.
+// mul_ui: a * u (u of one limb), full: one more limb; 51 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 521;
@@ -6682,6 +7630,8 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 34ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 10;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 10;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6802,6 +7752,41 @@ struct mul_ui {
     y[16] = ptx_addc_cc(cf, y[16], t[15]);
     y[17] = ptx_addc(cf, y[17], 0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[8];
+    y[0] = ptx_mul_lo(x[0], x[9]);
+    y[1] = ptx_mul_hi(x[0], x[9]);
+    y[2] = ptx_mul_lo(x[2], x[9]);
+    y[3] = ptx_mul_hi(x[2], x[9]);
+    y[4] = ptx_mul_lo(x[4], x[9]);
+    y[5] = ptx_mul_hi(x[4], x[9]);
+    y[6] = ptx_mul_lo(x[6], x[9]);
+    y[7] = ptx_mul_hi(x[6], x[9]);
+    y[8] = ptx_mul_lo(x[8], x[9]);
+    y[9] = ptx_mul_hi(x[8], x[9]);
+    t[0] = ptx_mul_lo(x[1], x[9]);
+    t[1] = ptx_mul_hi(x[1], x[9]);
+    t[2] = ptx_mul_lo(x[3], x[9]);
+    t[3] = ptx_mul_hi(x[3], x[9]);
+    t[4] = ptx_mul_lo(x[5], x[9]);
+    t[5] = ptx_mul_hi(x[5], x[9]);
+    t[6] = ptx_mul_lo(x[7], x[9]);
+    t[7] = ptx_mul_hi(x[7], x[9]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc(cf, y[9], 0u);
+  }
+#endif
 #endif
 };
 
@@ -6825,6 +7810,8 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 26112;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 577ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 27;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 17;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8125,6 +9112,207 @@ struct mad {
     y[31] = ptx_addc_cc(cf, y[31], t[30]);
     y[32] = ptx_addc(cf, y[32], t[31]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[16];
+    y[0] = ptx_mov(x[18]);
+    y[1] = ptx_mov(x[19]);
+    y[2] = ptx_mov(x[20]);
+    y[3] = ptx_mov(x[21]);
+    y[4] = ptx_mov(x[22]);
+    y[5] = ptx_mov(x[23]);
+    y[6] = ptx_mov(x[24]);
+    y[7] = ptx_mov(x[25]);
+    y[8] = ptx_mov(x[26]);
+    y[0] = ptx_mad_lo_cc(cf, x[0], x[9], y[0]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[9], y[1]);
+    y[2] = ptx_madc_lo_cc(cf, x[2], x[9], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[2], x[9], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[9], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[4], x[9], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[6], x[9], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[6], x[9], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[8], x[9], y[8]);
+    y[9] = ptx_madc_hi(cf, x[8], x[9], 0u);
+    t[0] = ptx_mul_lo(x[1], x[9]);
+    t[1] = ptx_mul_hi(x[1], x[9]);
+    t[2] = ptx_mul_lo(x[3], x[9]);
+    t[3] = ptx_mul_hi(x[3], x[9]);
+    t[4] = ptx_mul_lo(x[5], x[9]);
+    t[5] = ptx_mul_hi(x[5], x[9]);
+    t[6] = ptx_mul_lo(x[7], x[9]);
+    t[7] = ptx_mul_hi(x[7], x[9]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[10], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[7], x[10], y[9]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
+    t[9] = ptx_madc_hi(cf, x[8], x[10], 0u);
+    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
+    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[11], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[6], x[11], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[12], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[5], x[12], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[12], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[7], x[12], y[11]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[12], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[12], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[12], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[12], t[10]);
+    t[11] = ptx_madc_hi(cf, x[8], x[12], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
+    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[13], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[4], x[13], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[13], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[6], x[13], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[13], y[12]);
+    y[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[14], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[3], x[14], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[14], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[5], x[14], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[14], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[7], x[14], y[13]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[8], x[14], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
+    y[8] = ptx_madc_lo_cc(cf, x[2], x[15], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[2], x[15], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[15], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[4], x[15], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[15], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[6], x[15], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[16], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[1], x[16], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[16], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[3], x[16], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[16], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[5], x[16], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[16], y[14]);
+    y[15] = ptx_madc_hi_cc(cf, x[7], x[16], y[15]);
+    y[16] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[16], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[16], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[16], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[16], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[16], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[16], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[16], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[16], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[0], x[17], y[8]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[17], y[9]);
+    y[10] = ptx_madc_lo_cc(cf, x[2], x[17], y[10]);
+    y[11] = ptx_madc_hi_cc(cf, x[2], x[17], y[11]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[17], y[12]);
+    y[13] = ptx_madc_hi_cc(cf, x[4], x[17], y[13]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[17], y[14]);
+    y[15] = ptx_madc_hi_cc(cf, x[6], x[17], y[15]);
+    y[16] = ptx_madc_lo(cf, x[8], x[17], y[16]);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[17], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[17], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[17], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[17], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[17], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[17], t[14]);
+    t[15] = ptx_madc_hi(cf, x[7], x[17], t[15]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc(cf, y[16], t[15]);
+  }
+#endif
 #endif
 };
 

@@ -1,16 +1,24 @@
-"""The instruction list: straight-line 32-bit carry-chain code, PTX's semantics.
+"""The instruction list: straight-line carry-chain code over words of 32 bits (the GPU's)
+or 64 (the host's 64-bit rendering), with PTX's semantics at either width.
 
 Every operation is planned as one `Function`: words in (`x`), words out (`y`),
 temporaries (`t`) and a list of `Instr` whose opcodes are PTX mnemonics. The
 renderers print it (inline PTX for the device, C++ for the host) and `execute`
-runs it here, all with the carry flag semantics defined in `OPCODES`.
+runs it here, all with the carry flag semantics defined in `OPCODES`, at the
+function's word width.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
-MASK = 0xFFFFFFFF
+WORD_BITS = (32, 64)  # the widths a list may be planned at: the GPU's words, the host's
+MASK = 0xFFFFFFFF  # a 32-bit word's ones (the GPU's lists and their constants)
+
+
+def mask(width: int) -> int:
+    """A word's ones at a width of WORD_BITS."""
+    return (1 << width) - 1
 
 
 @dataclass(frozen=True)
@@ -22,71 +30,68 @@ class Reg:
         return f"{self.bank}[{self.index}]"
 
 
-Operand = Union[Reg, int]  # an int is a 32-bit immediate
+Operand = Union[Reg, int]  # an int is an immediate of the word's width
 
 
 @dataclass(frozen=True)
 class Opcode:
     mnemonic: str  # PTX, without the type suffix
-    ptx_type: str  # "u32" or "b32"
+    ptx_type: str  # "u32" or "b32" (at 32 bits)
     sources: int
     carry_in: bool
     carry_out: bool
-    # (sources..., carry) -> full-width value; low 32 bits are the result, bit 32 the carry
+    # (w, sources..., carry) -> full-width value at word width w; its low w bits are the
+    # result, bit w the carry
     value: Callable[..., int]
-    # the same in C++ over uint64_t a, b, d (sources) and k (carry in), for the host
-    cpp: str
+    # the same in C++ over `wide` a, b, d (sources) and k (carry in), W the word's bits:
+    # `wide` twice the word (uint64_t for 32-bit words, unsigned __int128 for 64)
+    cpp_template: str
 
     @property
     def host_name(self) -> str:
         return "ptx_" + self.mnemonic.replace(".", "_")
 
-
-def _lo(a: int, b: int) -> int:
-    return (a * b) & MASK
-
-
-def _hi(a: int, b: int) -> int:
-    return (a * b) >> 32
+    def cpp(self, width: int = 32) -> str:
+        return self.cpp_template.replace("W", str(width))
 
 
 def _opcodes() -> list[Opcode]:
     table = [
-        Opcode("mov", "b32", 1, False, False, lambda a, k: a, "a"),
-        Opcode("not", "b32", 1, False, False, lambda a, k: ~a & MASK, "~a"),
-        Opcode("and", "b32", 2, False, False, lambda a, b, k: a & b, "a & b"),
-        Opcode("or", "b32", 2, False, False, lambda a, b, k: a | b, "a | b"),
-        Opcode("xor", "b32", 2, False, False, lambda a, b, k: a ^ b, "a ^ b"),
-        Opcode("shl", "b32", 2, False, False, lambda a, b, k: (a << b) & MASK, "a << b"),
-        Opcode("shr", "b32", 2, False, False, lambda a, b, k: a >> b, "a >> b"),
-        # funnel shifts of the pair high:low (a low, b high) by min(d, 32)
+        Opcode("mov", "b32", 1, False, False, lambda w, a, k: a, "a"),
+        Opcode("not", "b32", 1, False, False, lambda w, a, k: ~a & mask(w), "~a"),
+        Opcode("and", "b32", 2, False, False, lambda w, a, b, k: a & b, "a & b"),
+        Opcode("or", "b32", 2, False, False, lambda w, a, b, k: a | b, "a | b"),
+        Opcode("xor", "b32", 2, False, False, lambda w, a, b, k: a ^ b, "a ^ b"),
+        Opcode("shl", "b32", 2, False, False, lambda w, a, b, k: (a << b) & mask(w), "a << b"),
+        Opcode("shr", "b32", 2, False, False, lambda w, a, b, k: a >> b, "a >> b"),
+        # funnel shifts of the pair high:low (a low, b high) by min(d, w)
         Opcode("shf.l.clamp", "b32", 3, False, False,
-               lambda a, b, d, k: (((b << 32) | a) << min(d, 32)) >> 32,
-               "(((b << 32) | a) << (d < 32 ? d : 32)) >> 32"),
+               lambda w, a, b, d, k: (((b << w) | a) << min(d, w)) >> w,
+               "(((b << W) | a) << (d < W ? d : W)) >> W"),
         Opcode("shf.r.clamp", "b32", 3, False, False,
-               lambda a, b, d, k: (((b << 32) | a) >> min(d, 32)) & MASK,
-               "((b << 32) | a) >> (d < 32 ? d : 32)"),
-        Opcode("clz", "b32", 1, False, False, lambda a, k: 32 - a.bit_length(),
-               "a ? __builtin_clz(uint32_t(a)) : 32"),
-        Opcode("popc", "b32", 1, False, False, lambda a, k: bin(a).count("1"),
-               "__builtin_popcount(uint32_t(a))"),
-        Opcode("brev", "b32", 1, False, False, lambda a, k: int(f"{a:032b}"[::-1], 2),
-               "bit_reverse(uint32_t(a))"),
-        Opcode("mul.lo", "u32", 2, False, False, lambda a, b, k: _lo(a, b), "a * b"),
-        Opcode("mul.hi", "u32", 2, False, False, lambda a, b, k: _hi(a, b), "(a * b) >> 32"),
+               lambda w, a, b, d, k: (((b << w) | a) >> min(d, w)) & mask(w),
+               "((b << W) | a) >> (d < W ? d : W)"),
+        Opcode("clz", "b32", 1, False, False, lambda w, a, k: w - a.bit_length(),
+               "a ? count_leading_zeros(a) : W"),
+        Opcode("popc", "b32", 1, False, False, lambda w, a, k: bin(a).count("1"),
+               "count_ones(a)"),
+        Opcode("brev", "b32", 1, False, False, lambda w, a, k: int(f"{a:0{w}b}"[::-1], 2),
+               "bit_reverse(a)"),
+        Opcode("mul.lo", "u32", 2, False, False, lambda w, a, b, k: (a * b) & mask(w), "a * b"),
+        Opcode("mul.hi", "u32", 2, False, False, lambda w, a, b, k: (a * b) >> w, "(a * b) >> W"),
     ]
     for cin in (False, True):
         for cout in (False, True):
             table += [
                 Opcode(chained("add", cin, cout), "u32", 2, cin, cout,
-                       lambda a, b, k: a + b + k, "a + b + k"),
-                # the borrow lands in bit 32 as PTX's CC.CF does
+                       lambda w, a, b, k: a + b + k, "a + b + k"),
+                # the borrow lands in bit w as PTX's CC.CF does
                 Opcode(chained("sub", cin, cout), "u32", 2, cin, cout,
-                       lambda a, b, k: (a - b - k) & ((1 << 33) - 1), "a - b - k"),
+                       lambda w, a, b, k: (a - b - k) & ((2 << w) - 1), "a - b - k"),
                 Opcode(chained("mad.lo", cin, cout), "u32", 3, cin, cout,
-                       lambda a, b, d, k: _lo(a, b) + d + k, "((a * b) & 0xffffffffu) + d + k"),
+                       lambda w, a, b, d, k: ((a * b) & mask(w)) + d + k, "((a * b) & word_mask) + d + k"),
                 Opcode(chained("mad.hi", cin, cout), "u32", 3, cin, cout,
-                       lambda a, b, d, k: _hi(a, b) + d + k, "((a * b) >> 32) + d + k"),
+                       lambda w, a, b, d, k: ((a * b) >> w) + d + k, "((a * b) >> W) + d + k"),
             ]
     return table
 
@@ -109,13 +114,18 @@ class Instr:
 
 @dataclass
 class Function:
-    """One operation at one size: y = f(x), as straight-line code."""
+    """One operation at one size: y = f(x), as straight-line code over words of word_bits."""
 
     name: str
     in_words: int
     out_words: int
     temps: int = 0
     body: list[Instr] = field(default_factory=list)
+    word_bits: int = 32
+
+    @property
+    def mask(self) -> int:
+        return mask(self.word_bits)
 
     def emit(self, mnemonic: str, dst: Reg, *srcs: Operand) -> None:
         opcode = OPCODES[mnemonic]
@@ -152,7 +162,7 @@ class Function:
 
 
 def execute(fn: Function, x: list[int]) -> list[int]:
-    """Runs the list on 32-bit words with PTX's carry semantics (for the generator's tests)."""
+    """Runs the list on its words with PTX's carry semantics (for the generator's tests)."""
     assert len(x) == fn.in_words
     banks = {"x": list(x), "y": [0] * fn.out_words, "t": [0] * fn.temps}
     carry = 0
@@ -160,9 +170,10 @@ def execute(fn: Function, x: list[int]) -> list[int]:
     def read(o: Operand) -> int:
         return o if isinstance(o, int) else banks[o.bank][o.index]
 
+    w, ones = fn.word_bits, fn.mask
     for ins in fn.body:
-        full = ins.opcode.value(*(read(s) for s in ins.srcs), carry if ins.opcode.carry_in else 0)
-        banks[ins.dst.bank][ins.dst.index] = full & MASK
+        full = ins.opcode.value(w, *(read(s) for s in ins.srcs), carry if ins.opcode.carry_in else 0)
+        banks[ins.dst.bank][ins.dst.index] = full & ones
         if ins.opcode.carry_out:
-            carry = (full >> 32) & 1
+            carry = (full >> w) & 1
     return banks["y"]

@@ -3,7 +3,7 @@ each with its instruction list (or, for a loop operation, the operations it call
 the loop domain of a field. Printers take it from here."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .fields import Field, preset_curve, to_words
@@ -40,6 +40,7 @@ class PlannedOp:
     result_limbs: int
     fn: Function | None
     program: Program | None = None
+    fn64: Function | None = None  # the thread tier's list at 64-bit limbs, where the op has one (host64)
 
     @property
     def loop(self) -> bool:
@@ -231,9 +232,11 @@ def plan(size: Size, ops: list) -> Module:
     if size.tier_name == "group":
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
                                        group_program(size, op.name)) for op in ops])
+    wide = replace(size, word_bits=64)
     return Module(size, [
         PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
-                  None if isinstance(op, LoopOperation) else op.plan(size))
+                  None if isinstance(op, LoopOperation) else op.plan(size),
+                  fn64=op.plan(wide) if 64 in op.word_bits and not isinstance(op, LoopOperation) else None)
         for op in with_needs(size, ops)])
 
 

@@ -1,4 +1,5 @@
-"""Sizes: a width in bits and the 32-bit limbs that hold it."""
+"""Sizes: a width in bits and the limbs that hold it: 32-bit words (the GPU's, and the host
+rendering that runs the GPU's own lists), or 64-bit ones (the host's 64-bit rendering)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,8 +13,8 @@ MAX_BITS = tiers.GROUP_MAX_BITS
 DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024, 2048, 4096, 8192)
 
 
-def limbs_for(bits: int) -> int:
-    return -(-bits // LIMB_BITS)
+def limbs_for(bits: int, word_bits: int = LIMB_BITS) -> int:
+    return -(-bits // word_bits)
 
 
 def amount_bits(bits: int) -> int:
@@ -33,6 +34,7 @@ class Size:
     tier_name: str = "thread"  # how many threads hold one integer: thread or group
     threads: int = 0  # the group tier: the request's threads per integer (0: the table's)
     instances_per_block: int = 0  # and its instances per block (0: the table's)
+    word_bits: int = LIMB_BITS  # the limbs' width: 32, or 64 for the host's 64-bit rendering
 
     @property
     def tier(self) -> Tier:
@@ -46,12 +48,12 @@ class Size:
 
     @property
     def limbs(self) -> int:
-        return limbs_for(self.bits)
+        return limbs_for(self.bits, self.word_bits)
 
     @property
     def top_bits(self) -> int:
-        """Bits used in the most significant limb (1..32)."""
-        return self.bits - LIMB_BITS * (self.limbs - 1)
+        """Bits used in the most significant limb (1..word_bits)."""
+        return self.bits - self.word_bits * (self.limbs - 1)
 
     @property
     def name(self) -> str:

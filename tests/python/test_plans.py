@@ -13,8 +13,8 @@ from mpgen.size import Size
 SIZES = [32, 33, 48, 63, 64, 65, 96, 109, 131, 255, 256, 521]
 
 
-def words(value: int, count: int) -> list[int]:
-    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(count)]
+def words(value: int, count: int, width: int = 32) -> list[int]:
+    return [(value >> (width * i)) & ((1 << width) - 1) for i in range(count)]
 
 
 def reference(name: str, bits: int, x: list[int]) -> list[int]:
@@ -43,20 +43,28 @@ def reference(name: str, bits: int, x: list[int]) -> list[int]:
     return [(a << k) & m if name.startswith("shl") else a >> k]
 
 
-@pytest.mark.parametrize("bits", SIZES)
-def test_every_plan_matches_integers(bits):
-    size, rng = Size(bits), random.Random(bits)
-    for op in defaults(size):
+# The operations planned at 64-bit limbs too (the host's 64-bit rendering), so far.
+PLANNED_AT_64 = ["add", "sub", "add_ui", "sub_ui", "neg", "mul", "mul_lo", "mul_hi", "sqr", "mul_ui", "mad"]
+
+
+@pytest.mark.parametrize("bits, word_bits", [(b, 32) for b in SIZES] + [(b, 64) for b in SIZES + [1024, 2048]])
+def test_every_plan_matches_integers(bits, word_bits):
+    size, rng = Size(bits, word_bits=word_bits), random.Random(bits)
+    planned = [op for op in defaults(size) if word_bits in op.word_bits]
+    if word_bits == 64:
+        assert [op.name for op in planned] == PLANNED_AT_64
+    for op in planned:
         if op.modulus_operand is not None or isinstance(op, LoopOperation):  # test_moduli.py, test_division.py
             continue
         fn = op.plan(size)
+        assert fn.word_bits == word_bits
         widths = op.operand_bits(size)
-        for t in range(120):
+        for t in range(120 if bits <= 521 else 20):
             x = [rng.choice([0, 1, (1 << w) - 1, rng.getrandbits(w)]) if t % 2
                  else rng.getrandbits(w) for w in widths]
-            inputs = [w for v, width in zip(x, widths) for w in words(v, -(-width // 32))]
+            inputs = [w for v, width in zip(x, widths) for w in words(v, -(-width // word_bits), word_bits)]
             want = reference(op.name, bits, x)
-            assert execute(fn, inputs) == words(want[0], op.result_limbs(size)) + want[1:], \
+            assert execute(fn, inputs) == words(want[0], op.result_limbs(size), word_bits) + want[1:], \
                 (op.name, [hex(v) for v in x])
 
 
@@ -103,3 +111,66 @@ def test_auto_uses_karatsuba_from_the_measured_threshold():
     assert plans["auto"] == plans["karatsuba"] != plans["schoolbook"]
     below = Size(32 * (limbs - 1))
     assert len(find("mul").plan(below).body) == len(find("mul").plan(Size(below.bits, "schoolbook")).body)
+
+
+# The 64-bit lists as the host compiles them: each operation's host64() of a header
+# (printers/host.py over ptx_host64's functions) on edge and random operands, against
+# Python's integers.
+DRIVER = """#include <cstdio>
+#include <cstdlib>
+#include "HEADER"
+template <class Op>
+void run(const char* line) {
+  uint64_t x[Op::in_words64], y[Op::out_words64];
+  char* at = const_cast<char*>(line);
+  for (unsigned i = 0; i < Op::in_words64; ++i) x[i] = std::strtoull(at, &at, 16);
+  Op::host64(y, x);
+  for (unsigned i = 0; i < Op::out_words64; ++i) std::printf("%llx%c", (unsigned long long)y[i], i + 1 < Op::out_words64 ? ' ' : '\\n');
+}
+int main() {
+  char line[1 << 16];
+  while (std::fgets(line, sizeof line, stdin)) {
+    char* rest;
+    const long op = std::strtol(line, &rest, 10);
+    switch (op) {
+CASES
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("bits", [64, 109, 131, 255, 256, 381, 521, 1024, 2048])
+def test_host64_compiled_matches_integers(bits, tmp_path):
+    import json
+    import shutil
+    import subprocess
+    from mpgen.cli import main
+
+    assert main(["generate", "--bits", str(bits), "--ops", ",".join(PLANNED_AT_64), "--out", str(tmp_path)]) == 0
+    (module,) = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    ops = [op for op in module["operations"] if op["host64"]]
+    # every one at these sizes but the widest products of 2048 bits (too long to compile straight)
+    assert {op["name"] for op in ops} == set(PLANNED_AT_64) - ({"mul", "mul_hi", "mad"} if bits == 2048 else set())
+    cases = "\n".join(f"      case {k}: run<mpgen::{module['name']}::{op['symbol']}>(rest); break;" for k, op in enumerate(ops))
+    (tmp_path / "driver.cpp").write_text(DRIVER.replace("HEADER", module["files"]["header"]).replace("CASES", cases))
+    compiler = shutil.which("c++") or shutil.which("g++")
+    subprocess.run([compiler, "-O1", "-std=c++17", "-o", str(tmp_path / "driver"), str(tmp_path / "driver.cpp")],
+                   check=True, cwd=tmp_path)
+    rng, lines, wanted = random.Random(bits), [], []
+    for k, op in enumerate(ops):
+        widths = [o["bits"] for o in op["operands"]]
+        edges = [0, 1, (1 << 64) - 1, 1 << 63]
+        for t in range(60):
+            x = [rng.choice(edges + [(1 << w) - 1, 1 << (w - 1), rng.getrandbits(w)]) % (1 << w) if t % 2
+                 else rng.getrandbits(w) for w in widths]
+            inputs = [w for v, width in zip(x, op["host64"]["operand_limbs"]) for w in words(v, width, 64)]
+            lines.append(f"{k} " + " ".join(f"{w:x}" for w in inputs))
+            want = reference(op["name"], bits, x)
+            wanted.append((op["name"], x, words(want[0], op["host64"]["result_limbs"], 64) + want[1:]))
+    ran = subprocess.run([str(tmp_path / "driver")], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                         check=True)
+    got = [[int(w, 16) for w in line.split()] for line in ran.stdout.splitlines()]
+    assert len(got) == len(wanted)
+    for (name, x, want), answer in zip(wanted, got):
+        assert answer == want, (name, [hex(v) for v in x])

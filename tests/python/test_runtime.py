@@ -304,6 +304,10 @@ def test_group_tier_and_widths_not_a_multiple_of_32(device):
     assert [s + (int(c) << 2048) for s, c in zip(ints(sums.T), carries)] == [x + y for x, y in zip(a, b)]
     q, r, zero = g.div_qr(a, b)
     assert list(zip(q, r, zero)) == [(x // y, x % y, 0) if y else (0, 0, 1) for x, y in zip(a, b)]
+    ntt = module(device, "size", 16384, ops=["mul"], mul="ntt")  # products by number-theoretic transform
+    assert ntt.tier == "group" and ntt.name == "u16384_ntt"
+    a, b = randoms(16384, 6), randoms(16384, 6)[::-1]
+    assert ntt.mul(a, b) == [x * y for x, y in zip(a, b)]
     k = module(device, "size", 131, ops=["mul"])
     with pytest.raises(OperandError, match=r"^operand 2 of mul: element 1 is wider than 131 bits$"):
         k.mul([1, 2], [3, 1 << 131])

@@ -1,7 +1,7 @@
 """Addition and subtraction: one carry chain across the limbs."""
 from __future__ import annotations
 
-from ..ir import MASK, Function, Operand, Reg
+from ..ir import WORD_BITS, Function, Operand, Reg
 from ..size import Size
 from .common import Operation, binary, borrow_into, mask_top, same_limbs, unary, with_word
 
@@ -11,8 +11,8 @@ def add_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[O
     """y[:n] = a + b (+ carry_in) mod 2^bits and y[n] = the carry out of the exact width."""
     n = size.limbs
     if carry_in is not None:
-        fn.emit("add.cc", fn.temp(), carry_in, MASK)  # sets CC.CF to carry_in (0 or 1)
-    full = size.top_bits == 32
+        fn.emit("add.cc", fn.temp(), carry_in, fn.mask)  # sets CC.CF to carry_in (0 or 1)
+    full = size.top_bits == size.word_bits
     fn.chain("add", [(y[i], (a[i], b[i])) for i in range(n)],
              carry_in=carry_in is not None, carry_out=full)
     if full:
@@ -29,7 +29,7 @@ def sub_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[O
     n = size.limbs
     if borrow_in is not None:
         fn.emit("sub.cc", fn.temp(), 0, borrow_in)  # sets CC.CF to borrow_in (0 or 1)
-    # Operands below 2^bits: the 32-bit chain's borrow is the exact width's.
+    # Operands below 2^bits: the limbs' chain's borrow is the exact width's.
     fn.chain("sub", [(y[i], (a[i], b[i])) for i in range(n)],
              carry_in=borrow_in is not None, carry_out=borrow_out)
     if borrow_out:
@@ -45,15 +45,15 @@ OPERATIONS = [
     Operation("add", "a + b + carry_in (0 or 1), then the carry out",
               lambda s: (s.bits, s.bits, 1), same_limbs,
               lambda fn, s, x, y: add_into(fn, s, y, x[0], x[1], carry_in=x[2][0]), flag=True,
-              optional=1),
+              optional=1, word_bits=WORD_BITS),
     Operation("sub", "a - b - borrow_in (0 or 1), then the borrow out",
               lambda s: (s.bits, s.bits, 1), same_limbs,
               lambda fn, s, x, y: sub_into(fn, s, y, x[0], x[1], borrow_in=x[2][0]), flag=True,
-              optional=1),
-    Operation("add_ui", "a + u (u of 32 bits), then the carry out", with_word, same_limbs,
-              lambda fn, s, x, y: add_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True),
-    Operation("sub_ui", "a - u (u of 32 bits), then the borrow out", with_word, same_limbs,
-              lambda fn, s, x, y: sub_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True),
+              optional=1, word_bits=WORD_BITS),
+    Operation("add_ui", "a + u (u of one limb), then the carry out", with_word, same_limbs,
+              lambda fn, s, x, y: add_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=WORD_BITS),
+    Operation("sub_ui", "a - u (u of one limb), then the borrow out", with_word, same_limbs,
+              lambda fn, s, x, y: sub_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=WORD_BITS),
     Operation("neg", "-a mod 2^bits", unary, same_limbs,
-              lambda fn, s, x, y: sub_into(fn, s, y, [0] * s.limbs, x[0], borrow_out=False)),
+              lambda fn, s, x, y: sub_into(fn, s, y, [0] * s.limbs, x[0], borrow_out=False), word_bits=WORD_BITS),
 ]

@@ -9,7 +9,7 @@ Registers are named per column, so dropping low columns (Montgomery) costs nothi
 """
 from __future__ import annotations
 
-from ..ir import MASK, Function, Operand, Reg
+from ..ir import Function, Operand, Reg
 
 # The (column, multiplicand) pairs of one row; the multiplier is given beside it.
 Products = list[tuple[int, Operand]]
@@ -28,14 +28,15 @@ class Columns:
         self.fn, self.limit, self.even_regs = fn, limit, even_regs
         self.parts: tuple[dict[int, Reg], dict[int, Reg]] = (
             {c: even_regs[c] for c in range(initial)} if even_regs else {}, {})
-        self.bound = (1 << 32 * initial) - 1  # the largest value the sum can have
+        self.bound = (1 << fn.word_bits * initial) - 1  # the largest value the sum can have
 
     def add_row(self, multiplier: Operand, products: Products, carry_into: int | None = None) -> None:
         """sum += multiplier * the products, each at its column. With carry_into = c, the
         carry flag holds a carry into column c (left by the caller), which the chain of
         c's parity takes in."""
-        self.bound += sum(MASK * MASK << 32 * c for c, aj in products if aj != 0)
-        top = min(self.limit - 1, (self.bound.bit_length() - 1) // 32)  # no carry leaves it
+        w, ones = self.fn.word_bits, self.fn.mask
+        self.bound += sum(ones * ones << w * c for c, aj in products if aj != 0)
+        top = min(self.limit - 1, (self.bound.bit_length() - 1) // w)  # no carry leaves it
         first = carry_into % 2 if carry_into is not None else 0  # before the flag is reused
         for parity in (first, 1 - first):
             steps = [(half, c + k, aj) for c, aj in products if c % 2 == parity
@@ -80,7 +81,7 @@ class Columns:
                 carrying = written  # 0 + a carry cannot carry further
             else:
                 chain.append((half, self._reg(parity, c), (*_factors(aj, multiplier), addend)))
-                carrying = written or half == "mad.lo"  # hi(a b) + 1 < 2^32: a fresh high half absorbs it
+                carrying = written or half == "mad.lo"  # hi(a b) + 1 < 2^w: a fresh high half absorbs it
             if not carrying:
                 fn.chain_of(chain, carry_in=chain_carry_in, carry_out=False)
                 chain, chain_carry_in = [], False

@@ -31,15 +31,19 @@ class Operation:
     reciprocal_operand: int | None = None
     odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
+    word_bits: tuple[int, ...] = (32,)  # the limb widths its planner is written for (ir.WORD_BITS)
 
     @property
     def cpp_name(self) -> str:
         return self.name + "_" if self.name in _CPP_RESERVED else self.name
 
     def plan(self, size: Size) -> Function:
-        widths = [limbs_for(b) for b in self.operand_bits(size)]
+        if size.word_bits not in self.word_bits:
+            raise ValueError(f"{self.name} is planned at {', '.join(map(str, self.word_bits))}-bit limbs, "
+                             f"not {size.word_bits}")
+        widths = [limbs_for(b, size.word_bits) for b in self.operand_bits(size)]
         out = self.result_limbs(size) + self.flag
-        fn = Function(self.name, sum(widths), out)
+        fn = Function(self.name, sum(widths), out, word_bits=size.word_bits)
         operands, first = [], 0
         for w in widths:
             operands.append([Reg("x", first + i) for i in range(w)])
@@ -59,7 +63,8 @@ def binary(size: Size) -> tuple[int, ...]:
 
 
 def with_word(size: Size) -> tuple[int, ...]:
-    return (size.bits, 32)
+    """A number and a word u (of one limb, no wider than the number)."""
+    return (size.bits, min(size.word_bits, size.bits))
 
 
 def same_limbs(size: Size) -> int:
@@ -72,7 +77,7 @@ def one_word(size: Size) -> int:
 
 def mask_top(fn: Function, size: Size, limb: Reg) -> None:
     """Clears the bits above the exact width in the top limb."""
-    if size.top_bits != 32:
+    if size.top_bits != size.word_bits:
         fn.emit("and", limb, limb, (1 << size.top_bits) - 1)
 
 

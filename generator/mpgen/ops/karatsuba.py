@@ -1,6 +1,6 @@
 """Karatsuba multiplication and squaring, branch-free.
 
-a = a1 B^h + a0 and b = b1 B^h + b0 (B = 2^32, h = ceil(n/2)):
+a = a1 B^h + a0 and b = b1 B^h + b0 (B = 2^w for limbs of w bits, h = ceil(n/2)):
     a b = z2 B^2h + (z0 + z2 - (a0 - a1)(b0 - b1)) B^h + z0,
 with z0 = a0 b0 and z2 = a1 b1. The middle product is taken of |a0 - a1| and
 |b0 - b1| (conditional negation by masks), and added or subtracted by a mask from
@@ -63,14 +63,14 @@ def karatsuba(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, l
     fn.emit("addc", z1[2 * h], 0, 0)
     subtract, one_if_subtract = fn.temp(), fn.temp()
     if middle_sign is None:
-        fn.emit("mov", subtract, 0xFFFFFFFF)
+        fn.emit("mov", subtract, fn.mask)
     else:
         fn.emit("not", subtract, middle_sign)
     fn.emit("and", one_if_subtract, subtract, 1)
     flipped = fn.temps_list(2 * h)
     for m, f in zip(middle, flipped):
         fn.emit("xor", f, m, subtract)
-    fn.emit("add.cc", fn.temp(), one_if_subtract, 0xFFFFFFFF)  # carry in: 1 when subtracting
+    fn.emit("add.cc", fn.temp(), one_if_subtract, fn.mask)  # carry in: 1 when subtracting
     fn.chain("add", [(z1[i], (z1[i], f)) for i, f in enumerate(flipped)] +
              [(z1[2 * h], (z1[2 * h], subtract))], carry_in=True, carry_out=False)
 

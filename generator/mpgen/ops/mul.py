@@ -2,7 +2,7 @@
 multiply-add) and squaring, as rows of products summed in even and odd columns
 (`columns.Columns`).
 
-A product of exact width ceil(2*bits/32) limbs that is 2n-1 has a top limb known
+A product of exact width ceil(2*bits/w) limbs (w: the limbs' bits) that is 2n-1 has a top limb known
 to be zero: no row computes or carries into it, as the truncated products
 (mul_lo) drop everything at or above `limit`.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ir import Function, Reg, chained
+from ..ir import WORD_BITS, Function, Reg, chained
 from ..size import Size, limbs_for
 from .columns import Columns
 from .common import Operation, binary, mask_top, same_limbs, with_word
@@ -22,12 +22,12 @@ THRESHOLDS = tomllib.loads((Path(__file__).parents[1] / "data" / "karatsuba.toml
 
 
 def product_limbs(size: Size) -> int:
-    return limbs_for(2 * size.bits)
+    return limbs_for(2 * size.bits, size.word_bits)
 
 
 def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
                accumulate: bool = False) -> None:
-    """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(32 limit).
+    """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(w limit), w the limbs' bits.
     Exact when the value fits in `limit` limbs."""
     columns = Columns(fn, limit, acc, len(a) if accumulate else 0)
     for i, bi in enumerate(b):
@@ -42,7 +42,8 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     n = len(a)
     if n == 1:
         fn.emit("mul.lo", acc[0], a[0], a[0])
-        fn.emit("mul.hi", acc[1], a[0], a[0])
+        if limit > 1:  # (a square of half a limb or less fits one: 32 bits at 64-bit limbs)
+            fn.emit("mul.hi", acc[1], a[0], a[0])
         return
     # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(32(2n-1)).
     columns = Columns(fn, 2 * n - 1, acc)
@@ -64,12 +65,13 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
 def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, limit: int,
              method: str = "auto") -> None:
     """acc[:limit] = a * b, or a * a when b is None, by `method`: "karatsuba" splits
-    once and multiplies the parts by schoolbook; "auto" splits wherever the measured
-    threshold says it pays, recursively."""
+    once and multiplies the parts by schoolbook; "auto" splits wherever the threshold
+    measured on the GPU says it pays, recursively (32-bit limbs: the 64-bit host lists,
+    whose threshold is not measured, are schoolbook)."""
     n = len(a)
     op = "mul" if b is not None else "sqr"
-    split = n >= 2 and (method == "karatsuba" or
-                        method == "auto" and n >= THRESHOLDS[op]["threshold_limbs"])
+    measured = fn.word_bits == 32 and n >= THRESHOLDS[op]["threshold_limbs"]
+    split = n >= 2 and (method == "karatsuba" or method == "auto" and measured)
     if split:
         below = "schoolbook" if method == "karatsuba" else "auto"
         karatsuba(fn, acc, a, b, limit,
@@ -93,7 +95,7 @@ def _mul_hi(fn, size, x, y):
     """The full product in temporaries, shifted right by `bits`."""
     product = fn.temps_list(product_limbs(size))
     schoolbook(fn, product, x[0], x[1], len(product))
-    q, r = divmod(size.bits, 32)
+    q, r = divmod(size.bits, size.word_bits)
     for i, dst in enumerate(y):
         low = product[q + i]
         if q + i + 1 < len(product):
@@ -109,13 +111,13 @@ def _mad(fn, size, x, y):
 
 
 OPERATIONS = [
-    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul),
-    Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo),
-    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi),
+    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul, word_bits=WORD_BITS),
+    Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo, word_bits=WORD_BITS),
+    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi, word_bits=WORD_BITS),
     Operation("sqr", "a * a, full, each cross product once", lambda s: (s.bits,), product_limbs,
-              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul)),
-    Operation("mul_ui", "a * u (u of 32 bits), full: one more limb", with_word,
-              lambda s: limbs_for(s.bits + 32),
-              lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y))),
-    Operation("mad", "a * b + c, full", lambda s: (s.bits,) * 3, product_limbs, _mad),
+              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul), word_bits=WORD_BITS),
+    Operation("mul_ui", "a * u (u of one limb), full: one more limb", with_word,
+              lambda s: limbs_for(s.bits + s.word_bits, s.word_bits),
+              lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y)), word_bits=WORD_BITS),
+    Operation("mad", "a * b + c, full", lambda s: (s.bits,) * 3, product_limbs, _mad, word_bits=WORD_BITS),
 ]

@@ -35,6 +35,7 @@ class LoopOperation:
     # Straight-line lists the loop calls besides operations (printed once per header,
     # shared by the loops that name them), or None.
     steps: Callable[[Size], list[Function]] | None = None
+    word_bits: tuple[int, ...] = (32,)  # as Operation's: the loops run 32-bit lists so far
 
     @property
     def cpp_name(self) -> str:

@@ -1,8 +1,9 @@
-"""The host printer: an instruction list as C++ with PTX's carry semantics.
+"""The host printer: an instruction list as C++ with PTX's carry semantics, over the
+list's words (32-bit: the GPU's own lists; 64-bit: the host's 64-bit lists, host64).
 
 Up to HOST_COMPILED_MAX instructions a list prints as C++ statements, one call of a
-per-instruction function each; above, as a table of steps that a small interpreter runs
-through the same functions. The step format is defined here once: `steps` encodes it and
+per-instruction function each; above, a 32-bit list prints as a table of steps that a small
+interpreter runs through the same functions (a 64-bit list that long is not printed). The step format is defined here once: `steps` encodes it and
 `model` prints the C++ that decodes it (templates/ptx_host.cuh.j2).
 """
 from __future__ import annotations
@@ -51,19 +52,21 @@ def _statement(ins: Instr, read: set[Reg]) -> str:
 
 
 def function(fn: Function) -> list[str]:
-    """The body of `host(y, x)`, as lines of C++."""
+    """The body of `host(y, x)` (of host64(y, x) for a 64-bit list), as lines of C++."""
     if not compiled(fn):
+        assert fn.word_bits == 32, f"{fn.name}: a 64-bit list of {len(fn.body)} instructions is not printed"
         lines = [f"uint32_t t[{fn.temps}];"] if fn.temps else []
         lines += ["static const uint32_t code[] = {"]
         lines += [f"  {_step(i)}" for i in fn.body]
         lines += ["};", f"interpret(code, {len(fn.body)}, y, x, {'t' if fn.temps else 'nullptr'});"]
         return lines
     read = {s for i in fn.body for s in i.srcs if isinstance(s, Reg)}
+    word = f"uint{fn.word_bits}_t"
     lines = []
     if any(i.opcode.carry_in or i.opcode.carry_out for i in fn.body):
-        lines.append("uint32_t cf = 0;")
+        lines.append(f"{word} cf = 0;")
     if any(isinstance(s, Reg) and s.bank == "t" for s in read):
-        lines.append(f"uint32_t t[{fn.temps}];")
+        lines.append(f"{word} t[{fn.temps}];")
     return lines + [_statement(i, read) for i in fn.body]
 
 

@@ -8,10 +8,13 @@ wrote there (output.py).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from .. import __version__, names
 from ..fields import Field
 from ..plan import Module, PlannedOp
+from ..size import limbs_for
+from . import host
 
 SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,
 # 3: shared_bytes, 4: the operands' roles (a modulus given at run time) and the result's parts)
@@ -44,7 +47,19 @@ def operation(p: PlannedOp) -> dict:
         "multiplies": p.multiplies,
         "instructions": p.instructions,  # per thread
         "loop": p.loop,
+        "host64": host64(p),
     }
+
+
+def host64(p: PlannedOp) -> dict | None:
+    """The operation's host64 (its list at 64-bit limbs, printed where it is short enough to
+    compile straight): its words, each operand and the result in 64-bit limbs; else None."""
+    fn = p.fn64
+    if fn is None or not host.compiled(fn):
+        return None
+    return {"in_words": fn.in_words, "out_words": fn.out_words,
+            "operand_limbs": [limbs_for(bits, 64) for bits in p.operand_bits],
+            "result_limbs": p.op.result_limbs(replace(p.size, word_bits=64)), "instructions": len(fn.body)}
 
 
 def module(m: Module, files: dict[str, str]) -> dict:

@@ -37,6 +37,9 @@ def batch_memory(name: str, n: int, needs: str):
                           f"split it ({e})") from None
 
 
+OPTIONS = ("--std=c++17", "-DMPGEN_ARRAYS_ENTRIES")  # NVRTC's, beside CuPy's own
+
+
 class GpuModule:
     device = "gpu"
 
@@ -52,7 +55,7 @@ class GpuModule:
         if include not in source.kernels:
             raise CompileError(f"the kernels source of {source.header_name} does not include it")
         code = source.kernels.replace(include, source.header, 1)  # NVRTC sees one text
-        self._module = cupy.RawModule(code=code, options=("--std=c++17", "-DMPGEN_ARRAYS_ENTRIES"))
+        self._module = cupy.RawModule(code=code, options=OPTIONS)
         # per operation: its kernel, block, threads an instance and the dynamic shared memory of
         # each layout (the contiguous one's staged rows), as its contract's launch geometry says
         self._launches = {}
