@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -2859,19 +2941,29 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[3];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mul_lo(x[1], x[3]);
-    y[3] = ptx_mul_hi(x[1], x[3]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
-    t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    uint64_t t[15];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[7] = ptx_mul_hi(x[0], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[9] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[3]);
+    t[12] = ptx_mul_hi(x[1], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -2961,12 +3053,17 @@ struct mul_lo {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    uint64_t t[1];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[0] = ptx_mad_lo(x[0], x[3], t[0]);
-    y[1] = ptx_add(y[1], t[0]);
+    uint64_t t[11];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[1] = ptx_add(t[1], t[6]);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[1] = ptx_add(t[1], t[8]);
+    y[1] = ptx_mov(t[1]);
     y[1] = ptx_and(y[1], 35184372088831u);
   }
 #endif
@@ -3104,19 +3201,29 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[7];
-    ptx_mul_lo(x[0], x[2]);
-    t[1] = ptx_mul_hi(x[0], x[2]);
-    t[4] = ptx_mul_lo(x[1], x[2]);
-    t[5] = ptx_mul_hi(x[1], x[2]);
-    t[2] = ptx_mul_lo(x[1], x[3]);
-    t[3] = ptx_mul_hi(x[1], x[3]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[3], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[3], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[4]);
-    t[2] = ptx_addc_cc(cf, t[2], t[5]);
-    t[3] = ptx_addc(cf, t[3], t[6]);
+    uint64_t t[19];
+    t[7] = ptx_mul_lo(x[0], x[2]);
+    t[8] = ptx_mul_hi(x[0], x[2]);
+    t[4] = ptx_mov(t[7]);
+    t[5] = ptx_mov(t[8]);
+    ptx_mov(t[4]);
+    t[10] = ptx_mul_lo(x[0], x[3]);
+    t[11] = ptx_mul_hi(x[0], x[3]);
+    t[5] = ptx_add_cc(cf, t[5], t[10]);
+    t[6] = ptx_addc(cf, t[11], 0u);
+    t[12] = ptx_mul_lo(x[1], x[2]);
+    t[13] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc_cc(cf, t[6], t[13]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_mov(t[5]);
+    t[15] = ptx_mul_lo(x[1], x[3]);
+    t[16] = ptx_mul_hi(x[1], x[3]);
+    t[6] = ptx_add_cc(cf, t[6], t[15]);
+    t[9] = ptx_addc_cc(cf, t[9], t[16]);
+    ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mov(t[6]);
+    t[3] = ptx_mov(t[9]);
     y[0] = ptx_shf_r_clamp(t[1], t[2], 45u);
     y[1] = ptx_shf_r_clamp(t[2], t[3], 45u);
   }
@@ -3235,19 +3342,29 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_mov(t[1]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[1], y[3]);
+    uint64_t t[15];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[1]);
+    t[12] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3322,13 +3439,18 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc(cf, 0u, t[1]);
+    uint64_t t[10];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[2]);
+    t[7] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    y[2] = ptx_mov(t[2]);
   }
 #endif
 #endif
@@ -3467,22 +3589,38 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[3];
+    uint64_t t[15];
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[2], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[3], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
     t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[7] = ptx_mul_hi(x[0], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[9] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[3]);
+    t[12] = ptx_mul_hi(x[1], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3508,6 +3646,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3546,6 +3686,20 @@ struct eq {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[5];
+    t[0] = ptx_xor(x[0], x[2]);
+    t[1] = ptx_xor(x[1], x[3]);
+    t[2] = ptx_or(t[0], t[1]);
+    ptx_sub_cc(cf, 0u, t[2]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[4], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3569,6 +3723,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3599,6 +3755,18 @@ struct lt {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[4], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[2], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3622,6 +3790,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3666,6 +3836,23 @@ struct cmp {
     t[6] = ptx_and(t[11], 1u);
     y[0] = ptx_sub(t[0], t[6]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[8];
+    ptx_sub_cc(cf, x[2], x[0]);
+    ptx_subc_cc(cf, x[3], x[1]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[3], 1u);
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_and(t[7], 1u);
+    y[0] = ptx_sub(t[0], t[4]);
+  }
+#endif
 #endif
 };
 
@@ -3689,6 +3876,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3719,6 +3908,18 @@ struct is_zero {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    t[0] = ptx_or(x[0], x[1]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[2], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3742,6 +3943,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3767,6 +3970,15 @@ struct and_ {
     y[3] = ptx_and(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[2]);
+    y[1] = ptx_and(x[1], x[3]);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -3790,6 +4002,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3815,6 +4029,15 @@ struct or_ {
     y[3] = ptx_or(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[2]);
+    y[1] = ptx_or(x[1], x[3]);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -3838,6 +4061,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3863,6 +4088,15 @@ struct xor_ {
     y[3] = ptx_xor(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[2]);
+    y[1] = ptx_xor(x[1], x[3]);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -3886,6 +4120,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3911,6 +4147,15 @@ struct not_ {
     y[3] = ptx_not(x[3]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6188,6 +6433,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6213,6 +6460,15 @@ struct shl1 {
     y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6236,6 +6492,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6261,6 +6519,15 @@ struct shl31 {
     y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6284,6 +6551,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6309,6 +6578,15 @@ struct shl32 {
     y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6332,6 +6610,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6357,6 +6637,15 @@ struct shl33 {
     y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6380,6 +6669,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6405,6 +6696,15 @@ struct shr1 {
     y[3] = ptx_shr(x[3], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shr(x[1], 1u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6428,6 +6728,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6453,6 +6755,15 @@ struct shr31 {
     y[3] = ptx_shr(x[3], 31u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shr(x[1], 31u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6476,6 +6787,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6501,6 +6814,15 @@ struct shr32 {
     y[3] = ptx_mov(0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shr(x[1], 32u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 
@@ -6524,6 +6846,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6549,6 +6873,15 @@ struct shr33 {
     y[3] = ptx_mov(0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shr(x[1], 33u);
+    y[1] = ptx_and(y[1], 35184372088831u);
+  }
+#endif
 #endif
 };
 

@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -2850,19 +2932,29 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[3];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mul_lo(x[1], x[3]);
-    y[3] = ptx_mul_hi(x[1], x[3]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
-    t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    uint64_t t[15];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[7] = ptx_mul_hi(x[0], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[9] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[3]);
+    t[12] = ptx_mul_hi(x[1], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -2950,12 +3042,17 @@ struct mul_lo {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    uint64_t t[1];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[0] = ptx_mad_lo(x[0], x[3], t[0]);
-    y[1] = ptx_add(y[1], t[0]);
+    uint64_t t[11];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[1] = ptx_add(t[1], t[6]);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[1] = ptx_add(t[1], t[8]);
+    y[1] = ptx_mov(t[1]);
   }
 #endif
 #endif
@@ -3098,19 +3195,29 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[7];
-    ptx_mul_lo(x[0], x[2]);
-    t[1] = ptx_mul_hi(x[0], x[2]);
-    t[4] = ptx_mul_lo(x[1], x[2]);
-    t[5] = ptx_mul_hi(x[1], x[2]);
-    t[2] = ptx_mul_lo(x[1], x[3]);
-    t[3] = ptx_mul_hi(x[1], x[3]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[3], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[3], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[4]);
-    t[2] = ptx_addc_cc(cf, t[2], t[5]);
-    t[3] = ptx_addc(cf, t[3], t[6]);
+    uint64_t t[19];
+    t[7] = ptx_mul_lo(x[0], x[2]);
+    t[8] = ptx_mul_hi(x[0], x[2]);
+    t[4] = ptx_mov(t[7]);
+    t[5] = ptx_mov(t[8]);
+    ptx_mov(t[4]);
+    t[10] = ptx_mul_lo(x[0], x[3]);
+    t[11] = ptx_mul_hi(x[0], x[3]);
+    t[5] = ptx_add_cc(cf, t[5], t[10]);
+    t[6] = ptx_addc(cf, t[11], 0u);
+    t[12] = ptx_mul_lo(x[1], x[2]);
+    t[13] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc_cc(cf, t[6], t[13]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    ptx_mov(t[5]);
+    t[15] = ptx_mul_lo(x[1], x[3]);
+    t[16] = ptx_mul_hi(x[1], x[3]);
+    t[6] = ptx_add_cc(cf, t[6], t[15]);
+    t[9] = ptx_addc_cc(cf, t[9], t[16]);
+    ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mov(t[6]);
+    t[3] = ptx_mov(t[9]);
     y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
     y[1] = ptx_shr(t[3], 0u);
   }
@@ -3233,19 +3340,29 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_mov(t[1]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[1], y[3]);
+    uint64_t t[15];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[1]);
+    t[12] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3320,13 +3437,18 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc(cf, 0u, t[1]);
+    uint64_t t[10];
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[2]);
+    t[7] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    y[2] = ptx_mov(t[2]);
   }
 #endif
 #endif
@@ -3471,22 +3593,38 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[3];
+    uint64_t t[15];
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[2], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[3], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[2]);
+    t[4] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
     t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[3]);
+    t[7] = ptx_mul_hi(x[0], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[2]);
+    t[9] = ptx_mul_hi(x[1], x[2]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[1], x[3]);
+    t[12] = ptx_mul_hi(x[1], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    ptx_addc(cf, 0u, 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3512,6 +3650,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3550,6 +3690,20 @@ struct eq {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[5];
+    t[0] = ptx_xor(x[0], x[2]);
+    t[1] = ptx_xor(x[1], x[3]);
+    t[2] = ptx_or(t[0], t[1]);
+    ptx_sub_cc(cf, 0u, t[2]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[4], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3573,6 +3727,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3603,6 +3759,18 @@ struct lt {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[4], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[2], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3626,6 +3794,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3670,6 +3840,23 @@ struct cmp {
     t[6] = ptx_and(t[11], 1u);
     y[0] = ptx_sub(t[0], t[6]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[8];
+    ptx_sub_cc(cf, x[2], x[0]);
+    ptx_subc_cc(cf, x[3], x[1]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[3], 1u);
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_and(t[7], 1u);
+    y[0] = ptx_sub(t[0], t[4]);
+  }
+#endif
 #endif
 };
 
@@ -3693,6 +3880,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3723,6 +3912,18 @@ struct is_zero {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    t[0] = ptx_or(x[0], x[1]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[2], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3746,6 +3947,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3769,6 +3972,14 @@ struct and_ {
     y[2] = ptx_and(x[2], x[6]);
     y[3] = ptx_and(x[3], x[7]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[2]);
+    y[1] = ptx_and(x[1], x[3]);
+  }
+#endif
 #endif
 };
 
@@ -3792,6 +4003,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3815,6 +4028,14 @@ struct or_ {
     y[2] = ptx_or(x[2], x[6]);
     y[3] = ptx_or(x[3], x[7]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[2]);
+    y[1] = ptx_or(x[1], x[3]);
+  }
+#endif
 #endif
 };
 
@@ -3838,6 +4059,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3861,6 +4084,14 @@ struct xor_ {
     y[2] = ptx_xor(x[2], x[6]);
     y[3] = ptx_xor(x[3], x[7]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[2]);
+    y[1] = ptx_xor(x[1], x[3]);
+  }
+#endif
 #endif
 };
 
@@ -3884,6 +4115,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3907,6 +4140,14 @@ struct not_ {
     y[2] = ptx_not(x[2]);
     y[3] = ptx_not(x[3]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+  }
+#endif
 #endif
 };
 
@@ -6196,6 +6437,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6219,6 +6462,14 @@ struct shl1 {
     y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
     y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+  }
+#endif
 #endif
 };
 
@@ -6242,6 +6493,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6265,6 +6518,14 @@ struct shl31 {
     y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
     y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+  }
+#endif
 #endif
 };
 
@@ -6288,6 +6549,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6311,6 +6574,14 @@ struct shl32 {
     y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
     y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+  }
+#endif
 #endif
 };
 
@@ -6334,6 +6605,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6357,6 +6630,14 @@ struct shl33 {
     y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
     y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+  }
+#endif
 #endif
 };
 
@@ -6380,6 +6661,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6403,6 +6686,14 @@ struct shr1 {
     y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
     y[3] = ptx_shr(x[3], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shr(x[1], 1u);
+  }
+#endif
 #endif
 };
 
@@ -6426,6 +6717,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6449,6 +6742,14 @@ struct shr31 {
     y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
     y[3] = ptx_shr(x[3], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shr(x[1], 31u);
+  }
+#endif
 #endif
 };
 
@@ -6472,6 +6773,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6495,6 +6798,14 @@ struct shr32 {
     y[2] = ptx_shr(x[3], 0u);
     y[3] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shr(x[1], 32u);
+  }
+#endif
 #endif
 };
 
@@ -6518,6 +6829,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 2;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6541,6 +6854,14 @@ struct shr33 {
     y[2] = ptx_shr(x[3], 1u);
     y[3] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shr(x[1], 33u);
+  }
+#endif
 #endif
 };
 

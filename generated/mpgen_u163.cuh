@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -2976,32 +3058,56 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[5];
-    y[0] = ptx_mul_lo(x[0], x[3]);
-    y[1] = ptx_mul_hi(x[0], x[3]);
-    y[2] = ptx_mul_lo(x[2], x[3]);
-    y[3] = ptx_mul_hi(x[2], x[3]);
-    t[0] = ptx_mul_lo(x[1], x[3]);
-    t[1] = ptx_mul_hi(x[1], x[3]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[4], y[3]);
-    y[4] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[4], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[4], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[4], 0u);
-    t[3] = ptx_madc_hi(cf, x[2], x[4], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[5], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc(cf, y[5], t[4]);
+    uint64_t t[27];
+    t[3] = ptx_mul_lo(x[0], x[3]);
+    t[4] = ptx_mul_hi(x[0], x[3]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[4]);
+    t[7] = ptx_mul_hi(x[0], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[3]);
+    t[9] = ptx_mul_hi(x[1], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[5]);
+    t[12] = ptx_mul_hi(x[0], x[5]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[4]);
+    t[14] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[3]);
+    t[16] = ptx_mul_hi(x[2], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[1], x[5]);
+    t[19] = ptx_mul_hi(x[1], x[5]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[2], x[4]);
+    t[21] = ptx_mul_hi(x[2], x[4]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[23] = ptx_mul_lo(x[2], x[5]);
+    t[24] = ptx_mul_hi(x[2], x[5]);
+    t[10] = ptx_add_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc_cc(cf, t[17], t[24]);
+    ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mov(t[10]);
+    y[5] = ptx_mov(t[17]);
   }
 #endif
 #endif
@@ -3136,18 +3242,29 @@ struct mul_lo {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    y[0] = ptx_mul_lo(x[0], x[3]);
-    y[1] = ptx_mul_hi(x[0], x[3]);
-    y[2] = ptx_mul_lo(x[2], x[3]);
-    t[0] = ptx_mul_lo(x[1], x[3]);
-    t[1] = ptx_mul_hi(x[1], x[3]);
-    y[2] = ptx_mad_lo(x[1], x[4], y[2]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[4], t[0]);
-    t[1] = ptx_madc_hi(cf, x[0], x[4], t[1]);
-    y[2] = ptx_mad_lo(x[0], x[5], y[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc(cf, y[2], t[1]);
+    uint64_t t[18];
+    t[3] = ptx_mul_lo(x[0], x[3]);
+    t[4] = ptx_mul_hi(x[0], x[3]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[4]);
+    t[7] = ptx_mul_hi(x[0], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[3]);
+    t[9] = ptx_mul_hi(x[1], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[5]);
+    t[2] = ptx_add(t[2], t[11]);
+    t[13] = ptx_mul_lo(x[1], x[4]);
+    t[2] = ptx_add(t[2], t[13]);
+    t[15] = ptx_mul_lo(x[2], x[3]);
+    t[2] = ptx_add(t[2], t[15]);
+    y[2] = ptx_mov(t[2]);
     y[2] = ptx_and(y[2], 34359738367u);
   }
 #endif
@@ -3381,32 +3498,56 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[11];
-    ptx_mul_lo(x[0], x[3]);
-    t[1] = ptx_mul_hi(x[0], x[3]);
-    t[2] = ptx_mul_lo(x[2], x[3]);
-    t[3] = ptx_mul_hi(x[2], x[3]);
-    t[6] = ptx_mul_lo(x[1], x[3]);
-    t[7] = ptx_mul_hi(x[1], x[3]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[4], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[4], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[4], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[4], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[4], 0u);
-    t[9] = ptx_madc_hi(cf, x[2], x[4], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[5], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[5], t[4]);
-    t[5] = ptx_madc_hi(cf, x[2], x[5], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[5], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[5], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[6]);
-    t[2] = ptx_addc_cc(cf, t[2], t[7]);
-    t[3] = ptx_addc_cc(cf, t[3], t[8]);
-    t[4] = ptx_addc_cc(cf, t[4], t[9]);
-    t[5] = ptx_addc(cf, t[5], t[10]);
+    uint64_t t[33];
+    t[9] = ptx_mul_lo(x[0], x[3]);
+    t[10] = ptx_mul_hi(x[0], x[3]);
+    t[6] = ptx_mov(t[9]);
+    t[7] = ptx_mov(t[10]);
+    ptx_mov(t[6]);
+    t[12] = ptx_mul_lo(x[0], x[4]);
+    t[13] = ptx_mul_hi(x[0], x[4]);
+    t[7] = ptx_add_cc(cf, t[7], t[12]);
+    t[8] = ptx_addc(cf, t[13], 0u);
+    t[14] = ptx_mul_lo(x[1], x[3]);
+    t[15] = ptx_mul_hi(x[1], x[3]);
+    t[7] = ptx_add_cc(cf, t[7], t[14]);
+    t[8] = ptx_addc_cc(cf, t[8], t[15]);
+    t[11] = ptx_addc(cf, 0u, 0u);
+    ptx_mov(t[7]);
+    t[17] = ptx_mul_lo(x[0], x[5]);
+    t[18] = ptx_mul_hi(x[0], x[5]);
+    t[8] = ptx_add_cc(cf, t[8], t[17]);
+    t[11] = ptx_addc_cc(cf, t[11], t[18]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[19] = ptx_mul_lo(x[1], x[4]);
+    t[20] = ptx_mul_hi(x[1], x[4]);
+    t[8] = ptx_add_cc(cf, t[8], t[19]);
+    t[11] = ptx_addc_cc(cf, t[11], t[20]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[21] = ptx_mul_lo(x[2], x[3]);
+    t[22] = ptx_mul_hi(x[2], x[3]);
+    t[8] = ptx_add_cc(cf, t[8], t[21]);
+    t[11] = ptx_addc_cc(cf, t[11], t[22]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[2] = ptx_mov(t[8]);
+    t[24] = ptx_mul_lo(x[1], x[5]);
+    t[25] = ptx_mul_hi(x[1], x[5]);
+    t[11] = ptx_add_cc(cf, t[11], t[24]);
+    t[16] = ptx_addc_cc(cf, t[16], t[25]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[26] = ptx_mul_lo(x[2], x[4]);
+    t[27] = ptx_mul_hi(x[2], x[4]);
+    t[11] = ptx_add_cc(cf, t[11], t[26]);
+    t[16] = ptx_addc_cc(cf, t[16], t[27]);
+    t[23] = ptx_addc(cf, t[23], 0u);
+    t[3] = ptx_mov(t[11]);
+    t[29] = ptx_mul_lo(x[2], x[5]);
+    t[30] = ptx_mul_hi(x[2], x[5]);
+    t[16] = ptx_add_cc(cf, t[16], t[29]);
+    t[23] = ptx_addc_cc(cf, t[23], t[30]);
+    ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mov(t[16]);
+    t[5] = ptx_mov(t[23]);
     y[0] = ptx_shf_r_clamp(t[2], t[3], 35u);
     y[1] = ptx_shf_r_clamp(t[3], t[4], 35u);
     y[2] = ptx_shf_r_clamp(t[4], t[5], 35u);
@@ -3590,29 +3731,56 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[4];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[2], x[1]);
-    t[3] = ptx_mul_hi(x[2], x[1]);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc(cf, 0u, t[3]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[2], y[5]);
+    uint64_t t[27];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[2]);
+    t[12] = ptx_mul_hi(x[0], x[2]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[1]);
+    t[14] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[0]);
+    t[16] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[1], x[2]);
+    t[19] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[2], x[1]);
+    t[21] = ptx_mul_hi(x[2], x[1]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[23] = ptx_mul_lo(x[2], x[2]);
+    t[24] = ptx_mul_hi(x[2], x[2]);
+    t[10] = ptx_add_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc_cc(cf, t[17], t[24]);
+    ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mov(t[10]);
+    y[5] = ptx_mov(t[17]);
   }
 #endif
 #endif
@@ -3699,16 +3867,23 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[2];
-    y[0] = ptx_mul_lo(x[0], x[3]);
-    y[1] = ptx_mul_hi(x[0], x[3]);
-    y[2] = ptx_mul_lo(x[2], x[3]);
-    y[3] = ptx_mul_hi(x[2], x[3]);
-    t[0] = ptx_mul_lo(x[1], x[3]);
-    t[1] = ptx_mul_hi(x[1], x[3]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], 0u);
+    uint64_t t[13];
+    t[3] = ptx_mul_lo(x[0], x[3]);
+    t[4] = ptx_mul_hi(x[0], x[3]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[3]);
+    t[7] = ptx_mul_hi(x[1], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[9] = ptx_mul_lo(x[2], x[3]);
+    t[10] = ptx_mul_hi(x[2], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3943,35 +4118,69 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[5];
+    uint64_t t[27];
     y[0] = ptx_mov(x[6]);
     y[1] = ptx_mov(x[7]);
     y[2] = ptx_mov(x[8]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[3], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[3], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[2], x[3], 0u);
-    t[0] = ptx_mul_lo(x[1], x[3]);
-    t[1] = ptx_mul_hi(x[1], x[3]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[4], y[3]);
-    y[4] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[4], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[4], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[4], 0u);
-    t[3] = ptx_madc_hi(cf, x[2], x[4], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[5], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc(cf, y[5], t[4]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[3]);
+    t[4] = ptx_mul_hi(x[0], x[3]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[4]);
+    t[7] = ptx_mul_hi(x[0], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[3]);
+    t[9] = ptx_mul_hi(x[1], x[3]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[2] = ptx_add_cc(cf, t[2], y[2]);
+    t[5] = ptx_addc_cc(cf, t[5], 0u);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[11] = ptx_mul_lo(x[0], x[5]);
+    t[12] = ptx_mul_hi(x[0], x[5]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[13] = ptx_mul_lo(x[1], x[4]);
+    t[14] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[3]);
+    t[16] = ptx_mul_hi(x[2], x[3]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[1], x[5]);
+    t[19] = ptx_mul_hi(x[1], x[5]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[2], x[4]);
+    t[21] = ptx_mul_hi(x[2], x[4]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[23] = ptx_mul_lo(x[2], x[5]);
+    t[24] = ptx_mul_hi(x[2], x[5]);
+    t[10] = ptx_add_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc_cc(cf, t[17], t[24]);
+    ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mov(t[10]);
+    y[5] = ptx_mov(t[17]);
   }
 #endif
 #endif
@@ -3997,6 +4206,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4043,6 +4254,22 @@ struct eq {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[7];
+    t[0] = ptx_xor(x[0], x[3]);
+    t[1] = ptx_xor(x[1], x[4]);
+    t[2] = ptx_xor(x[2], x[5]);
+    t[3] = ptx_or(t[0], t[1]);
+    t[4] = ptx_or(t[3], t[2]);
+    ptx_sub_cc(cf, 0u, t[4]);
+    t[6] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[6], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4066,6 +4293,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4100,6 +4329,19 @@ struct lt {
     t[6] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[6], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[4];
+    ptx_sub_cc(cf, x[0], x[3]);
+    ptx_subc_cc(cf, x[1], x[4]);
+    ptx_subc_cc(cf, x[2], x[5]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[3], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4123,6 +4365,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4175,6 +4419,25 @@ struct cmp {
     t[8] = ptx_and(t[15], 1u);
     y[0] = ptx_sub(t[0], t[8]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[10];
+    ptx_sub_cc(cf, x[3], x[0]);
+    ptx_subc_cc(cf, x[4], x[1]);
+    ptx_subc_cc(cf, x[5], x[2]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[4], 1u);
+    ptx_sub_cc(cf, x[0], x[3]);
+    ptx_subc_cc(cf, x[1], x[4]);
+    ptx_subc_cc(cf, x[2], x[5]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[5] = ptx_and(t[9], 1u);
+    y[0] = ptx_sub(t[0], t[5]);
+  }
+#endif
 #endif
 };
 
@@ -4198,6 +4461,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4232,6 +4497,19 @@ struct is_zero {
     t[6] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[6], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[4];
+    t[0] = ptx_or(x[0], x[1]);
+    t[1] = ptx_or(t[0], x[2]);
+    ptx_sub_cc(cf, 0u, t[1]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[3], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4255,6 +4533,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4284,6 +4564,16 @@ struct and_ {
     y[5] = ptx_and(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[3]);
+    y[1] = ptx_and(x[1], x[4]);
+    y[2] = ptx_and(x[2], x[5]);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -4307,6 +4597,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4336,6 +4628,16 @@ struct or_ {
     y[5] = ptx_or(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[3]);
+    y[1] = ptx_or(x[1], x[4]);
+    y[2] = ptx_or(x[2], x[5]);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -4359,6 +4661,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4388,6 +4692,16 @@ struct xor_ {
     y[5] = ptx_xor(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[3]);
+    y[1] = ptx_xor(x[1], x[4]);
+    y[2] = ptx_xor(x[2], x[5]);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -4411,6 +4725,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4440,6 +4756,16 @@ struct not_ {
     y[5] = ptx_not(x[5]);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+    y[2] = ptx_not(x[2]);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8237,6 +8563,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8266,6 +8594,16 @@ struct shl1 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8289,6 +8627,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8318,6 +8658,16 @@ struct shl31 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8341,6 +8691,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8370,6 +8722,16 @@ struct shl32 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 32u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8393,6 +8755,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8422,6 +8786,16 @@ struct shl33 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 33u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8445,6 +8819,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8474,6 +8850,16 @@ struct shr1 {
     y[5] = ptx_shr(x[5], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
+    y[2] = ptx_shr(x[2], 1u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8497,6 +8883,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8526,6 +8914,16 @@ struct shr31 {
     y[5] = ptx_shr(x[5], 31u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
+    y[2] = ptx_shr(x[2], 31u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8549,6 +8947,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8578,6 +8978,16 @@ struct shr32 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 32u);
+    y[2] = ptx_shr(x[2], 32u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 
@@ -8601,6 +9011,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 3;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 3;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8630,6 +9042,16 @@ struct shr33 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 33u);
+    y[2] = ptx_shr(x[2], 33u);
+    y[2] = ptx_and(y[2], 34359738367u);
+  }
+#endif
 #endif
 };
 

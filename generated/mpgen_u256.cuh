@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -3116,49 +3198,93 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[7];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc(cf, y[7], t[6]);
+    uint64_t t[43];
+    t[3] = ptx_mul_lo(x[0], x[4]);
+    t[4] = ptx_mul_hi(x[0], x[4]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[5]);
+    t[7] = ptx_mul_hi(x[0], x[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[4]);
+    t[9] = ptx_mul_hi(x[1], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[6]);
+    t[12] = ptx_mul_hi(x[0], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[5]);
+    t[14] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[4]);
+    t[16] = ptx_mul_hi(x[2], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[7]);
+    t[19] = ptx_mul_hi(x[0], x[7]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[6]);
+    t[21] = ptx_mul_hi(x[1], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[5]);
+    t[23] = ptx_mul_hi(x[2], x[5]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[4]);
+    t[25] = ptx_mul_hi(x[3], x[4]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[1], x[7]);
+    t[28] = ptx_mul_hi(x[1], x[7]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[2], x[6]);
+    t[30] = ptx_mul_hi(x[2], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[3], x[5]);
+    t[32] = ptx_mul_hi(x[3], x[5]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[34] = ptx_mul_lo(x[2], x[7]);
+    t[35] = ptx_mul_hi(x[2], x[7]);
+    t[17] = ptx_add_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc_cc(cf, t[26], t[35]);
+    t[33] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_mul_lo(x[3], x[6]);
+    t[37] = ptx_mul_hi(x[3], x[6]);
+    t[17] = ptx_add_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc_cc(cf, t[26], t[37]);
+    t[33] = ptx_addc(cf, t[33], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[39] = ptx_mul_lo(x[3], x[7]);
+    t[40] = ptx_mul_hi(x[3], x[7]);
+    t[26] = ptx_add_cc(cf, t[26], t[39]);
+    t[33] = ptx_addc_cc(cf, t[33], t[40]);
+    ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mov(t[26]);
+    y[7] = ptx_mov(t[33]);
   }
 #endif
 #endif
@@ -3351,26 +3477,47 @@ struct mul_lo {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[3];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[5], y[3]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo(cf, x[2], x[5], t[2]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi(cf, x[0], x[6], y[3]);
-    t[2] = ptx_mad_lo(x[1], x[6], t[2]);
-    t[2] = ptx_mad_lo(x[0], x[7], t[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    uint64_t t[27];
+    t[3] = ptx_mul_lo(x[0], x[4]);
+    t[4] = ptx_mul_hi(x[0], x[4]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[5]);
+    t[7] = ptx_mul_hi(x[0], x[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[4]);
+    t[9] = ptx_mul_hi(x[1], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[6]);
+    t[12] = ptx_mul_hi(x[0], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[5]);
+    t[14] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[4]);
+    t[16] = ptx_mul_hi(x[2], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[7]);
+    t[5] = ptx_add(t[5], t[18]);
+    t[20] = ptx_mul_lo(x[1], x[6]);
+    t[5] = ptx_add(t[5], t[20]);
+    t[22] = ptx_mul_lo(x[2], x[5]);
+    t[5] = ptx_add(t[5], t[22]);
+    t[24] = ptx_mul_lo(x[3], x[4]);
+    t[5] = ptx_add(t[5], t[24]);
+    y[3] = ptx_mov(t[5]);
   }
 #endif
 #endif
@@ -3737,49 +3884,93 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[15];
-    ptx_mul_lo(x[0], x[4]);
-    t[1] = ptx_mul_hi(x[0], x[4]);
-    t[2] = ptx_mul_lo(x[2], x[4]);
-    t[3] = ptx_mul_hi(x[2], x[4]);
-    t[8] = ptx_mul_lo(x[1], x[4]);
-    t[9] = ptx_mul_hi(x[1], x[4]);
-    t[10] = ptx_mul_lo(x[3], x[4]);
-    t[11] = ptx_mul_hi(x[3], x[4]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
-    t[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[5], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[5], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[5], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[5], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[6], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[6], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[6], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[6], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[6], t[12]);
-    t[13] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[7], t[6]);
-    t[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[7], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[7], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[7], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[7], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[8]);
-    t[2] = ptx_addc_cc(cf, t[2], t[9]);
-    t[3] = ptx_addc_cc(cf, t[3], t[10]);
-    t[4] = ptx_addc_cc(cf, t[4], t[11]);
-    t[5] = ptx_addc_cc(cf, t[5], t[12]);
-    t[6] = ptx_addc_cc(cf, t[6], t[13]);
-    t[7] = ptx_addc(cf, t[7], t[14]);
+    uint64_t t[51];
+    t[11] = ptx_mul_lo(x[0], x[4]);
+    t[12] = ptx_mul_hi(x[0], x[4]);
+    t[8] = ptx_mov(t[11]);
+    t[9] = ptx_mov(t[12]);
+    ptx_mov(t[8]);
+    t[14] = ptx_mul_lo(x[0], x[5]);
+    t[15] = ptx_mul_hi(x[0], x[5]);
+    t[9] = ptx_add_cc(cf, t[9], t[14]);
+    t[10] = ptx_addc(cf, t[15], 0u);
+    t[16] = ptx_mul_lo(x[1], x[4]);
+    t[17] = ptx_mul_hi(x[1], x[4]);
+    t[9] = ptx_add_cc(cf, t[9], t[16]);
+    t[10] = ptx_addc_cc(cf, t[10], t[17]);
+    t[13] = ptx_addc(cf, 0u, 0u);
+    ptx_mov(t[9]);
+    t[19] = ptx_mul_lo(x[0], x[6]);
+    t[20] = ptx_mul_hi(x[0], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[19]);
+    t[13] = ptx_addc_cc(cf, t[13], t[20]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[21] = ptx_mul_lo(x[1], x[5]);
+    t[22] = ptx_mul_hi(x[1], x[5]);
+    t[10] = ptx_add_cc(cf, t[10], t[21]);
+    t[13] = ptx_addc_cc(cf, t[13], t[22]);
+    t[18] = ptx_addc(cf, t[18], 0u);
+    t[23] = ptx_mul_lo(x[2], x[4]);
+    t[24] = ptx_mul_hi(x[2], x[4]);
+    t[10] = ptx_add_cc(cf, t[10], t[23]);
+    t[13] = ptx_addc_cc(cf, t[13], t[24]);
+    t[18] = ptx_addc(cf, t[18], 0u);
+    ptx_mov(t[10]);
+    t[26] = ptx_mul_lo(x[0], x[7]);
+    t[27] = ptx_mul_hi(x[0], x[7]);
+    t[13] = ptx_add_cc(cf, t[13], t[26]);
+    t[18] = ptx_addc_cc(cf, t[18], t[27]);
+    t[25] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_mul_lo(x[1], x[6]);
+    t[29] = ptx_mul_hi(x[1], x[6]);
+    t[13] = ptx_add_cc(cf, t[13], t[28]);
+    t[18] = ptx_addc_cc(cf, t[18], t[29]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[30] = ptx_mul_lo(x[2], x[5]);
+    t[31] = ptx_mul_hi(x[2], x[5]);
+    t[13] = ptx_add_cc(cf, t[13], t[30]);
+    t[18] = ptx_addc_cc(cf, t[18], t[31]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_mul_lo(x[3], x[4]);
+    t[33] = ptx_mul_hi(x[3], x[4]);
+    t[13] = ptx_add_cc(cf, t[13], t[32]);
+    t[18] = ptx_addc_cc(cf, t[18], t[33]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    ptx_mov(t[13]);
+    t[35] = ptx_mul_lo(x[1], x[7]);
+    t[36] = ptx_mul_hi(x[1], x[7]);
+    t[18] = ptx_add_cc(cf, t[18], t[35]);
+    t[25] = ptx_addc_cc(cf, t[25], t[36]);
+    t[34] = ptx_addc(cf, 0u, 0u);
+    t[37] = ptx_mul_lo(x[2], x[6]);
+    t[38] = ptx_mul_hi(x[2], x[6]);
+    t[18] = ptx_add_cc(cf, t[18], t[37]);
+    t[25] = ptx_addc_cc(cf, t[25], t[38]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[39] = ptx_mul_lo(x[3], x[5]);
+    t[40] = ptx_mul_hi(x[3], x[5]);
+    t[18] = ptx_add_cc(cf, t[18], t[39]);
+    t[25] = ptx_addc_cc(cf, t[25], t[40]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[4] = ptx_mov(t[18]);
+    t[42] = ptx_mul_lo(x[2], x[7]);
+    t[43] = ptx_mul_hi(x[2], x[7]);
+    t[25] = ptx_add_cc(cf, t[25], t[42]);
+    t[34] = ptx_addc_cc(cf, t[34], t[43]);
+    t[41] = ptx_addc(cf, 0u, 0u);
+    t[44] = ptx_mul_lo(x[3], x[6]);
+    t[45] = ptx_mul_hi(x[3], x[6]);
+    t[25] = ptx_add_cc(cf, t[25], t[44]);
+    t[34] = ptx_addc_cc(cf, t[34], t[45]);
+    t[41] = ptx_addc(cf, t[41], 0u);
+    t[5] = ptx_mov(t[25]);
+    t[47] = ptx_mul_lo(x[3], x[7]);
+    t[48] = ptx_mul_hi(x[3], x[7]);
+    t[34] = ptx_add_cc(cf, t[34], t[47]);
+    t[41] = ptx_addc_cc(cf, t[41], t[48]);
+    ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mov(t[34]);
+    t[7] = ptx_mov(t[41]);
     y[0] = ptx_shf_r_clamp(t[4], t[5], 0u);
     y[1] = ptx_shf_r_clamp(t[5], t[6], 0u);
     y[2] = ptx_shf_r_clamp(t[6], t[7], 0u);
@@ -4048,42 +4239,93 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[6];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[3], x[1]);
-    y[5] = ptx_mul_hi(x[3], x[1]);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[2], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, 0u, t[5]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[3], y[7]);
+    uint64_t t[43];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[2]);
+    t[12] = ptx_mul_hi(x[0], x[2]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[1]);
+    t[14] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[0]);
+    t[16] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[3]);
+    t[19] = ptx_mul_hi(x[0], x[3]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[2]);
+    t[21] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[1]);
+    t[23] = ptx_mul_hi(x[2], x[1]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[0]);
+    t[25] = ptx_mul_hi(x[3], x[0]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[1], x[3]);
+    t[28] = ptx_mul_hi(x[1], x[3]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[2], x[2]);
+    t[30] = ptx_mul_hi(x[2], x[2]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[3], x[1]);
+    t[32] = ptx_mul_hi(x[3], x[1]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[34] = ptx_mul_lo(x[2], x[3]);
+    t[35] = ptx_mul_hi(x[2], x[3]);
+    t[17] = ptx_add_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc_cc(cf, t[26], t[35]);
+    t[33] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_mul_lo(x[3], x[2]);
+    t[37] = ptx_mul_hi(x[3], x[2]);
+    t[17] = ptx_add_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc_cc(cf, t[26], t[37]);
+    t[33] = ptx_addc(cf, t[33], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[39] = ptx_mul_lo(x[3], x[3]);
+    t[40] = ptx_mul_hi(x[3], x[3]);
+    t[26] = ptx_add_cc(cf, t[26], t[39]);
+    t[33] = ptx_addc_cc(cf, t[33], t[40]);
+    ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mov(t[26]);
+    y[7] = ptx_mov(t[33]);
   }
 #endif
 #endif
@@ -4182,19 +4424,28 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[4];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc(cf, 0u, t[3]);
+    uint64_t t[16];
+    t[3] = ptx_mul_lo(x[0], x[4]);
+    t[4] = ptx_mul_hi(x[0], x[4]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[4]);
+    t[7] = ptx_mul_hi(x[1], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[9] = ptx_mul_lo(x[2], x[4]);
+    t[10] = ptx_mul_hi(x[2], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[12] = ptx_mul_lo(x[3], x[4]);
+    t[13] = ptx_mul_hi(x[3], x[4]);
+    t[5] = ptx_add_cc(cf, t[5], t[12]);
+    t[8] = ptx_addc(cf, t[13], 0u);
+    y[3] = ptx_mov(t[5]);
+    y[4] = ptx_mov(t[8]);
   }
 #endif
 #endif
@@ -4563,54 +4814,110 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[7];
+    uint64_t t[43];
     y[0] = ptx_mov(x[8]);
     y[1] = ptx_mov(x[9]);
     y[2] = ptx_mov(x[10]);
     y[3] = ptx_mov(x[11]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[4], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
-    y[4] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc(cf, y[7], t[6]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[4]);
+    t[4] = ptx_mul_hi(x[0], x[4]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[5]);
+    t[7] = ptx_mul_hi(x[0], x[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[4]);
+    t[9] = ptx_mul_hi(x[1], x[4]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[2] = ptx_add_cc(cf, t[2], y[2]);
+    t[5] = ptx_addc_cc(cf, t[5], 0u);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[11] = ptx_mul_lo(x[0], x[6]);
+    t[12] = ptx_mul_hi(x[0], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[13] = ptx_mul_lo(x[1], x[5]);
+    t[14] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[4]);
+    t[16] = ptx_mul_hi(x[2], x[4]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[5] = ptx_add_cc(cf, t[5], y[3]);
+    t[10] = ptx_addc_cc(cf, t[10], 0u);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mul_lo(x[0], x[7]);
+    t[19] = ptx_mul_hi(x[0], x[7]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[20] = ptx_mul_lo(x[1], x[6]);
+    t[21] = ptx_mul_hi(x[1], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[5]);
+    t[23] = ptx_mul_hi(x[2], x[5]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[4]);
+    t[25] = ptx_mul_hi(x[3], x[4]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[1], x[7]);
+    t[28] = ptx_mul_hi(x[1], x[7]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[2], x[6]);
+    t[30] = ptx_mul_hi(x[2], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[3], x[5]);
+    t[32] = ptx_mul_hi(x[3], x[5]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[34] = ptx_mul_lo(x[2], x[7]);
+    t[35] = ptx_mul_hi(x[2], x[7]);
+    t[17] = ptx_add_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc_cc(cf, t[26], t[35]);
+    t[33] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_mul_lo(x[3], x[6]);
+    t[37] = ptx_mul_hi(x[3], x[6]);
+    t[17] = ptx_add_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc_cc(cf, t[26], t[37]);
+    t[33] = ptx_addc(cf, t[33], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[39] = ptx_mul_lo(x[3], x[7]);
+    t[40] = ptx_mul_hi(x[3], x[7]);
+    t[26] = ptx_add_cc(cf, t[26], t[39]);
+    t[33] = ptx_addc_cc(cf, t[33], t[40]);
+    ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mov(t[26]);
+    y[7] = ptx_mov(t[33]);
   }
 #endif
 #endif
@@ -4636,6 +4943,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4690,6 +4999,24 @@ struct eq {
     t[16] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[16], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[9];
+    t[0] = ptx_xor(x[0], x[4]);
+    t[1] = ptx_xor(x[1], x[5]);
+    t[2] = ptx_xor(x[2], x[6]);
+    t[3] = ptx_xor(x[3], x[7]);
+    t[4] = ptx_or(t[0], t[1]);
+    t[5] = ptx_or(t[4], t[2]);
+    t[6] = ptx_or(t[5], t[3]);
+    ptx_sub_cc(cf, 0u, t[6]);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[8], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4713,6 +5040,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4751,6 +5080,20 @@ struct lt {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[8], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[5];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    ptx_subc_cc(cf, x[2], x[6]);
+    ptx_subc_cc(cf, x[3], x[7]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[4], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4774,6 +5117,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4834,6 +5179,27 @@ struct cmp {
     t[10] = ptx_and(t[19], 1u);
     y[0] = ptx_sub(t[0], t[10]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[12];
+    ptx_sub_cc(cf, x[4], x[0]);
+    ptx_subc_cc(cf, x[5], x[1]);
+    ptx_subc_cc(cf, x[6], x[2]);
+    ptx_subc_cc(cf, x[7], x[3]);
+    t[5] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[5], 1u);
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    ptx_subc_cc(cf, x[2], x[6]);
+    ptx_subc_cc(cf, x[3], x[7]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[6] = ptx_and(t[11], 1u);
+    y[0] = ptx_sub(t[0], t[6]);
+  }
+#endif
 #endif
 };
 
@@ -4857,6 +5223,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4895,6 +5263,20 @@ struct is_zero {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[5];
+    t[0] = ptx_or(x[0], x[1]);
+    t[1] = ptx_or(t[0], x[2]);
+    t[2] = ptx_or(t[1], x[3]);
+    ptx_sub_cc(cf, 0u, t[2]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[4], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4918,6 +5300,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4949,6 +5333,16 @@ struct and_ {
     y[6] = ptx_and(x[6], x[14]);
     y[7] = ptx_and(x[7], x[15]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[4]);
+    y[1] = ptx_and(x[1], x[5]);
+    y[2] = ptx_and(x[2], x[6]);
+    y[3] = ptx_and(x[3], x[7]);
+  }
+#endif
 #endif
 };
 
@@ -4972,6 +5366,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5003,6 +5399,16 @@ struct or_ {
     y[6] = ptx_or(x[6], x[14]);
     y[7] = ptx_or(x[7], x[15]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[4]);
+    y[1] = ptx_or(x[1], x[5]);
+    y[2] = ptx_or(x[2], x[6]);
+    y[3] = ptx_or(x[3], x[7]);
+  }
+#endif
 #endif
 };
 
@@ -5026,6 +5432,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 8;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5057,6 +5465,16 @@ struct xor_ {
     y[6] = ptx_xor(x[6], x[14]);
     y[7] = ptx_xor(x[7], x[15]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[4]);
+    y[1] = ptx_xor(x[1], x[5]);
+    y[2] = ptx_xor(x[2], x[6]);
+    y[3] = ptx_xor(x[3], x[7]);
+  }
+#endif
 #endif
 };
 
@@ -5080,6 +5498,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5111,6 +5531,16 @@ struct not_ {
     y[6] = ptx_not(x[6]);
     y[7] = ptx_not(x[7]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+    y[2] = ptx_not(x[2]);
+    y[3] = ptx_not(x[3]);
+  }
+#endif
 #endif
 };
 
@@ -10696,6 +11126,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10727,6 +11159,16 @@ struct shl1 {
     y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
     y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
+  }
+#endif
 #endif
 };
 
@@ -10750,6 +11192,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10781,6 +11225,16 @@ struct shl31 {
     y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
     y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
+  }
+#endif
 #endif
 };
 
@@ -10804,6 +11258,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10835,6 +11291,16 @@ struct shl32 {
     y[6] = ptx_shf_l_clamp(x[4], x[5], 0u);
     y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 32u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 32u);
+  }
+#endif
 #endif
 };
 
@@ -10858,6 +11324,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10889,6 +11357,16 @@ struct shl33 {
     y[6] = ptx_shf_l_clamp(x[4], x[5], 1u);
     y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 33u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 33u);
+  }
+#endif
 #endif
 };
 
@@ -10912,6 +11390,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10943,6 +11423,16 @@ struct shr1 {
     y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
     y[7] = ptx_shr(x[7], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
+    y[3] = ptx_shr(x[3], 1u);
+  }
+#endif
 #endif
 };
 
@@ -10966,6 +11456,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10997,6 +11489,16 @@ struct shr31 {
     y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
     y[7] = ptx_shr(x[7], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
+    y[3] = ptx_shr(x[3], 31u);
+  }
+#endif
 #endif
 };
 
@@ -11020,6 +11522,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11051,6 +11555,16 @@ struct shr32 {
     y[6] = ptx_shr(x[7], 0u);
     y[7] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 32u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 32u);
+    y[3] = ptx_shr(x[3], 32u);
+  }
+#endif
 #endif
 };
 
@@ -11074,6 +11588,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 4;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 4;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11105,6 +11621,16 @@ struct shr33 {
     y[6] = ptx_shr(x[7], 1u);
     y[7] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 33u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 33u);
+    y[3] = ptx_shr(x[3], 33u);
+  }
+#endif
 #endif
 };
 

@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -3525,95 +3607,197 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[11];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[11], t[9]);
+    uint64_t t[87];
+    t[3] = ptx_mul_lo(x[0], x[6]);
+    t[4] = ptx_mul_hi(x[0], x[6]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[7]);
+    t[7] = ptx_mul_hi(x[0], x[7]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[6]);
+    t[9] = ptx_mul_hi(x[1], x[6]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[8]);
+    t[12] = ptx_mul_hi(x[0], x[8]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
     t[10] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc(cf, y[11], t[10]);
+    t[13] = ptx_mul_lo(x[1], x[7]);
+    t[14] = ptx_mul_hi(x[1], x[7]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[6]);
+    t[16] = ptx_mul_hi(x[2], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[9]);
+    t[19] = ptx_mul_hi(x[0], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[8]);
+    t[21] = ptx_mul_hi(x[1], x[8]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[7]);
+    t[23] = ptx_mul_hi(x[2], x[7]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[6]);
+    t[25] = ptx_mul_hi(x[3], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[10]);
+    t[28] = ptx_mul_hi(x[0], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[9]);
+    t[30] = ptx_mul_hi(x[1], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[8]);
+    t[32] = ptx_mul_hi(x[2], x[8]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[7]);
+    t[34] = ptx_mul_hi(x[3], x[7]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[6]);
+    t[36] = ptx_mul_hi(x[4], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[11]);
+    t[39] = ptx_mul_hi(x[0], x[11]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mul_lo(x[1], x[10]);
+    t[41] = ptx_mul_hi(x[1], x[10]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[9]);
+    t[43] = ptx_mul_hi(x[2], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[8]);
+    t[45] = ptx_mul_hi(x[3], x[8]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[7]);
+    t[47] = ptx_mul_hi(x[4], x[7]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[6]);
+    t[49] = ptx_mul_hi(x[5], x[6]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[1], x[11]);
+    t[52] = ptx_mul_hi(x[1], x[11]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[2], x[10]);
+    t[54] = ptx_mul_hi(x[2], x[10]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[3], x[9]);
+    t[56] = ptx_mul_hi(x[3], x[9]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[4], x[8]);
+    t[58] = ptx_mul_hi(x[4], x[8]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[5], x[7]);
+    t[60] = ptx_mul_hi(x[5], x[7]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[62] = ptx_mul_lo(x[2], x[11]);
+    t[63] = ptx_mul_hi(x[2], x[11]);
+    t[37] = ptx_add_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc_cc(cf, t[50], t[63]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[64] = ptx_mul_lo(x[3], x[10]);
+    t[65] = ptx_mul_hi(x[3], x[10]);
+    t[37] = ptx_add_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc_cc(cf, t[50], t[65]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[66] = ptx_mul_lo(x[4], x[9]);
+    t[67] = ptx_mul_hi(x[4], x[9]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[68] = ptx_mul_lo(x[5], x[8]);
+    t[69] = ptx_mul_hi(x[5], x[8]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[71] = ptx_mul_lo(x[3], x[11]);
+    t[72] = ptx_mul_hi(x[3], x[11]);
+    t[50] = ptx_add_cc(cf, t[50], t[71]);
+    t[61] = ptx_addc_cc(cf, t[61], t[72]);
+    t[70] = ptx_addc(cf, 0u, 0u);
+    t[73] = ptx_mul_lo(x[4], x[10]);
+    t[74] = ptx_mul_hi(x[4], x[10]);
+    t[50] = ptx_add_cc(cf, t[50], t[73]);
+    t[61] = ptx_addc_cc(cf, t[61], t[74]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    t[75] = ptx_mul_lo(x[5], x[9]);
+    t[76] = ptx_mul_hi(x[5], x[9]);
+    t[50] = ptx_add_cc(cf, t[50], t[75]);
+    t[61] = ptx_addc_cc(cf, t[61], t[76]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[78] = ptx_mul_lo(x[4], x[11]);
+    t[79] = ptx_mul_hi(x[4], x[11]);
+    t[61] = ptx_add_cc(cf, t[61], t[78]);
+    t[70] = ptx_addc_cc(cf, t[70], t[79]);
+    t[77] = ptx_addc(cf, 0u, 0u);
+    t[80] = ptx_mul_lo(x[5], x[10]);
+    t[81] = ptx_mul_hi(x[5], x[10]);
+    t[61] = ptx_add_cc(cf, t[61], t[80]);
+    t[70] = ptx_addc_cc(cf, t[70], t[81]);
+    t[77] = ptx_addc(cf, t[77], 0u);
+    y[9] = ptx_mov(t[61]);
+    t[83] = ptx_mul_lo(x[5], x[11]);
+    t[84] = ptx_mul_hi(x[5], x[11]);
+    t[70] = ptx_add_cc(cf, t[70], t[83]);
+    t[77] = ptx_addc_cc(cf, t[77], t[84]);
+    ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mov(t[70]);
+    y[11] = ptx_mov(t[77]);
   }
 #endif
 #endif
@@ -3976,48 +4160,98 @@ struct mul_lo {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[5];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[7], y[5]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo(cf, x[4], x[7], t[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[8], y[5]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo(cf, x[3], x[8], t[4]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi(cf, x[1], x[9], y[5]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo(cf, x[2], x[9], t[4]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi(cf, x[0], x[10], y[5]);
-    t[4] = ptx_mad_lo(x[1], x[10], t[4]);
-    t[4] = ptx_mad_lo(x[0], x[11], t[4]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc(cf, y[5], t[4]);
+    uint64_t t[51];
+    t[3] = ptx_mul_lo(x[0], x[6]);
+    t[4] = ptx_mul_hi(x[0], x[6]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[7]);
+    t[7] = ptx_mul_hi(x[0], x[7]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[6]);
+    t[9] = ptx_mul_hi(x[1], x[6]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[8]);
+    t[12] = ptx_mul_hi(x[0], x[8]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[7]);
+    t[14] = ptx_mul_hi(x[1], x[7]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[6]);
+    t[16] = ptx_mul_hi(x[2], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[9]);
+    t[19] = ptx_mul_hi(x[0], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[8]);
+    t[21] = ptx_mul_hi(x[1], x[8]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[7]);
+    t[23] = ptx_mul_hi(x[2], x[7]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[6]);
+    t[25] = ptx_mul_hi(x[3], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[10]);
+    t[28] = ptx_mul_hi(x[0], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[9]);
+    t[30] = ptx_mul_hi(x[1], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[8]);
+    t[32] = ptx_mul_hi(x[2], x[8]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[7]);
+    t[34] = ptx_mul_hi(x[3], x[7]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[6]);
+    t[36] = ptx_mul_hi(x[4], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[11]);
+    t[17] = ptx_add(t[17], t[38]);
+    t[40] = ptx_mul_lo(x[1], x[10]);
+    t[17] = ptx_add(t[17], t[40]);
+    t[42] = ptx_mul_lo(x[2], x[9]);
+    t[17] = ptx_add(t[17], t[42]);
+    t[44] = ptx_mul_lo(x[3], x[8]);
+    t[17] = ptx_add(t[17], t[44]);
+    t[46] = ptx_mul_lo(x[4], x[7]);
+    t[17] = ptx_add(t[17], t[46]);
+    t[48] = ptx_mul_lo(x[5], x[6]);
+    t[17] = ptx_add(t[17], t[48]);
+    y[5] = ptx_mov(t[17]);
     y[5] = ptx_and(y[5], 2305843009213693951u);
   }
 #endif
@@ -4737,95 +4971,197 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[23];
-    ptx_mul_lo(x[0], x[6]);
-    t[1] = ptx_mul_hi(x[0], x[6]);
-    t[2] = ptx_mul_lo(x[2], x[6]);
-    t[3] = ptx_mul_hi(x[2], x[6]);
-    t[4] = ptx_mul_lo(x[4], x[6]);
-    t[5] = ptx_mul_hi(x[4], x[6]);
-    t[12] = ptx_mul_lo(x[1], x[6]);
-    t[13] = ptx_mul_hi(x[1], x[6]);
-    t[14] = ptx_mul_lo(x[3], x[6]);
-    t[15] = ptx_mul_hi(x[3], x[6]);
-    t[16] = ptx_mul_lo(x[5], x[6]);
-    t[17] = ptx_mul_hi(x[5], x[6]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
-    t[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[0], x[7], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[0], x[7], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[2], x[7], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[2], x[7], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[4], x[7], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[4], x[7], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[8], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[1], x[8], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[1], x[8], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[3], x[8], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[3], x[8], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[5], x[8], t[18]);
-    t[19] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[9], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[9], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[0], x[9], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[0], x[9], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[2], x[9], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[2], x[9], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[4], x[9], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[4], x[9], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[10], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[1], x[10], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[1], x[10], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[3], x[10], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[3], x[10], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[5], x[10], t[20]);
-    t[21] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[11], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[11], t[10]);
-    t[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[0], x[11], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[0], x[11], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[2], x[11], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[2], x[11], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[4], x[11], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[4], x[11], t[21]);
+    uint64_t t[99];
+    t[15] = ptx_mul_lo(x[0], x[6]);
+    t[16] = ptx_mul_hi(x[0], x[6]);
+    t[12] = ptx_mov(t[15]);
+    t[13] = ptx_mov(t[16]);
+    ptx_mov(t[12]);
+    t[18] = ptx_mul_lo(x[0], x[7]);
+    t[19] = ptx_mul_hi(x[0], x[7]);
+    t[13] = ptx_add_cc(cf, t[13], t[18]);
+    t[14] = ptx_addc(cf, t[19], 0u);
+    t[20] = ptx_mul_lo(x[1], x[6]);
+    t[21] = ptx_mul_hi(x[1], x[6]);
+    t[13] = ptx_add_cc(cf, t[13], t[20]);
+    t[14] = ptx_addc_cc(cf, t[14], t[21]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    ptx_mov(t[13]);
+    t[23] = ptx_mul_lo(x[0], x[8]);
+    t[24] = ptx_mul_hi(x[0], x[8]);
+    t[14] = ptx_add_cc(cf, t[14], t[23]);
+    t[17] = ptx_addc_cc(cf, t[17], t[24]);
     t[22] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[12]);
-    t[2] = ptx_addc_cc(cf, t[2], t[13]);
-    t[3] = ptx_addc_cc(cf, t[3], t[14]);
-    t[4] = ptx_addc_cc(cf, t[4], t[15]);
-    t[5] = ptx_addc_cc(cf, t[5], t[16]);
-    t[6] = ptx_addc_cc(cf, t[6], t[17]);
-    t[7] = ptx_addc_cc(cf, t[7], t[18]);
-    t[8] = ptx_addc_cc(cf, t[8], t[19]);
-    t[9] = ptx_addc_cc(cf, t[9], t[20]);
-    t[10] = ptx_addc_cc(cf, t[10], t[21]);
-    t[11] = ptx_addc(cf, t[11], t[22]);
+    t[25] = ptx_mul_lo(x[1], x[7]);
+    t[26] = ptx_mul_hi(x[1], x[7]);
+    t[14] = ptx_add_cc(cf, t[14], t[25]);
+    t[17] = ptx_addc_cc(cf, t[17], t[26]);
+    t[22] = ptx_addc(cf, t[22], 0u);
+    t[27] = ptx_mul_lo(x[2], x[6]);
+    t[28] = ptx_mul_hi(x[2], x[6]);
+    t[14] = ptx_add_cc(cf, t[14], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[22] = ptx_addc(cf, t[22], 0u);
+    ptx_mov(t[14]);
+    t[30] = ptx_mul_lo(x[0], x[9]);
+    t[31] = ptx_mul_hi(x[0], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[30]);
+    t[22] = ptx_addc_cc(cf, t[22], t[31]);
+    t[29] = ptx_addc(cf, 0u, 0u);
+    t[32] = ptx_mul_lo(x[1], x[8]);
+    t[33] = ptx_mul_hi(x[1], x[8]);
+    t[17] = ptx_add_cc(cf, t[17], t[32]);
+    t[22] = ptx_addc_cc(cf, t[22], t[33]);
+    t[29] = ptx_addc(cf, t[29], 0u);
+    t[34] = ptx_mul_lo(x[2], x[7]);
+    t[35] = ptx_mul_hi(x[2], x[7]);
+    t[17] = ptx_add_cc(cf, t[17], t[34]);
+    t[22] = ptx_addc_cc(cf, t[22], t[35]);
+    t[29] = ptx_addc(cf, t[29], 0u);
+    t[36] = ptx_mul_lo(x[3], x[6]);
+    t[37] = ptx_mul_hi(x[3], x[6]);
+    t[17] = ptx_add_cc(cf, t[17], t[36]);
+    t[22] = ptx_addc_cc(cf, t[22], t[37]);
+    t[29] = ptx_addc(cf, t[29], 0u);
+    ptx_mov(t[17]);
+    t[39] = ptx_mul_lo(x[0], x[10]);
+    t[40] = ptx_mul_hi(x[0], x[10]);
+    t[22] = ptx_add_cc(cf, t[22], t[39]);
+    t[29] = ptx_addc_cc(cf, t[29], t[40]);
+    t[38] = ptx_addc(cf, 0u, 0u);
+    t[41] = ptx_mul_lo(x[1], x[9]);
+    t[42] = ptx_mul_hi(x[1], x[9]);
+    t[22] = ptx_add_cc(cf, t[22], t[41]);
+    t[29] = ptx_addc_cc(cf, t[29], t[42]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[43] = ptx_mul_lo(x[2], x[8]);
+    t[44] = ptx_mul_hi(x[2], x[8]);
+    t[22] = ptx_add_cc(cf, t[22], t[43]);
+    t[29] = ptx_addc_cc(cf, t[29], t[44]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[45] = ptx_mul_lo(x[3], x[7]);
+    t[46] = ptx_mul_hi(x[3], x[7]);
+    t[22] = ptx_add_cc(cf, t[22], t[45]);
+    t[29] = ptx_addc_cc(cf, t[29], t[46]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[47] = ptx_mul_lo(x[4], x[6]);
+    t[48] = ptx_mul_hi(x[4], x[6]);
+    t[22] = ptx_add_cc(cf, t[22], t[47]);
+    t[29] = ptx_addc_cc(cf, t[29], t[48]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    ptx_mov(t[22]);
+    t[50] = ptx_mul_lo(x[0], x[11]);
+    t[51] = ptx_mul_hi(x[0], x[11]);
+    t[29] = ptx_add_cc(cf, t[29], t[50]);
+    t[38] = ptx_addc_cc(cf, t[38], t[51]);
+    t[49] = ptx_addc(cf, 0u, 0u);
+    t[52] = ptx_mul_lo(x[1], x[10]);
+    t[53] = ptx_mul_hi(x[1], x[10]);
+    t[29] = ptx_add_cc(cf, t[29], t[52]);
+    t[38] = ptx_addc_cc(cf, t[38], t[53]);
+    t[49] = ptx_addc(cf, t[49], 0u);
+    t[54] = ptx_mul_lo(x[2], x[9]);
+    t[55] = ptx_mul_hi(x[2], x[9]);
+    t[29] = ptx_add_cc(cf, t[29], t[54]);
+    t[38] = ptx_addc_cc(cf, t[38], t[55]);
+    t[49] = ptx_addc(cf, t[49], 0u);
+    t[56] = ptx_mul_lo(x[3], x[8]);
+    t[57] = ptx_mul_hi(x[3], x[8]);
+    t[29] = ptx_add_cc(cf, t[29], t[56]);
+    t[38] = ptx_addc_cc(cf, t[38], t[57]);
+    t[49] = ptx_addc(cf, t[49], 0u);
+    t[58] = ptx_mul_lo(x[4], x[7]);
+    t[59] = ptx_mul_hi(x[4], x[7]);
+    t[29] = ptx_add_cc(cf, t[29], t[58]);
+    t[38] = ptx_addc_cc(cf, t[38], t[59]);
+    t[49] = ptx_addc(cf, t[49], 0u);
+    t[60] = ptx_mul_lo(x[5], x[6]);
+    t[61] = ptx_mul_hi(x[5], x[6]);
+    t[29] = ptx_add_cc(cf, t[29], t[60]);
+    t[38] = ptx_addc_cc(cf, t[38], t[61]);
+    t[49] = ptx_addc(cf, t[49], 0u);
+    t[5] = ptx_mov(t[29]);
+    t[63] = ptx_mul_lo(x[1], x[11]);
+    t[64] = ptx_mul_hi(x[1], x[11]);
+    t[38] = ptx_add_cc(cf, t[38], t[63]);
+    t[49] = ptx_addc_cc(cf, t[49], t[64]);
+    t[62] = ptx_addc(cf, 0u, 0u);
+    t[65] = ptx_mul_lo(x[2], x[10]);
+    t[66] = ptx_mul_hi(x[2], x[10]);
+    t[38] = ptx_add_cc(cf, t[38], t[65]);
+    t[49] = ptx_addc_cc(cf, t[49], t[66]);
+    t[62] = ptx_addc(cf, t[62], 0u);
+    t[67] = ptx_mul_lo(x[3], x[9]);
+    t[68] = ptx_mul_hi(x[3], x[9]);
+    t[38] = ptx_add_cc(cf, t[38], t[67]);
+    t[49] = ptx_addc_cc(cf, t[49], t[68]);
+    t[62] = ptx_addc(cf, t[62], 0u);
+    t[69] = ptx_mul_lo(x[4], x[8]);
+    t[70] = ptx_mul_hi(x[4], x[8]);
+    t[38] = ptx_add_cc(cf, t[38], t[69]);
+    t[49] = ptx_addc_cc(cf, t[49], t[70]);
+    t[62] = ptx_addc(cf, t[62], 0u);
+    t[71] = ptx_mul_lo(x[5], x[7]);
+    t[72] = ptx_mul_hi(x[5], x[7]);
+    t[38] = ptx_add_cc(cf, t[38], t[71]);
+    t[49] = ptx_addc_cc(cf, t[49], t[72]);
+    t[62] = ptx_addc(cf, t[62], 0u);
+    t[6] = ptx_mov(t[38]);
+    t[74] = ptx_mul_lo(x[2], x[11]);
+    t[75] = ptx_mul_hi(x[2], x[11]);
+    t[49] = ptx_add_cc(cf, t[49], t[74]);
+    t[62] = ptx_addc_cc(cf, t[62], t[75]);
+    t[73] = ptx_addc(cf, 0u, 0u);
+    t[76] = ptx_mul_lo(x[3], x[10]);
+    t[77] = ptx_mul_hi(x[3], x[10]);
+    t[49] = ptx_add_cc(cf, t[49], t[76]);
+    t[62] = ptx_addc_cc(cf, t[62], t[77]);
+    t[73] = ptx_addc(cf, t[73], 0u);
+    t[78] = ptx_mul_lo(x[4], x[9]);
+    t[79] = ptx_mul_hi(x[4], x[9]);
+    t[49] = ptx_add_cc(cf, t[49], t[78]);
+    t[62] = ptx_addc_cc(cf, t[62], t[79]);
+    t[73] = ptx_addc(cf, t[73], 0u);
+    t[80] = ptx_mul_lo(x[5], x[8]);
+    t[81] = ptx_mul_hi(x[5], x[8]);
+    t[49] = ptx_add_cc(cf, t[49], t[80]);
+    t[62] = ptx_addc_cc(cf, t[62], t[81]);
+    t[73] = ptx_addc(cf, t[73], 0u);
+    t[7] = ptx_mov(t[49]);
+    t[83] = ptx_mul_lo(x[3], x[11]);
+    t[84] = ptx_mul_hi(x[3], x[11]);
+    t[62] = ptx_add_cc(cf, t[62], t[83]);
+    t[73] = ptx_addc_cc(cf, t[73], t[84]);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[85] = ptx_mul_lo(x[4], x[10]);
+    t[86] = ptx_mul_hi(x[4], x[10]);
+    t[62] = ptx_add_cc(cf, t[62], t[85]);
+    t[73] = ptx_addc_cc(cf, t[73], t[86]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[87] = ptx_mul_lo(x[5], x[9]);
+    t[88] = ptx_mul_hi(x[5], x[9]);
+    t[62] = ptx_add_cc(cf, t[62], t[87]);
+    t[73] = ptx_addc_cc(cf, t[73], t[88]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[8] = ptx_mov(t[62]);
+    t[90] = ptx_mul_lo(x[4], x[11]);
+    t[91] = ptx_mul_hi(x[4], x[11]);
+    t[73] = ptx_add_cc(cf, t[73], t[90]);
+    t[82] = ptx_addc_cc(cf, t[82], t[91]);
+    t[89] = ptx_addc(cf, 0u, 0u);
+    t[92] = ptx_mul_lo(x[5], x[10]);
+    t[93] = ptx_mul_hi(x[5], x[10]);
+    t[73] = ptx_add_cc(cf, t[73], t[92]);
+    t[82] = ptx_addc_cc(cf, t[82], t[93]);
+    t[89] = ptx_addc(cf, t[89], 0u);
+    t[9] = ptx_mov(t[73]);
+    t[95] = ptx_mul_lo(x[5], x[11]);
+    t[96] = ptx_mul_hi(x[5], x[11]);
+    t[82] = ptx_add_cc(cf, t[82], t[95]);
+    t[89] = ptx_addc_cc(cf, t[89], t[96]);
+    ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mov(t[82]);
+    t[11] = ptx_mov(t[89]);
     y[0] = ptx_shf_r_clamp(t[5], t[6], 61u);
     y[1] = ptx_shf_r_clamp(t[6], t[7], 61u);
     y[2] = ptx_shf_r_clamp(t[7], t[8], 61u);
@@ -5304,74 +5640,197 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[10];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], 0u);
-    y[7] = ptx_madc_hi(cf, x[5], x[1], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[2], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[3], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[4], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc(cf, 0u, t[9]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[5], y[11]);
+    uint64_t t[87];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[2]);
+    t[12] = ptx_mul_hi(x[0], x[2]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[1]);
+    t[14] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[0]);
+    t[16] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[3]);
+    t[19] = ptx_mul_hi(x[0], x[3]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[2]);
+    t[21] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[1]);
+    t[23] = ptx_mul_hi(x[2], x[1]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[0]);
+    t[25] = ptx_mul_hi(x[3], x[0]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[4]);
+    t[28] = ptx_mul_hi(x[0], x[4]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[3]);
+    t[30] = ptx_mul_hi(x[1], x[3]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[2]);
+    t[32] = ptx_mul_hi(x[2], x[2]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[1]);
+    t[34] = ptx_mul_hi(x[3], x[1]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[0]);
+    t[36] = ptx_mul_hi(x[4], x[0]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[5]);
+    t[39] = ptx_mul_hi(x[0], x[5]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mul_lo(x[1], x[4]);
+    t[41] = ptx_mul_hi(x[1], x[4]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[3]);
+    t[43] = ptx_mul_hi(x[2], x[3]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[2]);
+    t[45] = ptx_mul_hi(x[3], x[2]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[1]);
+    t[47] = ptx_mul_hi(x[4], x[1]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[0]);
+    t[49] = ptx_mul_hi(x[5], x[0]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[1], x[5]);
+    t[52] = ptx_mul_hi(x[1], x[5]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[2], x[4]);
+    t[54] = ptx_mul_hi(x[2], x[4]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[3], x[3]);
+    t[56] = ptx_mul_hi(x[3], x[3]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[4], x[2]);
+    t[58] = ptx_mul_hi(x[4], x[2]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[5], x[1]);
+    t[60] = ptx_mul_hi(x[5], x[1]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[62] = ptx_mul_lo(x[2], x[5]);
+    t[63] = ptx_mul_hi(x[2], x[5]);
+    t[37] = ptx_add_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc_cc(cf, t[50], t[63]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[64] = ptx_mul_lo(x[3], x[4]);
+    t[65] = ptx_mul_hi(x[3], x[4]);
+    t[37] = ptx_add_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc_cc(cf, t[50], t[65]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[66] = ptx_mul_lo(x[4], x[3]);
+    t[67] = ptx_mul_hi(x[4], x[3]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[68] = ptx_mul_lo(x[5], x[2]);
+    t[69] = ptx_mul_hi(x[5], x[2]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[71] = ptx_mul_lo(x[3], x[5]);
+    t[72] = ptx_mul_hi(x[3], x[5]);
+    t[50] = ptx_add_cc(cf, t[50], t[71]);
+    t[61] = ptx_addc_cc(cf, t[61], t[72]);
+    t[70] = ptx_addc(cf, 0u, 0u);
+    t[73] = ptx_mul_lo(x[4], x[4]);
+    t[74] = ptx_mul_hi(x[4], x[4]);
+    t[50] = ptx_add_cc(cf, t[50], t[73]);
+    t[61] = ptx_addc_cc(cf, t[61], t[74]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    t[75] = ptx_mul_lo(x[5], x[3]);
+    t[76] = ptx_mul_hi(x[5], x[3]);
+    t[50] = ptx_add_cc(cf, t[50], t[75]);
+    t[61] = ptx_addc_cc(cf, t[61], t[76]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[78] = ptx_mul_lo(x[4], x[5]);
+    t[79] = ptx_mul_hi(x[4], x[5]);
+    t[61] = ptx_add_cc(cf, t[61], t[78]);
+    t[70] = ptx_addc_cc(cf, t[70], t[79]);
+    t[77] = ptx_addc(cf, 0u, 0u);
+    t[80] = ptx_mul_lo(x[5], x[4]);
+    t[81] = ptx_mul_hi(x[5], x[4]);
+    t[61] = ptx_add_cc(cf, t[61], t[80]);
+    t[70] = ptx_addc_cc(cf, t[70], t[81]);
+    t[77] = ptx_addc(cf, t[77], 0u);
+    y[9] = ptx_mov(t[61]);
+    t[83] = ptx_mul_lo(x[5], x[5]);
+    t[84] = ptx_mul_hi(x[5], x[5]);
+    t[70] = ptx_add_cc(cf, t[70], t[83]);
+    t[77] = ptx_addc_cc(cf, t[77], t[84]);
+    ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mov(t[70]);
+    y[11] = ptx_mov(t[77]);
   }
 #endif
 #endif
@@ -5494,25 +5953,38 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[6];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, 0u, t[5]);
+    uint64_t t[22];
+    t[3] = ptx_mul_lo(x[0], x[6]);
+    t[4] = ptx_mul_hi(x[0], x[6]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[6]);
+    t[7] = ptx_mul_hi(x[1], x[6]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[9] = ptx_mul_lo(x[2], x[6]);
+    t[10] = ptx_mul_hi(x[2], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[12] = ptx_mul_lo(x[3], x[6]);
+    t[13] = ptx_mul_hi(x[3], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[12]);
+    t[8] = ptx_addc(cf, t[13], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[15] = ptx_mul_lo(x[4], x[6]);
+    t[16] = ptx_mul_hi(x[4], x[6]);
+    t[8] = ptx_add_cc(cf, t[8], t[15]);
+    t[11] = ptx_addc(cf, t[16], 0u);
+    y[4] = ptx_mov(t[8]);
+    t[18] = ptx_mul_lo(x[5], x[6]);
+    t[19] = ptx_mul_hi(x[5], x[6]);
+    t[11] = ptx_add_cc(cf, t[11], t[18]);
+    t[14] = ptx_addc(cf, t[19], 0u);
+    y[5] = ptx_mov(t[11]);
+    y[6] = ptx_mov(t[14]);
   }
 #endif
 #endif
@@ -6233,102 +6705,222 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[11];
+    uint64_t t[87];
     y[0] = ptx_mov(x[12]);
     y[1] = ptx_mov(x[13]);
     y[2] = ptx_mov(x[14]);
     y[3] = ptx_mov(x[15]);
     y[4] = ptx_mov(x[16]);
     y[5] = ptx_mov(x[17]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[6], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[11], t[9]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[6]);
+    t[4] = ptx_mul_hi(x[0], x[6]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[7]);
+    t[7] = ptx_mul_hi(x[0], x[7]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[6]);
+    t[9] = ptx_mul_hi(x[1], x[6]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[2] = ptx_add_cc(cf, t[2], y[2]);
+    t[5] = ptx_addc_cc(cf, t[5], 0u);
     t[10] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc(cf, y[11], t[10]);
+    t[11] = ptx_mul_lo(x[0], x[8]);
+    t[12] = ptx_mul_hi(x[0], x[8]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[13] = ptx_mul_lo(x[1], x[7]);
+    t[14] = ptx_mul_hi(x[1], x[7]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[6]);
+    t[16] = ptx_mul_hi(x[2], x[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[5] = ptx_add_cc(cf, t[5], y[3]);
+    t[10] = ptx_addc_cc(cf, t[10], 0u);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mul_lo(x[0], x[9]);
+    t[19] = ptx_mul_hi(x[0], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[20] = ptx_mul_lo(x[1], x[8]);
+    t[21] = ptx_mul_hi(x[1], x[8]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[7]);
+    t[23] = ptx_mul_hi(x[2], x[7]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[6]);
+    t[25] = ptx_mul_hi(x[3], x[6]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[10] = ptx_add_cc(cf, t[10], y[4]);
+    t[17] = ptx_addc_cc(cf, t[17], 0u);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[27] = ptx_mul_lo(x[0], x[10]);
+    t[28] = ptx_mul_hi(x[0], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[29] = ptx_mul_lo(x[1], x[9]);
+    t[30] = ptx_mul_hi(x[1], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[8]);
+    t[32] = ptx_mul_hi(x[2], x[8]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[7]);
+    t[34] = ptx_mul_hi(x[3], x[7]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[6]);
+    t[36] = ptx_mul_hi(x[4], x[6]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[17] = ptx_add_cc(cf, t[17], y[5]);
+    t[26] = ptx_addc_cc(cf, t[26], 0u);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_mul_lo(x[0], x[11]);
+    t[39] = ptx_mul_hi(x[0], x[11]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[40] = ptx_mul_lo(x[1], x[10]);
+    t[41] = ptx_mul_hi(x[1], x[10]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[9]);
+    t[43] = ptx_mul_hi(x[2], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[8]);
+    t[45] = ptx_mul_hi(x[3], x[8]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[7]);
+    t[47] = ptx_mul_hi(x[4], x[7]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[6]);
+    t[49] = ptx_mul_hi(x[5], x[6]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[1], x[11]);
+    t[52] = ptx_mul_hi(x[1], x[11]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[2], x[10]);
+    t[54] = ptx_mul_hi(x[2], x[10]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[3], x[9]);
+    t[56] = ptx_mul_hi(x[3], x[9]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[4], x[8]);
+    t[58] = ptx_mul_hi(x[4], x[8]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[5], x[7]);
+    t[60] = ptx_mul_hi(x[5], x[7]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[62] = ptx_mul_lo(x[2], x[11]);
+    t[63] = ptx_mul_hi(x[2], x[11]);
+    t[37] = ptx_add_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc_cc(cf, t[50], t[63]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[64] = ptx_mul_lo(x[3], x[10]);
+    t[65] = ptx_mul_hi(x[3], x[10]);
+    t[37] = ptx_add_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc_cc(cf, t[50], t[65]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[66] = ptx_mul_lo(x[4], x[9]);
+    t[67] = ptx_mul_hi(x[4], x[9]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    t[68] = ptx_mul_lo(x[5], x[8]);
+    t[69] = ptx_mul_hi(x[5], x[8]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[61] = ptx_addc(cf, t[61], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[71] = ptx_mul_lo(x[3], x[11]);
+    t[72] = ptx_mul_hi(x[3], x[11]);
+    t[50] = ptx_add_cc(cf, t[50], t[71]);
+    t[61] = ptx_addc_cc(cf, t[61], t[72]);
+    t[70] = ptx_addc(cf, 0u, 0u);
+    t[73] = ptx_mul_lo(x[4], x[10]);
+    t[74] = ptx_mul_hi(x[4], x[10]);
+    t[50] = ptx_add_cc(cf, t[50], t[73]);
+    t[61] = ptx_addc_cc(cf, t[61], t[74]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    t[75] = ptx_mul_lo(x[5], x[9]);
+    t[76] = ptx_mul_hi(x[5], x[9]);
+    t[50] = ptx_add_cc(cf, t[50], t[75]);
+    t[61] = ptx_addc_cc(cf, t[61], t[76]);
+    t[70] = ptx_addc(cf, t[70], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[78] = ptx_mul_lo(x[4], x[11]);
+    t[79] = ptx_mul_hi(x[4], x[11]);
+    t[61] = ptx_add_cc(cf, t[61], t[78]);
+    t[70] = ptx_addc_cc(cf, t[70], t[79]);
+    t[77] = ptx_addc(cf, 0u, 0u);
+    t[80] = ptx_mul_lo(x[5], x[10]);
+    t[81] = ptx_mul_hi(x[5], x[10]);
+    t[61] = ptx_add_cc(cf, t[61], t[80]);
+    t[70] = ptx_addc_cc(cf, t[70], t[81]);
+    t[77] = ptx_addc(cf, t[77], 0u);
+    y[9] = ptx_mov(t[61]);
+    t[83] = ptx_mul_lo(x[5], x[11]);
+    t[84] = ptx_mul_hi(x[5], x[11]);
+    t[70] = ptx_add_cc(cf, t[70], t[83]);
+    t[77] = ptx_addc_cc(cf, t[77], t[84]);
+    ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mov(t[70]);
+    y[11] = ptx_mov(t[77]);
   }
 #endif
 #endif
@@ -6354,6 +6946,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6424,6 +7018,28 @@ struct eq {
     t[24] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[24], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[13];
+    t[0] = ptx_xor(x[0], x[6]);
+    t[1] = ptx_xor(x[1], x[7]);
+    t[2] = ptx_xor(x[2], x[8]);
+    t[3] = ptx_xor(x[3], x[9]);
+    t[4] = ptx_xor(x[4], x[10]);
+    t[5] = ptx_xor(x[5], x[11]);
+    t[6] = ptx_or(t[0], t[1]);
+    t[7] = ptx_or(t[6], t[2]);
+    t[8] = ptx_or(t[7], t[3]);
+    t[9] = ptx_or(t[8], t[4]);
+    t[10] = ptx_or(t[9], t[5]);
+    ptx_sub_cc(cf, 0u, t[10]);
+    t[12] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[12], 1u);
+  }
+#endif
 #endif
 };
 
@@ -6447,6 +7063,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6493,6 +7111,22 @@ struct lt {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[12], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[7];
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    ptx_subc_cc(cf, x[3], x[9]);
+    ptx_subc_cc(cf, x[4], x[10]);
+    ptx_subc_cc(cf, x[5], x[11]);
+    t[6] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[6], 1u);
+  }
+#endif
 #endif
 };
 
@@ -6516,6 +7150,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6592,6 +7228,31 @@ struct cmp {
     t[14] = ptx_and(t[27], 1u);
     y[0] = ptx_sub(t[0], t[14]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[16];
+    ptx_sub_cc(cf, x[6], x[0]);
+    ptx_subc_cc(cf, x[7], x[1]);
+    ptx_subc_cc(cf, x[8], x[2]);
+    ptx_subc_cc(cf, x[9], x[3]);
+    ptx_subc_cc(cf, x[10], x[4]);
+    ptx_subc_cc(cf, x[11], x[5]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[7], 1u);
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    ptx_subc_cc(cf, x[3], x[9]);
+    ptx_subc_cc(cf, x[4], x[10]);
+    ptx_subc_cc(cf, x[5], x[11]);
+    t[15] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_and(t[15], 1u);
+    y[0] = ptx_sub(t[0], t[8]);
+  }
+#endif
 #endif
 };
 
@@ -6615,6 +7276,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6661,6 +7324,22 @@ struct is_zero {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[7];
+    t[0] = ptx_or(x[0], x[1]);
+    t[1] = ptx_or(t[0], x[2]);
+    t[2] = ptx_or(t[1], x[3]);
+    t[3] = ptx_or(t[2], x[4]);
+    t[4] = ptx_or(t[3], x[5]);
+    ptx_sub_cc(cf, 0u, t[4]);
+    t[6] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[6], 1u);
+  }
+#endif
 #endif
 };
 
@@ -6684,6 +7363,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6725,6 +7406,19 @@ struct and_ {
     y[11] = ptx_and(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[6]);
+    y[1] = ptx_and(x[1], x[7]);
+    y[2] = ptx_and(x[2], x[8]);
+    y[3] = ptx_and(x[3], x[9]);
+    y[4] = ptx_and(x[4], x[10]);
+    y[5] = ptx_and(x[5], x[11]);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -6748,6 +7442,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6789,6 +7485,19 @@ struct or_ {
     y[11] = ptx_or(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[6]);
+    y[1] = ptx_or(x[1], x[7]);
+    y[2] = ptx_or(x[2], x[8]);
+    y[3] = ptx_or(x[3], x[9]);
+    y[4] = ptx_or(x[4], x[10]);
+    y[5] = ptx_or(x[5], x[11]);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -6812,6 +7521,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 12;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6853,6 +7564,19 @@ struct xor_ {
     y[11] = ptx_xor(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[6]);
+    y[1] = ptx_xor(x[1], x[7]);
+    y[2] = ptx_xor(x[2], x[8]);
+    y[3] = ptx_xor(x[3], x[9]);
+    y[4] = ptx_xor(x[4], x[10]);
+    y[5] = ptx_xor(x[5], x[11]);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -6876,6 +7600,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6917,6 +7643,19 @@ struct not_ {
     y[11] = ptx_not(x[11]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+    y[2] = ptx_not(x[2]);
+    y[3] = ptx_not(x[3]);
+    y[4] = ptx_not(x[4]);
+    y[5] = ptx_not(x[5]);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17290,6 +18029,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17331,6 +18072,19 @@ struct shl1 {
     y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17354,6 +18108,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17395,6 +18151,19 @@ struct shl31 {
     y[11] = ptx_shf_l_clamp(x[10], x[11], 31u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17418,6 +18187,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17459,6 +18230,19 @@ struct shl32 {
     y[11] = ptx_shf_l_clamp(x[9], x[10], 0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 32u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 32u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 32u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 32u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17482,6 +18266,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17523,6 +18309,19 @@ struct shl33 {
     y[11] = ptx_shf_l_clamp(x[9], x[10], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 33u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 33u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 33u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 33u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17546,6 +18345,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17587,6 +18388,19 @@ struct shr1 {
     y[11] = ptx_shr(x[11], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
+    y[5] = ptx_shr(x[5], 1u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17610,6 +18424,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17651,6 +18467,19 @@ struct shr31 {
     y[11] = ptx_shr(x[11], 31u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
+    y[5] = ptx_shr(x[5], 31u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17674,6 +18503,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17715,6 +18546,19 @@ struct shr32 {
     y[11] = ptx_mov(0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 32u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 32u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 32u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 32u);
+    y[5] = ptx_shr(x[5], 32u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 
@@ -17738,6 +18582,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 6;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17779,6 +18625,19 @@ struct shr33 {
     y[11] = ptx_mov(0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 33u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 33u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 33u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 33u);
+    y[5] = ptx_shr(x[5], 33u);
+    y[5] = ptx_and(y[5], 2305843009213693951u);
+  }
+#endif
 #endif
 };
 

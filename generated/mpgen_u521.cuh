@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -4194,191 +4276,424 @@ struct mul {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[16];
-    y[0] = ptx_mul_lo(x[0], x[9]);
-    y[1] = ptx_mul_hi(x[0], x[9]);
-    y[2] = ptx_mul_lo(x[2], x[9]);
-    y[3] = ptx_mul_hi(x[2], x[9]);
-    y[4] = ptx_mul_lo(x[4], x[9]);
-    y[5] = ptx_mul_hi(x[4], x[9]);
-    y[6] = ptx_mul_lo(x[6], x[9]);
-    y[7] = ptx_mul_hi(x[6], x[9]);
-    y[8] = ptx_mul_lo(x[8], x[9]);
-    y[9] = ptx_mul_hi(x[8], x[9]);
-    t[0] = ptx_mul_lo(x[1], x[9]);
-    t[1] = ptx_mul_hi(x[1], x[9]);
-    t[2] = ptx_mul_lo(x[3], x[9]);
-    t[3] = ptx_mul_hi(x[3], x[9]);
-    t[4] = ptx_mul_lo(x[5], x[9]);
-    t[5] = ptx_mul_hi(x[5], x[9]);
-    t[6] = ptx_mul_lo(x[7], x[9]);
-    t[7] = ptx_mul_hi(x[7], x[9]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
-    t[9] = ptx_madc_hi(cf, x[8], x[10], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[11], t[9]);
+    uint64_t t[182];
+    t[3] = ptx_mul_lo(x[0], x[9]);
+    t[4] = ptx_mul_hi(x[0], x[9]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[10]);
+    t[7] = ptx_mul_hi(x[0], x[10]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[9]);
+    t[9] = ptx_mul_hi(x[1], x[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[11]);
+    t[12] = ptx_mul_hi(x[0], x[11]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
     t[10] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[12], t[10]);
-    t[11] = ptx_madc_hi(cf, x[8], x[12], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[8], x[14], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[16], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[16], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[16], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[16], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[16], t[14]);
-    t[15] = ptx_madc_hi(cf, x[8], x[16], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[17], y[15]);
-    y[16] = ptx_madc_lo(cf, x[8], x[17], y[16]);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[17], t[14]);
-    t[15] = ptx_madc_hi(cf, x[7], x[17], t[15]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc(cf, y[16], t[15]);
+    t[13] = ptx_mul_lo(x[1], x[10]);
+    t[14] = ptx_mul_hi(x[1], x[10]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[9]);
+    t[16] = ptx_mul_hi(x[2], x[9]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[12]);
+    t[19] = ptx_mul_hi(x[0], x[12]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[11]);
+    t[21] = ptx_mul_hi(x[1], x[11]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[10]);
+    t[23] = ptx_mul_hi(x[2], x[10]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[9]);
+    t[25] = ptx_mul_hi(x[3], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[13]);
+    t[28] = ptx_mul_hi(x[0], x[13]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[12]);
+    t[30] = ptx_mul_hi(x[1], x[12]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[11]);
+    t[32] = ptx_mul_hi(x[2], x[11]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[10]);
+    t[34] = ptx_mul_hi(x[3], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[9]);
+    t[36] = ptx_mul_hi(x[4], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[14]);
+    t[39] = ptx_mul_hi(x[0], x[14]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mul_lo(x[1], x[13]);
+    t[41] = ptx_mul_hi(x[1], x[13]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[12]);
+    t[43] = ptx_mul_hi(x[2], x[12]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[11]);
+    t[45] = ptx_mul_hi(x[3], x[11]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[10]);
+    t[47] = ptx_mul_hi(x[4], x[10]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[9]);
+    t[49] = ptx_mul_hi(x[5], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[0], x[15]);
+    t[52] = ptx_mul_hi(x[0], x[15]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[1], x[14]);
+    t[54] = ptx_mul_hi(x[1], x[14]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[2], x[13]);
+    t[56] = ptx_mul_hi(x[2], x[13]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[3], x[12]);
+    t[58] = ptx_mul_hi(x[3], x[12]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[4], x[11]);
+    t[60] = ptx_mul_hi(x[4], x[11]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[61] = ptx_mul_lo(x[5], x[10]);
+    t[62] = ptx_mul_hi(x[5], x[10]);
+    t[26] = ptx_add_cc(cf, t[26], t[61]);
+    t[37] = ptx_addc_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[63] = ptx_mul_lo(x[6], x[9]);
+    t[64] = ptx_mul_hi(x[6], x[9]);
+    t[26] = ptx_add_cc(cf, t[26], t[63]);
+    t[37] = ptx_addc_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[66] = ptx_mul_lo(x[0], x[16]);
+    t[67] = ptx_mul_hi(x[0], x[16]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[68] = ptx_mul_lo(x[1], x[15]);
+    t[69] = ptx_mul_hi(x[1], x[15]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[70] = ptx_mul_lo(x[2], x[14]);
+    t[71] = ptx_mul_hi(x[2], x[14]);
+    t[37] = ptx_add_cc(cf, t[37], t[70]);
+    t[50] = ptx_addc_cc(cf, t[50], t[71]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[72] = ptx_mul_lo(x[3], x[13]);
+    t[73] = ptx_mul_hi(x[3], x[13]);
+    t[37] = ptx_add_cc(cf, t[37], t[72]);
+    t[50] = ptx_addc_cc(cf, t[50], t[73]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[74] = ptx_mul_lo(x[4], x[12]);
+    t[75] = ptx_mul_hi(x[4], x[12]);
+    t[37] = ptx_add_cc(cf, t[37], t[74]);
+    t[50] = ptx_addc_cc(cf, t[50], t[75]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[76] = ptx_mul_lo(x[5], x[11]);
+    t[77] = ptx_mul_hi(x[5], x[11]);
+    t[37] = ptx_add_cc(cf, t[37], t[76]);
+    t[50] = ptx_addc_cc(cf, t[50], t[77]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[78] = ptx_mul_lo(x[6], x[10]);
+    t[79] = ptx_mul_hi(x[6], x[10]);
+    t[37] = ptx_add_cc(cf, t[37], t[78]);
+    t[50] = ptx_addc_cc(cf, t[50], t[79]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[80] = ptx_mul_lo(x[7], x[9]);
+    t[81] = ptx_mul_hi(x[7], x[9]);
+    t[37] = ptx_add_cc(cf, t[37], t[80]);
+    t[50] = ptx_addc_cc(cf, t[50], t[81]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[83] = ptx_mul_lo(x[0], x[17]);
+    t[84] = ptx_mul_hi(x[0], x[17]);
+    t[50] = ptx_add_cc(cf, t[50], t[83]);
+    t[65] = ptx_addc_cc(cf, t[65], t[84]);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[85] = ptx_mul_lo(x[1], x[16]);
+    t[86] = ptx_mul_hi(x[1], x[16]);
+    t[50] = ptx_add_cc(cf, t[50], t[85]);
+    t[65] = ptx_addc_cc(cf, t[65], t[86]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[87] = ptx_mul_lo(x[2], x[15]);
+    t[88] = ptx_mul_hi(x[2], x[15]);
+    t[50] = ptx_add_cc(cf, t[50], t[87]);
+    t[65] = ptx_addc_cc(cf, t[65], t[88]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[89] = ptx_mul_lo(x[3], x[14]);
+    t[90] = ptx_mul_hi(x[3], x[14]);
+    t[50] = ptx_add_cc(cf, t[50], t[89]);
+    t[65] = ptx_addc_cc(cf, t[65], t[90]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[91] = ptx_mul_lo(x[4], x[13]);
+    t[92] = ptx_mul_hi(x[4], x[13]);
+    t[50] = ptx_add_cc(cf, t[50], t[91]);
+    t[65] = ptx_addc_cc(cf, t[65], t[92]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[93] = ptx_mul_lo(x[5], x[12]);
+    t[94] = ptx_mul_hi(x[5], x[12]);
+    t[50] = ptx_add_cc(cf, t[50], t[93]);
+    t[65] = ptx_addc_cc(cf, t[65], t[94]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[95] = ptx_mul_lo(x[6], x[11]);
+    t[96] = ptx_mul_hi(x[6], x[11]);
+    t[50] = ptx_add_cc(cf, t[50], t[95]);
+    t[65] = ptx_addc_cc(cf, t[65], t[96]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[97] = ptx_mul_lo(x[7], x[10]);
+    t[98] = ptx_mul_hi(x[7], x[10]);
+    t[50] = ptx_add_cc(cf, t[50], t[97]);
+    t[65] = ptx_addc_cc(cf, t[65], t[98]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[99] = ptx_mul_lo(x[8], x[9]);
+    t[100] = ptx_mul_hi(x[8], x[9]);
+    t[50] = ptx_add_cc(cf, t[50], t[99]);
+    t[65] = ptx_addc_cc(cf, t[65], t[100]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[102] = ptx_mul_lo(x[1], x[17]);
+    t[103] = ptx_mul_hi(x[1], x[17]);
+    t[65] = ptx_add_cc(cf, t[65], t[102]);
+    t[82] = ptx_addc_cc(cf, t[82], t[103]);
+    t[101] = ptx_addc(cf, 0u, 0u);
+    t[104] = ptx_mul_lo(x[2], x[16]);
+    t[105] = ptx_mul_hi(x[2], x[16]);
+    t[65] = ptx_add_cc(cf, t[65], t[104]);
+    t[82] = ptx_addc_cc(cf, t[82], t[105]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[106] = ptx_mul_lo(x[3], x[15]);
+    t[107] = ptx_mul_hi(x[3], x[15]);
+    t[65] = ptx_add_cc(cf, t[65], t[106]);
+    t[82] = ptx_addc_cc(cf, t[82], t[107]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[108] = ptx_mul_lo(x[4], x[14]);
+    t[109] = ptx_mul_hi(x[4], x[14]);
+    t[65] = ptx_add_cc(cf, t[65], t[108]);
+    t[82] = ptx_addc_cc(cf, t[82], t[109]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[110] = ptx_mul_lo(x[5], x[13]);
+    t[111] = ptx_mul_hi(x[5], x[13]);
+    t[65] = ptx_add_cc(cf, t[65], t[110]);
+    t[82] = ptx_addc_cc(cf, t[82], t[111]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[112] = ptx_mul_lo(x[6], x[12]);
+    t[113] = ptx_mul_hi(x[6], x[12]);
+    t[65] = ptx_add_cc(cf, t[65], t[112]);
+    t[82] = ptx_addc_cc(cf, t[82], t[113]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[114] = ptx_mul_lo(x[7], x[11]);
+    t[115] = ptx_mul_hi(x[7], x[11]);
+    t[65] = ptx_add_cc(cf, t[65], t[114]);
+    t[82] = ptx_addc_cc(cf, t[82], t[115]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[116] = ptx_mul_lo(x[8], x[10]);
+    t[117] = ptx_mul_hi(x[8], x[10]);
+    t[65] = ptx_add_cc(cf, t[65], t[116]);
+    t[82] = ptx_addc_cc(cf, t[82], t[117]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    y[9] = ptx_mov(t[65]);
+    t[119] = ptx_mul_lo(x[2], x[17]);
+    t[120] = ptx_mul_hi(x[2], x[17]);
+    t[82] = ptx_add_cc(cf, t[82], t[119]);
+    t[101] = ptx_addc_cc(cf, t[101], t[120]);
+    t[118] = ptx_addc(cf, 0u, 0u);
+    t[121] = ptx_mul_lo(x[3], x[16]);
+    t[122] = ptx_mul_hi(x[3], x[16]);
+    t[82] = ptx_add_cc(cf, t[82], t[121]);
+    t[101] = ptx_addc_cc(cf, t[101], t[122]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[123] = ptx_mul_lo(x[4], x[15]);
+    t[124] = ptx_mul_hi(x[4], x[15]);
+    t[82] = ptx_add_cc(cf, t[82], t[123]);
+    t[101] = ptx_addc_cc(cf, t[101], t[124]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[125] = ptx_mul_lo(x[5], x[14]);
+    t[126] = ptx_mul_hi(x[5], x[14]);
+    t[82] = ptx_add_cc(cf, t[82], t[125]);
+    t[101] = ptx_addc_cc(cf, t[101], t[126]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[127] = ptx_mul_lo(x[6], x[13]);
+    t[128] = ptx_mul_hi(x[6], x[13]);
+    t[82] = ptx_add_cc(cf, t[82], t[127]);
+    t[101] = ptx_addc_cc(cf, t[101], t[128]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[129] = ptx_mul_lo(x[7], x[12]);
+    t[130] = ptx_mul_hi(x[7], x[12]);
+    t[82] = ptx_add_cc(cf, t[82], t[129]);
+    t[101] = ptx_addc_cc(cf, t[101], t[130]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[131] = ptx_mul_lo(x[8], x[11]);
+    t[132] = ptx_mul_hi(x[8], x[11]);
+    t[82] = ptx_add_cc(cf, t[82], t[131]);
+    t[101] = ptx_addc_cc(cf, t[101], t[132]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    y[10] = ptx_mov(t[82]);
+    t[134] = ptx_mul_lo(x[3], x[17]);
+    t[135] = ptx_mul_hi(x[3], x[17]);
+    t[101] = ptx_add_cc(cf, t[101], t[134]);
+    t[118] = ptx_addc_cc(cf, t[118], t[135]);
+    t[133] = ptx_addc(cf, 0u, 0u);
+    t[136] = ptx_mul_lo(x[4], x[16]);
+    t[137] = ptx_mul_hi(x[4], x[16]);
+    t[101] = ptx_add_cc(cf, t[101], t[136]);
+    t[118] = ptx_addc_cc(cf, t[118], t[137]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[138] = ptx_mul_lo(x[5], x[15]);
+    t[139] = ptx_mul_hi(x[5], x[15]);
+    t[101] = ptx_add_cc(cf, t[101], t[138]);
+    t[118] = ptx_addc_cc(cf, t[118], t[139]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[140] = ptx_mul_lo(x[6], x[14]);
+    t[141] = ptx_mul_hi(x[6], x[14]);
+    t[101] = ptx_add_cc(cf, t[101], t[140]);
+    t[118] = ptx_addc_cc(cf, t[118], t[141]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[142] = ptx_mul_lo(x[7], x[13]);
+    t[143] = ptx_mul_hi(x[7], x[13]);
+    t[101] = ptx_add_cc(cf, t[101], t[142]);
+    t[118] = ptx_addc_cc(cf, t[118], t[143]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[144] = ptx_mul_lo(x[8], x[12]);
+    t[145] = ptx_mul_hi(x[8], x[12]);
+    t[101] = ptx_add_cc(cf, t[101], t[144]);
+    t[118] = ptx_addc_cc(cf, t[118], t[145]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    y[11] = ptx_mov(t[101]);
+    t[147] = ptx_mul_lo(x[4], x[17]);
+    t[148] = ptx_mul_hi(x[4], x[17]);
+    t[118] = ptx_add_cc(cf, t[118], t[147]);
+    t[133] = ptx_addc_cc(cf, t[133], t[148]);
+    t[146] = ptx_addc(cf, 0u, 0u);
+    t[149] = ptx_mul_lo(x[5], x[16]);
+    t[150] = ptx_mul_hi(x[5], x[16]);
+    t[118] = ptx_add_cc(cf, t[118], t[149]);
+    t[133] = ptx_addc_cc(cf, t[133], t[150]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[151] = ptx_mul_lo(x[6], x[15]);
+    t[152] = ptx_mul_hi(x[6], x[15]);
+    t[118] = ptx_add_cc(cf, t[118], t[151]);
+    t[133] = ptx_addc_cc(cf, t[133], t[152]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[153] = ptx_mul_lo(x[7], x[14]);
+    t[154] = ptx_mul_hi(x[7], x[14]);
+    t[118] = ptx_add_cc(cf, t[118], t[153]);
+    t[133] = ptx_addc_cc(cf, t[133], t[154]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[155] = ptx_mul_lo(x[8], x[13]);
+    t[156] = ptx_mul_hi(x[8], x[13]);
+    t[118] = ptx_add_cc(cf, t[118], t[155]);
+    t[133] = ptx_addc_cc(cf, t[133], t[156]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    y[12] = ptx_mov(t[118]);
+    t[158] = ptx_mul_lo(x[5], x[17]);
+    t[159] = ptx_mul_hi(x[5], x[17]);
+    t[133] = ptx_add_cc(cf, t[133], t[158]);
+    t[146] = ptx_addc_cc(cf, t[146], t[159]);
+    t[157] = ptx_addc(cf, 0u, 0u);
+    t[160] = ptx_mul_lo(x[6], x[16]);
+    t[161] = ptx_mul_hi(x[6], x[16]);
+    t[133] = ptx_add_cc(cf, t[133], t[160]);
+    t[146] = ptx_addc_cc(cf, t[146], t[161]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[162] = ptx_mul_lo(x[7], x[15]);
+    t[163] = ptx_mul_hi(x[7], x[15]);
+    t[133] = ptx_add_cc(cf, t[133], t[162]);
+    t[146] = ptx_addc_cc(cf, t[146], t[163]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[164] = ptx_mul_lo(x[8], x[14]);
+    t[165] = ptx_mul_hi(x[8], x[14]);
+    t[133] = ptx_add_cc(cf, t[133], t[164]);
+    t[146] = ptx_addc_cc(cf, t[146], t[165]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    y[13] = ptx_mov(t[133]);
+    t[167] = ptx_mul_lo(x[6], x[17]);
+    t[168] = ptx_mul_hi(x[6], x[17]);
+    t[146] = ptx_add_cc(cf, t[146], t[167]);
+    t[157] = ptx_addc_cc(cf, t[157], t[168]);
+    t[166] = ptx_addc(cf, 0u, 0u);
+    t[169] = ptx_mul_lo(x[7], x[16]);
+    t[170] = ptx_mul_hi(x[7], x[16]);
+    t[146] = ptx_add_cc(cf, t[146], t[169]);
+    t[157] = ptx_addc_cc(cf, t[157], t[170]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    t[171] = ptx_mul_lo(x[8], x[15]);
+    t[172] = ptx_mul_hi(x[8], x[15]);
+    t[146] = ptx_add_cc(cf, t[146], t[171]);
+    t[157] = ptx_addc_cc(cf, t[157], t[172]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    y[14] = ptx_mov(t[146]);
+    t[174] = ptx_mul_lo(x[7], x[17]);
+    t[175] = ptx_mul_hi(x[7], x[17]);
+    t[157] = ptx_add_cc(cf, t[157], t[174]);
+    t[166] = ptx_addc_cc(cf, t[166], t[175]);
+    t[173] = ptx_addc(cf, 0u, 0u);
+    t[176] = ptx_mul_lo(x[8], x[16]);
+    t[177] = ptx_mul_hi(x[8], x[16]);
+    t[157] = ptx_add_cc(cf, t[157], t[176]);
+    t[166] = ptx_addc_cc(cf, t[166], t[177]);
+    t[173] = ptx_addc(cf, t[173], 0u);
+    y[15] = ptx_mov(t[157]);
+    t[179] = ptx_mul_lo(x[8], x[17]);
+    t[166] = ptx_add(t[166], t[179]);
+    y[16] = ptx_mov(t[166]);
   }
 #endif
 #endif
@@ -5041,96 +5356,212 @@ struct mul_lo {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[8];
-    y[0] = ptx_mul_lo(x[0], x[9]);
-    y[1] = ptx_mul_hi(x[0], x[9]);
-    y[2] = ptx_mul_lo(x[2], x[9]);
-    y[3] = ptx_mul_hi(x[2], x[9]);
-    y[4] = ptx_mul_lo(x[4], x[9]);
-    y[5] = ptx_mul_hi(x[4], x[9]);
-    y[6] = ptx_mul_lo(x[6], x[9]);
-    y[7] = ptx_mul_hi(x[6], x[9]);
-    y[8] = ptx_mul_lo(x[8], x[9]);
-    t[0] = ptx_mul_lo(x[1], x[9]);
-    t[1] = ptx_mul_hi(x[1], x[9]);
-    t[2] = ptx_mul_lo(x[3], x[9]);
-    t[3] = ptx_mul_hi(x[3], x[9]);
-    t[4] = ptx_mul_lo(x[5], x[9]);
-    t[5] = ptx_mul_hi(x[5], x[9]);
-    t[6] = ptx_mul_lo(x[7], x[9]);
-    t[7] = ptx_mul_hi(x[7], x[9]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
-    y[8] = ptx_madc_lo(cf, x[7], x[10], y[8]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
-    t[7] = ptx_madc_hi(cf, x[6], x[10], t[7]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
-    y[8] = ptx_madc_lo(cf, x[6], x[11], y[8]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[11], t[7]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
-    y[8] = ptx_madc_lo(cf, x[5], x[12], y[8]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[12], t[7]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[13], y[8]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
-    t[7] = ptx_madc_hi(cf, x[3], x[13], t[7]);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
-    y[8] = ptx_madc_lo(cf, x[3], x[14], y[8]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
-    t[7] = ptx_madc_hi(cf, x[2], x[14], t[7]);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
-    y[8] = ptx_madc_lo(cf, x[2], x[15], y[8]);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
-    t[7] = ptx_madc_hi(cf, x[1], x[15], t[7]);
-    y[8] = ptx_mad_lo(x[1], x[16], y[8]);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
-    t[7] = ptx_madc_hi(cf, x[0], x[16], t[7]);
-    y[8] = ptx_mad_lo(x[0], x[17], y[8]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc(cf, y[8], t[7]);
+    uint64_t t[102];
+    t[3] = ptx_mul_lo(x[0], x[9]);
+    t[4] = ptx_mul_hi(x[0], x[9]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[10]);
+    t[7] = ptx_mul_hi(x[0], x[10]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[9]);
+    t[9] = ptx_mul_hi(x[1], x[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[11]);
+    t[12] = ptx_mul_hi(x[0], x[11]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[10]);
+    t[14] = ptx_mul_hi(x[1], x[10]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[9]);
+    t[16] = ptx_mul_hi(x[2], x[9]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[12]);
+    t[19] = ptx_mul_hi(x[0], x[12]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[11]);
+    t[21] = ptx_mul_hi(x[1], x[11]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[10]);
+    t[23] = ptx_mul_hi(x[2], x[10]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[9]);
+    t[25] = ptx_mul_hi(x[3], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[13]);
+    t[28] = ptx_mul_hi(x[0], x[13]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[12]);
+    t[30] = ptx_mul_hi(x[1], x[12]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[11]);
+    t[32] = ptx_mul_hi(x[2], x[11]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[10]);
+    t[34] = ptx_mul_hi(x[3], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[9]);
+    t[36] = ptx_mul_hi(x[4], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[14]);
+    t[39] = ptx_mul_hi(x[0], x[14]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mul_lo(x[1], x[13]);
+    t[41] = ptx_mul_hi(x[1], x[13]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[12]);
+    t[43] = ptx_mul_hi(x[2], x[12]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[11]);
+    t[45] = ptx_mul_hi(x[3], x[11]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[10]);
+    t[47] = ptx_mul_hi(x[4], x[10]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[9]);
+    t[49] = ptx_mul_hi(x[5], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[0], x[15]);
+    t[52] = ptx_mul_hi(x[0], x[15]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[1], x[14]);
+    t[54] = ptx_mul_hi(x[1], x[14]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[2], x[13]);
+    t[56] = ptx_mul_hi(x[2], x[13]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[3], x[12]);
+    t[58] = ptx_mul_hi(x[3], x[12]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[4], x[11]);
+    t[60] = ptx_mul_hi(x[4], x[11]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[61] = ptx_mul_lo(x[5], x[10]);
+    t[62] = ptx_mul_hi(x[5], x[10]);
+    t[26] = ptx_add_cc(cf, t[26], t[61]);
+    t[37] = ptx_addc_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[63] = ptx_mul_lo(x[6], x[9]);
+    t[64] = ptx_mul_hi(x[6], x[9]);
+    t[26] = ptx_add_cc(cf, t[26], t[63]);
+    t[37] = ptx_addc_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[66] = ptx_mul_lo(x[0], x[16]);
+    t[67] = ptx_mul_hi(x[0], x[16]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[68] = ptx_mul_lo(x[1], x[15]);
+    t[69] = ptx_mul_hi(x[1], x[15]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[70] = ptx_mul_lo(x[2], x[14]);
+    t[71] = ptx_mul_hi(x[2], x[14]);
+    t[37] = ptx_add_cc(cf, t[37], t[70]);
+    t[50] = ptx_addc_cc(cf, t[50], t[71]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[72] = ptx_mul_lo(x[3], x[13]);
+    t[73] = ptx_mul_hi(x[3], x[13]);
+    t[37] = ptx_add_cc(cf, t[37], t[72]);
+    t[50] = ptx_addc_cc(cf, t[50], t[73]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[74] = ptx_mul_lo(x[4], x[12]);
+    t[75] = ptx_mul_hi(x[4], x[12]);
+    t[37] = ptx_add_cc(cf, t[37], t[74]);
+    t[50] = ptx_addc_cc(cf, t[50], t[75]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[76] = ptx_mul_lo(x[5], x[11]);
+    t[77] = ptx_mul_hi(x[5], x[11]);
+    t[37] = ptx_add_cc(cf, t[37], t[76]);
+    t[50] = ptx_addc_cc(cf, t[50], t[77]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[78] = ptx_mul_lo(x[6], x[10]);
+    t[79] = ptx_mul_hi(x[6], x[10]);
+    t[37] = ptx_add_cc(cf, t[37], t[78]);
+    t[50] = ptx_addc_cc(cf, t[50], t[79]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[80] = ptx_mul_lo(x[7], x[9]);
+    t[81] = ptx_mul_hi(x[7], x[9]);
+    t[37] = ptx_add_cc(cf, t[37], t[80]);
+    t[50] = ptx_addc_cc(cf, t[50], t[81]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[83] = ptx_mul_lo(x[0], x[17]);
+    t[50] = ptx_add(t[50], t[83]);
+    t[85] = ptx_mul_lo(x[1], x[16]);
+    t[50] = ptx_add(t[50], t[85]);
+    t[87] = ptx_mul_lo(x[2], x[15]);
+    t[50] = ptx_add(t[50], t[87]);
+    t[89] = ptx_mul_lo(x[3], x[14]);
+    t[50] = ptx_add(t[50], t[89]);
+    t[91] = ptx_mul_lo(x[4], x[13]);
+    t[50] = ptx_add(t[50], t[91]);
+    t[93] = ptx_mul_lo(x[5], x[12]);
+    t[50] = ptx_add(t[50], t[93]);
+    t[95] = ptx_mul_lo(x[6], x[11]);
+    t[50] = ptx_add(t[50], t[95]);
+    t[97] = ptx_mul_lo(x[7], x[10]);
+    t[50] = ptx_add(t[50], t[97]);
+    t[99] = ptx_mul_lo(x[8], x[9]);
+    t[50] = ptx_add(t[50], t[99]);
+    y[8] = ptx_mov(t[50]);
     y[8] = ptx_and(y[8], 511u);
   }
 #endif
@@ -6464,191 +6895,424 @@ struct mul_hi {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[33];
-    ptx_mul_lo(x[0], x[9]);
-    t[1] = ptx_mul_hi(x[0], x[9]);
-    t[2] = ptx_mul_lo(x[2], x[9]);
-    t[3] = ptx_mul_hi(x[2], x[9]);
-    t[4] = ptx_mul_lo(x[4], x[9]);
-    t[5] = ptx_mul_hi(x[4], x[9]);
-    t[6] = ptx_mul_lo(x[6], x[9]);
-    t[7] = ptx_mul_hi(x[6], x[9]);
-    t[8] = ptx_mul_lo(x[8], x[9]);
-    t[9] = ptx_mul_hi(x[8], x[9]);
-    t[17] = ptx_mul_lo(x[1], x[9]);
-    t[18] = ptx_mul_hi(x[1], x[9]);
-    t[19] = ptx_mul_lo(x[3], x[9]);
-    t[20] = ptx_mul_hi(x[3], x[9]);
-    t[21] = ptx_mul_lo(x[5], x[9]);
-    t[22] = ptx_mul_hi(x[5], x[9]);
-    t[23] = ptx_mul_lo(x[7], x[9]);
-    t[24] = ptx_mul_hi(x[7], x[9]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[17] = ptx_mad_lo_cc(cf, x[0], x[10], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[0], x[10], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[2], x[10], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[2], x[10], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[4], x[10], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[4], x[10], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[6], x[10], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[6], x[10], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
-    t[26] = ptx_madc_hi(cf, x[8], x[10], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[11], t[10]);
-    t[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
-    t[19] = ptx_mad_lo_cc(cf, x[1], x[11], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[1], x[11], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[3], x[11], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[3], x[11], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[5], x[11], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[5], x[11], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[7], x[11], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[7], x[11], t[26]);
+    uint64_t t[199];
+    t[20] = ptx_mul_lo(x[0], x[9]);
+    t[21] = ptx_mul_hi(x[0], x[9]);
+    t[17] = ptx_mov(t[20]);
+    t[18] = ptx_mov(t[21]);
+    ptx_mov(t[17]);
+    t[23] = ptx_mul_lo(x[0], x[10]);
+    t[24] = ptx_mul_hi(x[0], x[10]);
+    t[18] = ptx_add_cc(cf, t[18], t[23]);
+    t[19] = ptx_addc(cf, t[24], 0u);
+    t[25] = ptx_mul_lo(x[1], x[9]);
+    t[26] = ptx_mul_hi(x[1], x[9]);
+    t[18] = ptx_add_cc(cf, t[18], t[25]);
+    t[19] = ptx_addc_cc(cf, t[19], t[26]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    ptx_mov(t[18]);
+    t[28] = ptx_mul_lo(x[0], x[11]);
+    t[29] = ptx_mul_hi(x[0], x[11]);
+    t[19] = ptx_add_cc(cf, t[19], t[28]);
+    t[22] = ptx_addc_cc(cf, t[22], t[29]);
     t[27] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[12], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    t[19] = ptx_mad_lo_cc(cf, x[0], x[12], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[0], x[12], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[2], x[12], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[2], x[12], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[4], x[12], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[4], x[12], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[6], x[12], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[6], x[12], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[8], x[12], t[27]);
-    t[28] = ptx_madc_hi(cf, x[8], x[12], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[13], t[12]);
-    t[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
-    t[21] = ptx_mad_lo_cc(cf, x[1], x[13], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[1], x[13], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[3], x[13], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[3], x[13], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[5], x[13], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[5], x[13], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[7], x[13], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[7], x[13], t[28]);
-    t[29] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[14], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[21] = ptx_mad_lo_cc(cf, x[0], x[14], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[0], x[14], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[2], x[14], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[2], x[14], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[4], x[14], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[4], x[14], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[6], x[14], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[6], x[14], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[8], x[14], t[29]);
-    t[30] = ptx_madc_hi(cf, x[8], x[14], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[15], t[14]);
-    t[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
-    t[23] = ptx_mad_lo_cc(cf, x[1], x[15], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[1], x[15], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[3], x[15], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[3], x[15], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[5], x[15], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[5], x[15], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[7], x[15], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[7], x[15], t[30]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[16], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[16], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[23] = ptx_mad_lo_cc(cf, x[0], x[16], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[0], x[16], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[2], x[16], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[2], x[16], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[4], x[16], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[4], x[16], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[6], x[16], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[6], x[16], t[30]);
-    t[31] = ptx_madc_lo_cc(cf, x[8], x[16], t[31]);
-    t[32] = ptx_madc_hi(cf, x[8], x[16], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[17], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[17], t[15]);
-    t[16] = ptx_madc_lo(cf, x[8], x[17], t[16]);
-    t[25] = ptx_mad_lo_cc(cf, x[1], x[17], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[1], x[17], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[3], x[17], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[3], x[17], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[5], x[17], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[5], x[17], t[30]);
-    t[31] = ptx_madc_lo_cc(cf, x[7], x[17], t[31]);
-    t[32] = ptx_madc_hi(cf, x[7], x[17], t[32]);
-    t[1] = ptx_add_cc(cf, t[1], t[17]);
-    t[2] = ptx_addc_cc(cf, t[2], t[18]);
-    t[3] = ptx_addc_cc(cf, t[3], t[19]);
-    t[4] = ptx_addc_cc(cf, t[4], t[20]);
-    t[5] = ptx_addc_cc(cf, t[5], t[21]);
-    t[6] = ptx_addc_cc(cf, t[6], t[22]);
-    t[7] = ptx_addc_cc(cf, t[7], t[23]);
-    t[8] = ptx_addc_cc(cf, t[8], t[24]);
-    t[9] = ptx_addc_cc(cf, t[9], t[25]);
-    t[10] = ptx_addc_cc(cf, t[10], t[26]);
-    t[11] = ptx_addc_cc(cf, t[11], t[27]);
-    t[12] = ptx_addc_cc(cf, t[12], t[28]);
-    t[13] = ptx_addc_cc(cf, t[13], t[29]);
-    t[14] = ptx_addc_cc(cf, t[14], t[30]);
-    t[15] = ptx_addc_cc(cf, t[15], t[31]);
-    t[16] = ptx_addc(cf, t[16], t[32]);
+    t[30] = ptx_mul_lo(x[1], x[10]);
+    t[31] = ptx_mul_hi(x[1], x[10]);
+    t[19] = ptx_add_cc(cf, t[19], t[30]);
+    t[22] = ptx_addc_cc(cf, t[22], t[31]);
+    t[27] = ptx_addc(cf, t[27], 0u);
+    t[32] = ptx_mul_lo(x[2], x[9]);
+    t[33] = ptx_mul_hi(x[2], x[9]);
+    t[19] = ptx_add_cc(cf, t[19], t[32]);
+    t[22] = ptx_addc_cc(cf, t[22], t[33]);
+    t[27] = ptx_addc(cf, t[27], 0u);
+    ptx_mov(t[19]);
+    t[35] = ptx_mul_lo(x[0], x[12]);
+    t[36] = ptx_mul_hi(x[0], x[12]);
+    t[22] = ptx_add_cc(cf, t[22], t[35]);
+    t[27] = ptx_addc_cc(cf, t[27], t[36]);
+    t[34] = ptx_addc(cf, 0u, 0u);
+    t[37] = ptx_mul_lo(x[1], x[11]);
+    t[38] = ptx_mul_hi(x[1], x[11]);
+    t[22] = ptx_add_cc(cf, t[22], t[37]);
+    t[27] = ptx_addc_cc(cf, t[27], t[38]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[39] = ptx_mul_lo(x[2], x[10]);
+    t[40] = ptx_mul_hi(x[2], x[10]);
+    t[22] = ptx_add_cc(cf, t[22], t[39]);
+    t[27] = ptx_addc_cc(cf, t[27], t[40]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[41] = ptx_mul_lo(x[3], x[9]);
+    t[42] = ptx_mul_hi(x[3], x[9]);
+    t[22] = ptx_add_cc(cf, t[22], t[41]);
+    t[27] = ptx_addc_cc(cf, t[27], t[42]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    ptx_mov(t[22]);
+    t[44] = ptx_mul_lo(x[0], x[13]);
+    t[45] = ptx_mul_hi(x[0], x[13]);
+    t[27] = ptx_add_cc(cf, t[27], t[44]);
+    t[34] = ptx_addc_cc(cf, t[34], t[45]);
+    t[43] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_mul_lo(x[1], x[12]);
+    t[47] = ptx_mul_hi(x[1], x[12]);
+    t[27] = ptx_add_cc(cf, t[27], t[46]);
+    t[34] = ptx_addc_cc(cf, t[34], t[47]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[48] = ptx_mul_lo(x[2], x[11]);
+    t[49] = ptx_mul_hi(x[2], x[11]);
+    t[27] = ptx_add_cc(cf, t[27], t[48]);
+    t[34] = ptx_addc_cc(cf, t[34], t[49]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[50] = ptx_mul_lo(x[3], x[10]);
+    t[51] = ptx_mul_hi(x[3], x[10]);
+    t[27] = ptx_add_cc(cf, t[27], t[50]);
+    t[34] = ptx_addc_cc(cf, t[34], t[51]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[52] = ptx_mul_lo(x[4], x[9]);
+    t[53] = ptx_mul_hi(x[4], x[9]);
+    t[27] = ptx_add_cc(cf, t[27], t[52]);
+    t[34] = ptx_addc_cc(cf, t[34], t[53]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    ptx_mov(t[27]);
+    t[55] = ptx_mul_lo(x[0], x[14]);
+    t[56] = ptx_mul_hi(x[0], x[14]);
+    t[34] = ptx_add_cc(cf, t[34], t[55]);
+    t[43] = ptx_addc_cc(cf, t[43], t[56]);
+    t[54] = ptx_addc(cf, 0u, 0u);
+    t[57] = ptx_mul_lo(x[1], x[13]);
+    t[58] = ptx_mul_hi(x[1], x[13]);
+    t[34] = ptx_add_cc(cf, t[34], t[57]);
+    t[43] = ptx_addc_cc(cf, t[43], t[58]);
+    t[54] = ptx_addc(cf, t[54], 0u);
+    t[59] = ptx_mul_lo(x[2], x[12]);
+    t[60] = ptx_mul_hi(x[2], x[12]);
+    t[34] = ptx_add_cc(cf, t[34], t[59]);
+    t[43] = ptx_addc_cc(cf, t[43], t[60]);
+    t[54] = ptx_addc(cf, t[54], 0u);
+    t[61] = ptx_mul_lo(x[3], x[11]);
+    t[62] = ptx_mul_hi(x[3], x[11]);
+    t[34] = ptx_add_cc(cf, t[34], t[61]);
+    t[43] = ptx_addc_cc(cf, t[43], t[62]);
+    t[54] = ptx_addc(cf, t[54], 0u);
+    t[63] = ptx_mul_lo(x[4], x[10]);
+    t[64] = ptx_mul_hi(x[4], x[10]);
+    t[34] = ptx_add_cc(cf, t[34], t[63]);
+    t[43] = ptx_addc_cc(cf, t[43], t[64]);
+    t[54] = ptx_addc(cf, t[54], 0u);
+    t[65] = ptx_mul_lo(x[5], x[9]);
+    t[66] = ptx_mul_hi(x[5], x[9]);
+    t[34] = ptx_add_cc(cf, t[34], t[65]);
+    t[43] = ptx_addc_cc(cf, t[43], t[66]);
+    t[54] = ptx_addc(cf, t[54], 0u);
+    ptx_mov(t[34]);
+    t[68] = ptx_mul_lo(x[0], x[15]);
+    t[69] = ptx_mul_hi(x[0], x[15]);
+    t[43] = ptx_add_cc(cf, t[43], t[68]);
+    t[54] = ptx_addc_cc(cf, t[54], t[69]);
+    t[67] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_mul_lo(x[1], x[14]);
+    t[71] = ptx_mul_hi(x[1], x[14]);
+    t[43] = ptx_add_cc(cf, t[43], t[70]);
+    t[54] = ptx_addc_cc(cf, t[54], t[71]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    t[72] = ptx_mul_lo(x[2], x[13]);
+    t[73] = ptx_mul_hi(x[2], x[13]);
+    t[43] = ptx_add_cc(cf, t[43], t[72]);
+    t[54] = ptx_addc_cc(cf, t[54], t[73]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    t[74] = ptx_mul_lo(x[3], x[12]);
+    t[75] = ptx_mul_hi(x[3], x[12]);
+    t[43] = ptx_add_cc(cf, t[43], t[74]);
+    t[54] = ptx_addc_cc(cf, t[54], t[75]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    t[76] = ptx_mul_lo(x[4], x[11]);
+    t[77] = ptx_mul_hi(x[4], x[11]);
+    t[43] = ptx_add_cc(cf, t[43], t[76]);
+    t[54] = ptx_addc_cc(cf, t[54], t[77]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    t[78] = ptx_mul_lo(x[5], x[10]);
+    t[79] = ptx_mul_hi(x[5], x[10]);
+    t[43] = ptx_add_cc(cf, t[43], t[78]);
+    t[54] = ptx_addc_cc(cf, t[54], t[79]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    t[80] = ptx_mul_lo(x[6], x[9]);
+    t[81] = ptx_mul_hi(x[6], x[9]);
+    t[43] = ptx_add_cc(cf, t[43], t[80]);
+    t[54] = ptx_addc_cc(cf, t[54], t[81]);
+    t[67] = ptx_addc(cf, t[67], 0u);
+    ptx_mov(t[43]);
+    t[83] = ptx_mul_lo(x[0], x[16]);
+    t[84] = ptx_mul_hi(x[0], x[16]);
+    t[54] = ptx_add_cc(cf, t[54], t[83]);
+    t[67] = ptx_addc_cc(cf, t[67], t[84]);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[85] = ptx_mul_lo(x[1], x[15]);
+    t[86] = ptx_mul_hi(x[1], x[15]);
+    t[54] = ptx_add_cc(cf, t[54], t[85]);
+    t[67] = ptx_addc_cc(cf, t[67], t[86]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[87] = ptx_mul_lo(x[2], x[14]);
+    t[88] = ptx_mul_hi(x[2], x[14]);
+    t[54] = ptx_add_cc(cf, t[54], t[87]);
+    t[67] = ptx_addc_cc(cf, t[67], t[88]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[89] = ptx_mul_lo(x[3], x[13]);
+    t[90] = ptx_mul_hi(x[3], x[13]);
+    t[54] = ptx_add_cc(cf, t[54], t[89]);
+    t[67] = ptx_addc_cc(cf, t[67], t[90]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[91] = ptx_mul_lo(x[4], x[12]);
+    t[92] = ptx_mul_hi(x[4], x[12]);
+    t[54] = ptx_add_cc(cf, t[54], t[91]);
+    t[67] = ptx_addc_cc(cf, t[67], t[92]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[93] = ptx_mul_lo(x[5], x[11]);
+    t[94] = ptx_mul_hi(x[5], x[11]);
+    t[54] = ptx_add_cc(cf, t[54], t[93]);
+    t[67] = ptx_addc_cc(cf, t[67], t[94]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[95] = ptx_mul_lo(x[6], x[10]);
+    t[96] = ptx_mul_hi(x[6], x[10]);
+    t[54] = ptx_add_cc(cf, t[54], t[95]);
+    t[67] = ptx_addc_cc(cf, t[67], t[96]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[97] = ptx_mul_lo(x[7], x[9]);
+    t[98] = ptx_mul_hi(x[7], x[9]);
+    t[54] = ptx_add_cc(cf, t[54], t[97]);
+    t[67] = ptx_addc_cc(cf, t[67], t[98]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    ptx_mov(t[54]);
+    t[100] = ptx_mul_lo(x[0], x[17]);
+    t[101] = ptx_mul_hi(x[0], x[17]);
+    t[67] = ptx_add_cc(cf, t[67], t[100]);
+    t[82] = ptx_addc_cc(cf, t[82], t[101]);
+    t[99] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_mul_lo(x[1], x[16]);
+    t[103] = ptx_mul_hi(x[1], x[16]);
+    t[67] = ptx_add_cc(cf, t[67], t[102]);
+    t[82] = ptx_addc_cc(cf, t[82], t[103]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[104] = ptx_mul_lo(x[2], x[15]);
+    t[105] = ptx_mul_hi(x[2], x[15]);
+    t[67] = ptx_add_cc(cf, t[67], t[104]);
+    t[82] = ptx_addc_cc(cf, t[82], t[105]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[106] = ptx_mul_lo(x[3], x[14]);
+    t[107] = ptx_mul_hi(x[3], x[14]);
+    t[67] = ptx_add_cc(cf, t[67], t[106]);
+    t[82] = ptx_addc_cc(cf, t[82], t[107]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[108] = ptx_mul_lo(x[4], x[13]);
+    t[109] = ptx_mul_hi(x[4], x[13]);
+    t[67] = ptx_add_cc(cf, t[67], t[108]);
+    t[82] = ptx_addc_cc(cf, t[82], t[109]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[110] = ptx_mul_lo(x[5], x[12]);
+    t[111] = ptx_mul_hi(x[5], x[12]);
+    t[67] = ptx_add_cc(cf, t[67], t[110]);
+    t[82] = ptx_addc_cc(cf, t[82], t[111]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[112] = ptx_mul_lo(x[6], x[11]);
+    t[113] = ptx_mul_hi(x[6], x[11]);
+    t[67] = ptx_add_cc(cf, t[67], t[112]);
+    t[82] = ptx_addc_cc(cf, t[82], t[113]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[114] = ptx_mul_lo(x[7], x[10]);
+    t[115] = ptx_mul_hi(x[7], x[10]);
+    t[67] = ptx_add_cc(cf, t[67], t[114]);
+    t[82] = ptx_addc_cc(cf, t[82], t[115]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[116] = ptx_mul_lo(x[8], x[9]);
+    t[117] = ptx_mul_hi(x[8], x[9]);
+    t[67] = ptx_add_cc(cf, t[67], t[116]);
+    t[82] = ptx_addc_cc(cf, t[82], t[117]);
+    t[99] = ptx_addc(cf, t[99], 0u);
+    t[8] = ptx_mov(t[67]);
+    t[119] = ptx_mul_lo(x[1], x[17]);
+    t[120] = ptx_mul_hi(x[1], x[17]);
+    t[82] = ptx_add_cc(cf, t[82], t[119]);
+    t[99] = ptx_addc_cc(cf, t[99], t[120]);
+    t[118] = ptx_addc(cf, 0u, 0u);
+    t[121] = ptx_mul_lo(x[2], x[16]);
+    t[122] = ptx_mul_hi(x[2], x[16]);
+    t[82] = ptx_add_cc(cf, t[82], t[121]);
+    t[99] = ptx_addc_cc(cf, t[99], t[122]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[123] = ptx_mul_lo(x[3], x[15]);
+    t[124] = ptx_mul_hi(x[3], x[15]);
+    t[82] = ptx_add_cc(cf, t[82], t[123]);
+    t[99] = ptx_addc_cc(cf, t[99], t[124]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[125] = ptx_mul_lo(x[4], x[14]);
+    t[126] = ptx_mul_hi(x[4], x[14]);
+    t[82] = ptx_add_cc(cf, t[82], t[125]);
+    t[99] = ptx_addc_cc(cf, t[99], t[126]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[127] = ptx_mul_lo(x[5], x[13]);
+    t[128] = ptx_mul_hi(x[5], x[13]);
+    t[82] = ptx_add_cc(cf, t[82], t[127]);
+    t[99] = ptx_addc_cc(cf, t[99], t[128]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[129] = ptx_mul_lo(x[6], x[12]);
+    t[130] = ptx_mul_hi(x[6], x[12]);
+    t[82] = ptx_add_cc(cf, t[82], t[129]);
+    t[99] = ptx_addc_cc(cf, t[99], t[130]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[131] = ptx_mul_lo(x[7], x[11]);
+    t[132] = ptx_mul_hi(x[7], x[11]);
+    t[82] = ptx_add_cc(cf, t[82], t[131]);
+    t[99] = ptx_addc_cc(cf, t[99], t[132]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[133] = ptx_mul_lo(x[8], x[10]);
+    t[134] = ptx_mul_hi(x[8], x[10]);
+    t[82] = ptx_add_cc(cf, t[82], t[133]);
+    t[99] = ptx_addc_cc(cf, t[99], t[134]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[9] = ptx_mov(t[82]);
+    t[136] = ptx_mul_lo(x[2], x[17]);
+    t[137] = ptx_mul_hi(x[2], x[17]);
+    t[99] = ptx_add_cc(cf, t[99], t[136]);
+    t[118] = ptx_addc_cc(cf, t[118], t[137]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[138] = ptx_mul_lo(x[3], x[16]);
+    t[139] = ptx_mul_hi(x[3], x[16]);
+    t[99] = ptx_add_cc(cf, t[99], t[138]);
+    t[118] = ptx_addc_cc(cf, t[118], t[139]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[140] = ptx_mul_lo(x[4], x[15]);
+    t[141] = ptx_mul_hi(x[4], x[15]);
+    t[99] = ptx_add_cc(cf, t[99], t[140]);
+    t[118] = ptx_addc_cc(cf, t[118], t[141]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[142] = ptx_mul_lo(x[5], x[14]);
+    t[143] = ptx_mul_hi(x[5], x[14]);
+    t[99] = ptx_add_cc(cf, t[99], t[142]);
+    t[118] = ptx_addc_cc(cf, t[118], t[143]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[144] = ptx_mul_lo(x[6], x[13]);
+    t[145] = ptx_mul_hi(x[6], x[13]);
+    t[99] = ptx_add_cc(cf, t[99], t[144]);
+    t[118] = ptx_addc_cc(cf, t[118], t[145]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[146] = ptx_mul_lo(x[7], x[12]);
+    t[147] = ptx_mul_hi(x[7], x[12]);
+    t[99] = ptx_add_cc(cf, t[99], t[146]);
+    t[118] = ptx_addc_cc(cf, t[118], t[147]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[148] = ptx_mul_lo(x[8], x[11]);
+    t[149] = ptx_mul_hi(x[8], x[11]);
+    t[99] = ptx_add_cc(cf, t[99], t[148]);
+    t[118] = ptx_addc_cc(cf, t[118], t[149]);
+    t[135] = ptx_addc(cf, t[135], 0u);
+    t[10] = ptx_mov(t[99]);
+    t[151] = ptx_mul_lo(x[3], x[17]);
+    t[152] = ptx_mul_hi(x[3], x[17]);
+    t[118] = ptx_add_cc(cf, t[118], t[151]);
+    t[135] = ptx_addc_cc(cf, t[135], t[152]);
+    t[150] = ptx_addc(cf, 0u, 0u);
+    t[153] = ptx_mul_lo(x[4], x[16]);
+    t[154] = ptx_mul_hi(x[4], x[16]);
+    t[118] = ptx_add_cc(cf, t[118], t[153]);
+    t[135] = ptx_addc_cc(cf, t[135], t[154]);
+    t[150] = ptx_addc(cf, t[150], 0u);
+    t[155] = ptx_mul_lo(x[5], x[15]);
+    t[156] = ptx_mul_hi(x[5], x[15]);
+    t[118] = ptx_add_cc(cf, t[118], t[155]);
+    t[135] = ptx_addc_cc(cf, t[135], t[156]);
+    t[150] = ptx_addc(cf, t[150], 0u);
+    t[157] = ptx_mul_lo(x[6], x[14]);
+    t[158] = ptx_mul_hi(x[6], x[14]);
+    t[118] = ptx_add_cc(cf, t[118], t[157]);
+    t[135] = ptx_addc_cc(cf, t[135], t[158]);
+    t[150] = ptx_addc(cf, t[150], 0u);
+    t[159] = ptx_mul_lo(x[7], x[13]);
+    t[160] = ptx_mul_hi(x[7], x[13]);
+    t[118] = ptx_add_cc(cf, t[118], t[159]);
+    t[135] = ptx_addc_cc(cf, t[135], t[160]);
+    t[150] = ptx_addc(cf, t[150], 0u);
+    t[161] = ptx_mul_lo(x[8], x[12]);
+    t[162] = ptx_mul_hi(x[8], x[12]);
+    t[118] = ptx_add_cc(cf, t[118], t[161]);
+    t[135] = ptx_addc_cc(cf, t[135], t[162]);
+    t[150] = ptx_addc(cf, t[150], 0u);
+    t[11] = ptx_mov(t[118]);
+    t[164] = ptx_mul_lo(x[4], x[17]);
+    t[165] = ptx_mul_hi(x[4], x[17]);
+    t[135] = ptx_add_cc(cf, t[135], t[164]);
+    t[150] = ptx_addc_cc(cf, t[150], t[165]);
+    t[163] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_mul_lo(x[5], x[16]);
+    t[167] = ptx_mul_hi(x[5], x[16]);
+    t[135] = ptx_add_cc(cf, t[135], t[166]);
+    t[150] = ptx_addc_cc(cf, t[150], t[167]);
+    t[163] = ptx_addc(cf, t[163], 0u);
+    t[168] = ptx_mul_lo(x[6], x[15]);
+    t[169] = ptx_mul_hi(x[6], x[15]);
+    t[135] = ptx_add_cc(cf, t[135], t[168]);
+    t[150] = ptx_addc_cc(cf, t[150], t[169]);
+    t[163] = ptx_addc(cf, t[163], 0u);
+    t[170] = ptx_mul_lo(x[7], x[14]);
+    t[171] = ptx_mul_hi(x[7], x[14]);
+    t[135] = ptx_add_cc(cf, t[135], t[170]);
+    t[150] = ptx_addc_cc(cf, t[150], t[171]);
+    t[163] = ptx_addc(cf, t[163], 0u);
+    t[172] = ptx_mul_lo(x[8], x[13]);
+    t[173] = ptx_mul_hi(x[8], x[13]);
+    t[135] = ptx_add_cc(cf, t[135], t[172]);
+    t[150] = ptx_addc_cc(cf, t[150], t[173]);
+    t[163] = ptx_addc(cf, t[163], 0u);
+    t[12] = ptx_mov(t[135]);
+    t[175] = ptx_mul_lo(x[5], x[17]);
+    t[176] = ptx_mul_hi(x[5], x[17]);
+    t[150] = ptx_add_cc(cf, t[150], t[175]);
+    t[163] = ptx_addc_cc(cf, t[163], t[176]);
+    t[174] = ptx_addc(cf, 0u, 0u);
+    t[177] = ptx_mul_lo(x[6], x[16]);
+    t[178] = ptx_mul_hi(x[6], x[16]);
+    t[150] = ptx_add_cc(cf, t[150], t[177]);
+    t[163] = ptx_addc_cc(cf, t[163], t[178]);
+    t[174] = ptx_addc(cf, t[174], 0u);
+    t[179] = ptx_mul_lo(x[7], x[15]);
+    t[180] = ptx_mul_hi(x[7], x[15]);
+    t[150] = ptx_add_cc(cf, t[150], t[179]);
+    t[163] = ptx_addc_cc(cf, t[163], t[180]);
+    t[174] = ptx_addc(cf, t[174], 0u);
+    t[181] = ptx_mul_lo(x[8], x[14]);
+    t[182] = ptx_mul_hi(x[8], x[14]);
+    t[150] = ptx_add_cc(cf, t[150], t[181]);
+    t[163] = ptx_addc_cc(cf, t[163], t[182]);
+    t[174] = ptx_addc(cf, t[174], 0u);
+    t[13] = ptx_mov(t[150]);
+    t[184] = ptx_mul_lo(x[6], x[17]);
+    t[185] = ptx_mul_hi(x[6], x[17]);
+    t[163] = ptx_add_cc(cf, t[163], t[184]);
+    t[174] = ptx_addc_cc(cf, t[174], t[185]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[186] = ptx_mul_lo(x[7], x[16]);
+    t[187] = ptx_mul_hi(x[7], x[16]);
+    t[163] = ptx_add_cc(cf, t[163], t[186]);
+    t[174] = ptx_addc_cc(cf, t[174], t[187]);
+    t[183] = ptx_addc(cf, t[183], 0u);
+    t[188] = ptx_mul_lo(x[8], x[15]);
+    t[189] = ptx_mul_hi(x[8], x[15]);
+    t[163] = ptx_add_cc(cf, t[163], t[188]);
+    t[174] = ptx_addc_cc(cf, t[174], t[189]);
+    t[183] = ptx_addc(cf, t[183], 0u);
+    t[14] = ptx_mov(t[163]);
+    t[191] = ptx_mul_lo(x[7], x[17]);
+    t[192] = ptx_mul_hi(x[7], x[17]);
+    t[174] = ptx_add_cc(cf, t[174], t[191]);
+    t[183] = ptx_addc_cc(cf, t[183], t[192]);
+    t[190] = ptx_addc(cf, 0u, 0u);
+    t[193] = ptx_mul_lo(x[8], x[16]);
+    t[194] = ptx_mul_hi(x[8], x[16]);
+    t[174] = ptx_add_cc(cf, t[174], t[193]);
+    t[183] = ptx_addc_cc(cf, t[183], t[194]);
+    t[190] = ptx_addc(cf, t[190], 0u);
+    t[15] = ptx_mov(t[174]);
+    t[196] = ptx_mul_lo(x[8], x[17]);
+    t[183] = ptx_add(t[183], t[196]);
+    t[16] = ptx_mov(t[183]);
     y[0] = ptx_shf_r_clamp(t[8], t[9], 9u);
     y[1] = ptx_shf_r_clamp(t[9], t[10], 9u);
     y[2] = ptx_shf_r_clamp(t[10], t[11], 9u);
@@ -7476,135 +8140,424 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[16];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
-    y[7] = ptx_mul_hi(x[6], x[0]);
-    y[8] = ptx_mul_lo(x[8], x[0]);
-    y[9] = ptx_mul_hi(x[8], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    t[6] = ptx_mul_lo(x[7], x[0]);
-    t[7] = ptx_mul_hi(x[7], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], 0u);
-    t[9] = ptx_madc_hi(cf, x[8], x[1], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
-    y[11] = ptx_madc_hi(cf, x[8], x[2], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
+    uint64_t t[182];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_mov(t[1]);
+    t[11] = ptx_mul_lo(x[0], x[2]);
+    t[12] = ptx_mul_hi(x[0], x[2]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
     t[10] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
-    t[11] = ptx_madc_hi(cf, x[8], x[3], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
-    y[13] = ptx_madc_hi(cf, x[8], x[4], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
-    t[13] = ptx_madc_hi(cf, x[8], x[5], 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
-    y[15] = ptx_madc_hi(cf, x[8], x[6], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
-    t[15] = ptx_madc_hi(cf, x[8], x[7], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc(cf, 0u, t[15]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc_cc(cf, y[11], y[11]);
-    y[12] = ptx_addc_cc(cf, y[12], y[12]);
-    y[13] = ptx_addc_cc(cf, y[13], y[13]);
-    y[14] = ptx_addc_cc(cf, y[14], y[14]);
-    y[15] = ptx_addc_cc(cf, y[15], y[15]);
-    y[16] = ptx_addc(cf, y[16], y[16]);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[6], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[7], y[15]);
-    y[16] = ptx_madc_lo(cf, x[8], x[8], y[16]);
+    t[13] = ptx_mul_lo(x[1], x[1]);
+    t[14] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[0]);
+    t[16] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[18] = ptx_mul_lo(x[0], x[3]);
+    t[19] = ptx_mul_hi(x[0], x[3]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[1], x[2]);
+    t[21] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[1]);
+    t[23] = ptx_mul_hi(x[2], x[1]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[0]);
+    t[25] = ptx_mul_hi(x[3], x[0]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[27] = ptx_mul_lo(x[0], x[4]);
+    t[28] = ptx_mul_hi(x[0], x[4]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_mul_lo(x[1], x[3]);
+    t[30] = ptx_mul_hi(x[1], x[3]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[2]);
+    t[32] = ptx_mul_hi(x[2], x[2]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[1]);
+    t[34] = ptx_mul_hi(x[3], x[1]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[0]);
+    t[36] = ptx_mul_hi(x[4], x[0]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[38] = ptx_mul_lo(x[0], x[5]);
+    t[39] = ptx_mul_hi(x[0], x[5]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mul_lo(x[1], x[4]);
+    t[41] = ptx_mul_hi(x[1], x[4]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[3]);
+    t[43] = ptx_mul_hi(x[2], x[3]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[2]);
+    t[45] = ptx_mul_hi(x[3], x[2]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[1]);
+    t[47] = ptx_mul_hi(x[4], x[1]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[0]);
+    t[49] = ptx_mul_hi(x[5], x[0]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[51] = ptx_mul_lo(x[0], x[6]);
+    t[52] = ptx_mul_hi(x[0], x[6]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_mul_lo(x[1], x[5]);
+    t[54] = ptx_mul_hi(x[1], x[5]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[2], x[4]);
+    t[56] = ptx_mul_hi(x[2], x[4]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[3], x[3]);
+    t[58] = ptx_mul_hi(x[3], x[3]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[4], x[2]);
+    t[60] = ptx_mul_hi(x[4], x[2]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[61] = ptx_mul_lo(x[5], x[1]);
+    t[62] = ptx_mul_hi(x[5], x[1]);
+    t[26] = ptx_add_cc(cf, t[26], t[61]);
+    t[37] = ptx_addc_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[63] = ptx_mul_lo(x[6], x[0]);
+    t[64] = ptx_mul_hi(x[6], x[0]);
+    t[26] = ptx_add_cc(cf, t[26], t[63]);
+    t[37] = ptx_addc_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[66] = ptx_mul_lo(x[0], x[7]);
+    t[67] = ptx_mul_hi(x[0], x[7]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[68] = ptx_mul_lo(x[1], x[6]);
+    t[69] = ptx_mul_hi(x[1], x[6]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[70] = ptx_mul_lo(x[2], x[5]);
+    t[71] = ptx_mul_hi(x[2], x[5]);
+    t[37] = ptx_add_cc(cf, t[37], t[70]);
+    t[50] = ptx_addc_cc(cf, t[50], t[71]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[72] = ptx_mul_lo(x[3], x[4]);
+    t[73] = ptx_mul_hi(x[3], x[4]);
+    t[37] = ptx_add_cc(cf, t[37], t[72]);
+    t[50] = ptx_addc_cc(cf, t[50], t[73]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[74] = ptx_mul_lo(x[4], x[3]);
+    t[75] = ptx_mul_hi(x[4], x[3]);
+    t[37] = ptx_add_cc(cf, t[37], t[74]);
+    t[50] = ptx_addc_cc(cf, t[50], t[75]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[76] = ptx_mul_lo(x[5], x[2]);
+    t[77] = ptx_mul_hi(x[5], x[2]);
+    t[37] = ptx_add_cc(cf, t[37], t[76]);
+    t[50] = ptx_addc_cc(cf, t[50], t[77]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[78] = ptx_mul_lo(x[6], x[1]);
+    t[79] = ptx_mul_hi(x[6], x[1]);
+    t[37] = ptx_add_cc(cf, t[37], t[78]);
+    t[50] = ptx_addc_cc(cf, t[50], t[79]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[80] = ptx_mul_lo(x[7], x[0]);
+    t[81] = ptx_mul_hi(x[7], x[0]);
+    t[37] = ptx_add_cc(cf, t[37], t[80]);
+    t[50] = ptx_addc_cc(cf, t[50], t[81]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[83] = ptx_mul_lo(x[0], x[8]);
+    t[84] = ptx_mul_hi(x[0], x[8]);
+    t[50] = ptx_add_cc(cf, t[50], t[83]);
+    t[65] = ptx_addc_cc(cf, t[65], t[84]);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[85] = ptx_mul_lo(x[1], x[7]);
+    t[86] = ptx_mul_hi(x[1], x[7]);
+    t[50] = ptx_add_cc(cf, t[50], t[85]);
+    t[65] = ptx_addc_cc(cf, t[65], t[86]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[87] = ptx_mul_lo(x[2], x[6]);
+    t[88] = ptx_mul_hi(x[2], x[6]);
+    t[50] = ptx_add_cc(cf, t[50], t[87]);
+    t[65] = ptx_addc_cc(cf, t[65], t[88]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[89] = ptx_mul_lo(x[3], x[5]);
+    t[90] = ptx_mul_hi(x[3], x[5]);
+    t[50] = ptx_add_cc(cf, t[50], t[89]);
+    t[65] = ptx_addc_cc(cf, t[65], t[90]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[91] = ptx_mul_lo(x[4], x[4]);
+    t[92] = ptx_mul_hi(x[4], x[4]);
+    t[50] = ptx_add_cc(cf, t[50], t[91]);
+    t[65] = ptx_addc_cc(cf, t[65], t[92]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[93] = ptx_mul_lo(x[5], x[3]);
+    t[94] = ptx_mul_hi(x[5], x[3]);
+    t[50] = ptx_add_cc(cf, t[50], t[93]);
+    t[65] = ptx_addc_cc(cf, t[65], t[94]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[95] = ptx_mul_lo(x[6], x[2]);
+    t[96] = ptx_mul_hi(x[6], x[2]);
+    t[50] = ptx_add_cc(cf, t[50], t[95]);
+    t[65] = ptx_addc_cc(cf, t[65], t[96]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[97] = ptx_mul_lo(x[7], x[1]);
+    t[98] = ptx_mul_hi(x[7], x[1]);
+    t[50] = ptx_add_cc(cf, t[50], t[97]);
+    t[65] = ptx_addc_cc(cf, t[65], t[98]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[99] = ptx_mul_lo(x[8], x[0]);
+    t[100] = ptx_mul_hi(x[8], x[0]);
+    t[50] = ptx_add_cc(cf, t[50], t[99]);
+    t[65] = ptx_addc_cc(cf, t[65], t[100]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[102] = ptx_mul_lo(x[1], x[8]);
+    t[103] = ptx_mul_hi(x[1], x[8]);
+    t[65] = ptx_add_cc(cf, t[65], t[102]);
+    t[82] = ptx_addc_cc(cf, t[82], t[103]);
+    t[101] = ptx_addc(cf, 0u, 0u);
+    t[104] = ptx_mul_lo(x[2], x[7]);
+    t[105] = ptx_mul_hi(x[2], x[7]);
+    t[65] = ptx_add_cc(cf, t[65], t[104]);
+    t[82] = ptx_addc_cc(cf, t[82], t[105]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[106] = ptx_mul_lo(x[3], x[6]);
+    t[107] = ptx_mul_hi(x[3], x[6]);
+    t[65] = ptx_add_cc(cf, t[65], t[106]);
+    t[82] = ptx_addc_cc(cf, t[82], t[107]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[108] = ptx_mul_lo(x[4], x[5]);
+    t[109] = ptx_mul_hi(x[4], x[5]);
+    t[65] = ptx_add_cc(cf, t[65], t[108]);
+    t[82] = ptx_addc_cc(cf, t[82], t[109]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[110] = ptx_mul_lo(x[5], x[4]);
+    t[111] = ptx_mul_hi(x[5], x[4]);
+    t[65] = ptx_add_cc(cf, t[65], t[110]);
+    t[82] = ptx_addc_cc(cf, t[82], t[111]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[112] = ptx_mul_lo(x[6], x[3]);
+    t[113] = ptx_mul_hi(x[6], x[3]);
+    t[65] = ptx_add_cc(cf, t[65], t[112]);
+    t[82] = ptx_addc_cc(cf, t[82], t[113]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[114] = ptx_mul_lo(x[7], x[2]);
+    t[115] = ptx_mul_hi(x[7], x[2]);
+    t[65] = ptx_add_cc(cf, t[65], t[114]);
+    t[82] = ptx_addc_cc(cf, t[82], t[115]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[116] = ptx_mul_lo(x[8], x[1]);
+    t[117] = ptx_mul_hi(x[8], x[1]);
+    t[65] = ptx_add_cc(cf, t[65], t[116]);
+    t[82] = ptx_addc_cc(cf, t[82], t[117]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    y[9] = ptx_mov(t[65]);
+    t[119] = ptx_mul_lo(x[2], x[8]);
+    t[120] = ptx_mul_hi(x[2], x[8]);
+    t[82] = ptx_add_cc(cf, t[82], t[119]);
+    t[101] = ptx_addc_cc(cf, t[101], t[120]);
+    t[118] = ptx_addc(cf, 0u, 0u);
+    t[121] = ptx_mul_lo(x[3], x[7]);
+    t[122] = ptx_mul_hi(x[3], x[7]);
+    t[82] = ptx_add_cc(cf, t[82], t[121]);
+    t[101] = ptx_addc_cc(cf, t[101], t[122]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[123] = ptx_mul_lo(x[4], x[6]);
+    t[124] = ptx_mul_hi(x[4], x[6]);
+    t[82] = ptx_add_cc(cf, t[82], t[123]);
+    t[101] = ptx_addc_cc(cf, t[101], t[124]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[125] = ptx_mul_lo(x[5], x[5]);
+    t[126] = ptx_mul_hi(x[5], x[5]);
+    t[82] = ptx_add_cc(cf, t[82], t[125]);
+    t[101] = ptx_addc_cc(cf, t[101], t[126]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[127] = ptx_mul_lo(x[6], x[4]);
+    t[128] = ptx_mul_hi(x[6], x[4]);
+    t[82] = ptx_add_cc(cf, t[82], t[127]);
+    t[101] = ptx_addc_cc(cf, t[101], t[128]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[129] = ptx_mul_lo(x[7], x[3]);
+    t[130] = ptx_mul_hi(x[7], x[3]);
+    t[82] = ptx_add_cc(cf, t[82], t[129]);
+    t[101] = ptx_addc_cc(cf, t[101], t[130]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[131] = ptx_mul_lo(x[8], x[2]);
+    t[132] = ptx_mul_hi(x[8], x[2]);
+    t[82] = ptx_add_cc(cf, t[82], t[131]);
+    t[101] = ptx_addc_cc(cf, t[101], t[132]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    y[10] = ptx_mov(t[82]);
+    t[134] = ptx_mul_lo(x[3], x[8]);
+    t[135] = ptx_mul_hi(x[3], x[8]);
+    t[101] = ptx_add_cc(cf, t[101], t[134]);
+    t[118] = ptx_addc_cc(cf, t[118], t[135]);
+    t[133] = ptx_addc(cf, 0u, 0u);
+    t[136] = ptx_mul_lo(x[4], x[7]);
+    t[137] = ptx_mul_hi(x[4], x[7]);
+    t[101] = ptx_add_cc(cf, t[101], t[136]);
+    t[118] = ptx_addc_cc(cf, t[118], t[137]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[138] = ptx_mul_lo(x[5], x[6]);
+    t[139] = ptx_mul_hi(x[5], x[6]);
+    t[101] = ptx_add_cc(cf, t[101], t[138]);
+    t[118] = ptx_addc_cc(cf, t[118], t[139]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[140] = ptx_mul_lo(x[6], x[5]);
+    t[141] = ptx_mul_hi(x[6], x[5]);
+    t[101] = ptx_add_cc(cf, t[101], t[140]);
+    t[118] = ptx_addc_cc(cf, t[118], t[141]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[142] = ptx_mul_lo(x[7], x[4]);
+    t[143] = ptx_mul_hi(x[7], x[4]);
+    t[101] = ptx_add_cc(cf, t[101], t[142]);
+    t[118] = ptx_addc_cc(cf, t[118], t[143]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[144] = ptx_mul_lo(x[8], x[3]);
+    t[145] = ptx_mul_hi(x[8], x[3]);
+    t[101] = ptx_add_cc(cf, t[101], t[144]);
+    t[118] = ptx_addc_cc(cf, t[118], t[145]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    y[11] = ptx_mov(t[101]);
+    t[147] = ptx_mul_lo(x[4], x[8]);
+    t[148] = ptx_mul_hi(x[4], x[8]);
+    t[118] = ptx_add_cc(cf, t[118], t[147]);
+    t[133] = ptx_addc_cc(cf, t[133], t[148]);
+    t[146] = ptx_addc(cf, 0u, 0u);
+    t[149] = ptx_mul_lo(x[5], x[7]);
+    t[150] = ptx_mul_hi(x[5], x[7]);
+    t[118] = ptx_add_cc(cf, t[118], t[149]);
+    t[133] = ptx_addc_cc(cf, t[133], t[150]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[151] = ptx_mul_lo(x[6], x[6]);
+    t[152] = ptx_mul_hi(x[6], x[6]);
+    t[118] = ptx_add_cc(cf, t[118], t[151]);
+    t[133] = ptx_addc_cc(cf, t[133], t[152]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[153] = ptx_mul_lo(x[7], x[5]);
+    t[154] = ptx_mul_hi(x[7], x[5]);
+    t[118] = ptx_add_cc(cf, t[118], t[153]);
+    t[133] = ptx_addc_cc(cf, t[133], t[154]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[155] = ptx_mul_lo(x[8], x[4]);
+    t[156] = ptx_mul_hi(x[8], x[4]);
+    t[118] = ptx_add_cc(cf, t[118], t[155]);
+    t[133] = ptx_addc_cc(cf, t[133], t[156]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    y[12] = ptx_mov(t[118]);
+    t[158] = ptx_mul_lo(x[5], x[8]);
+    t[159] = ptx_mul_hi(x[5], x[8]);
+    t[133] = ptx_add_cc(cf, t[133], t[158]);
+    t[146] = ptx_addc_cc(cf, t[146], t[159]);
+    t[157] = ptx_addc(cf, 0u, 0u);
+    t[160] = ptx_mul_lo(x[6], x[7]);
+    t[161] = ptx_mul_hi(x[6], x[7]);
+    t[133] = ptx_add_cc(cf, t[133], t[160]);
+    t[146] = ptx_addc_cc(cf, t[146], t[161]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[162] = ptx_mul_lo(x[7], x[6]);
+    t[163] = ptx_mul_hi(x[7], x[6]);
+    t[133] = ptx_add_cc(cf, t[133], t[162]);
+    t[146] = ptx_addc_cc(cf, t[146], t[163]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[164] = ptx_mul_lo(x[8], x[5]);
+    t[165] = ptx_mul_hi(x[8], x[5]);
+    t[133] = ptx_add_cc(cf, t[133], t[164]);
+    t[146] = ptx_addc_cc(cf, t[146], t[165]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    y[13] = ptx_mov(t[133]);
+    t[167] = ptx_mul_lo(x[6], x[8]);
+    t[168] = ptx_mul_hi(x[6], x[8]);
+    t[146] = ptx_add_cc(cf, t[146], t[167]);
+    t[157] = ptx_addc_cc(cf, t[157], t[168]);
+    t[166] = ptx_addc(cf, 0u, 0u);
+    t[169] = ptx_mul_lo(x[7], x[7]);
+    t[170] = ptx_mul_hi(x[7], x[7]);
+    t[146] = ptx_add_cc(cf, t[146], t[169]);
+    t[157] = ptx_addc_cc(cf, t[157], t[170]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    t[171] = ptx_mul_lo(x[8], x[6]);
+    t[172] = ptx_mul_hi(x[8], x[6]);
+    t[146] = ptx_add_cc(cf, t[146], t[171]);
+    t[157] = ptx_addc_cc(cf, t[157], t[172]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    y[14] = ptx_mov(t[146]);
+    t[174] = ptx_mul_lo(x[7], x[8]);
+    t[175] = ptx_mul_hi(x[7], x[8]);
+    t[157] = ptx_add_cc(cf, t[157], t[174]);
+    t[166] = ptx_addc_cc(cf, t[166], t[175]);
+    t[173] = ptx_addc(cf, 0u, 0u);
+    t[176] = ptx_mul_lo(x[8], x[7]);
+    t[177] = ptx_mul_hi(x[8], x[7]);
+    t[157] = ptx_add_cc(cf, t[157], t[176]);
+    t[166] = ptx_addc_cc(cf, t[166], t[177]);
+    t[173] = ptx_addc(cf, t[173], 0u);
+    y[15] = ptx_mov(t[157]);
+    t[179] = ptx_mul_lo(x[8], x[8]);
+    t[166] = ptx_add(t[166], t[179]);
+    y[16] = ptx_mov(t[166]);
   }
 #endif
 #endif
@@ -7757,34 +8710,53 @@ struct mul_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[8];
-    y[0] = ptx_mul_lo(x[0], x[9]);
-    y[1] = ptx_mul_hi(x[0], x[9]);
-    y[2] = ptx_mul_lo(x[2], x[9]);
-    y[3] = ptx_mul_hi(x[2], x[9]);
-    y[4] = ptx_mul_lo(x[4], x[9]);
-    y[5] = ptx_mul_hi(x[4], x[9]);
-    y[6] = ptx_mul_lo(x[6], x[9]);
-    y[7] = ptx_mul_hi(x[6], x[9]);
-    y[8] = ptx_mul_lo(x[8], x[9]);
-    y[9] = ptx_mul_hi(x[8], x[9]);
-    t[0] = ptx_mul_lo(x[1], x[9]);
-    t[1] = ptx_mul_hi(x[1], x[9]);
-    t[2] = ptx_mul_lo(x[3], x[9]);
-    t[3] = ptx_mul_hi(x[3], x[9]);
-    t[4] = ptx_mul_lo(x[5], x[9]);
-    t[5] = ptx_mul_hi(x[5], x[9]);
-    t[6] = ptx_mul_lo(x[7], x[9]);
-    t[7] = ptx_mul_hi(x[7], x[9]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc(cf, y[9], 0u);
+    uint64_t t[31];
+    t[3] = ptx_mul_lo(x[0], x[9]);
+    t[4] = ptx_mul_hi(x[0], x[9]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[1], x[9]);
+    t[7] = ptx_mul_hi(x[1], x[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[9] = ptx_mul_lo(x[2], x[9]);
+    t[10] = ptx_mul_hi(x[2], x[9]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[12] = ptx_mul_lo(x[3], x[9]);
+    t[13] = ptx_mul_hi(x[3], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[12]);
+    t[8] = ptx_addc(cf, t[13], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[15] = ptx_mul_lo(x[4], x[9]);
+    t[16] = ptx_mul_hi(x[4], x[9]);
+    t[8] = ptx_add_cc(cf, t[8], t[15]);
+    t[11] = ptx_addc(cf, t[16], 0u);
+    y[4] = ptx_mov(t[8]);
+    t[18] = ptx_mul_lo(x[5], x[9]);
+    t[19] = ptx_mul_hi(x[5], x[9]);
+    t[11] = ptx_add_cc(cf, t[11], t[18]);
+    t[14] = ptx_addc(cf, t[19], 0u);
+    y[5] = ptx_mov(t[11]);
+    t[21] = ptx_mul_lo(x[6], x[9]);
+    t[22] = ptx_mul_hi(x[6], x[9]);
+    t[14] = ptx_add_cc(cf, t[14], t[21]);
+    t[17] = ptx_addc(cf, t[22], 0u);
+    y[6] = ptx_mov(t[14]);
+    t[24] = ptx_mul_lo(x[7], x[9]);
+    t[25] = ptx_mul_hi(x[7], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[24]);
+    t[20] = ptx_addc(cf, t[25], 0u);
+    y[7] = ptx_mov(t[17]);
+    t[27] = ptx_mul_lo(x[8], x[9]);
+    t[28] = ptx_mul_hi(x[8], x[9]);
+    t[20] = ptx_add_cc(cf, t[20], t[27]);
+    t[23] = ptx_addc(cf, t[28], 0u);
+    y[8] = ptx_mov(t[20]);
+    y[9] = ptx_mov(t[23]);
   }
 #endif
 #endif
@@ -9117,7 +10089,7 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[16];
+    uint64_t t[182];
     y[0] = ptx_mov(x[18]);
     y[1] = ptx_mov(x[19]);
     y[2] = ptx_mov(x[20]);
@@ -9127,190 +10099,451 @@ struct mad {
     y[6] = ptx_mov(x[24]);
     y[7] = ptx_mov(x[25]);
     y[8] = ptx_mov(x[26]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[9], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[9], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[9], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[8], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[8], x[9], 0u);
-    t[0] = ptx_mul_lo(x[1], x[9]);
-    t[1] = ptx_mul_hi(x[1], x[9]);
-    t[2] = ptx_mul_lo(x[3], x[9]);
-    t[3] = ptx_mul_hi(x[3], x[9]);
-    t[4] = ptx_mul_lo(x[5], x[9]);
-    t[5] = ptx_mul_hi(x[5], x[9]);
-    t[6] = ptx_mul_lo(x[7], x[9]);
-    t[7] = ptx_mul_hi(x[7], x[9]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[10], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[10], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[10], 0u);
-    t[9] = ptx_madc_hi(cf, x[8], x[10], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[11], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[8], x[11], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[11], t[9]);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[9]);
+    t[4] = ptx_mul_hi(x[0], x[9]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[0]);
+    t[1] = ptx_add_cc(cf, t[1], y[1]);
+    t[2] = ptx_addc_cc(cf, t[2], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mul_lo(x[0], x[10]);
+    t[7] = ptx_mul_hi(x[0], x[10]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc_cc(cf, t[2], t[7]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    t[8] = ptx_mul_lo(x[1], x[9]);
+    t[9] = ptx_mul_hi(x[1], x[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, t[5], 0u);
+    y[1] = ptx_mov(t[1]);
+    t[2] = ptx_add_cc(cf, t[2], y[2]);
+    t[5] = ptx_addc_cc(cf, t[5], 0u);
     t[10] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[12], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[12], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[12], t[10]);
-    t[11] = ptx_madc_hi(cf, x[8], x[12], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[8], x[13], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[8], x[14], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[8], x[15], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[16], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[16], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[16], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[16], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[16], t[14]);
-    t[15] = ptx_madc_hi(cf, x[8], x[16], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[17], y[15]);
-    y[16] = ptx_madc_lo(cf, x[8], x[17], y[16]);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[17], t[14]);
-    t[15] = ptx_madc_hi(cf, x[7], x[17], t[15]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc(cf, y[16], t[15]);
+    t[11] = ptx_mul_lo(x[0], x[11]);
+    t[12] = ptx_mul_hi(x[0], x[11]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[13] = ptx_mul_lo(x[1], x[10]);
+    t[14] = ptx_mul_hi(x[1], x[10]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[9]);
+    t[16] = ptx_mul_hi(x[2], x[9]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    y[2] = ptx_mov(t[2]);
+    t[5] = ptx_add_cc(cf, t[5], y[3]);
+    t[10] = ptx_addc_cc(cf, t[10], 0u);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mul_lo(x[0], x[12]);
+    t[19] = ptx_mul_hi(x[0], x[12]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[20] = ptx_mul_lo(x[1], x[11]);
+    t[21] = ptx_mul_hi(x[1], x[11]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[22] = ptx_mul_lo(x[2], x[10]);
+    t[23] = ptx_mul_hi(x[2], x[10]);
+    t[5] = ptx_add_cc(cf, t[5], t[22]);
+    t[10] = ptx_addc_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[24] = ptx_mul_lo(x[3], x[9]);
+    t[25] = ptx_mul_hi(x[3], x[9]);
+    t[5] = ptx_add_cc(cf, t[5], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[10] = ptx_add_cc(cf, t[10], y[4]);
+    t[17] = ptx_addc_cc(cf, t[17], 0u);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[27] = ptx_mul_lo(x[0], x[13]);
+    t[28] = ptx_mul_hi(x[0], x[13]);
+    t[10] = ptx_add_cc(cf, t[10], t[27]);
+    t[17] = ptx_addc_cc(cf, t[17], t[28]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[29] = ptx_mul_lo(x[1], x[12]);
+    t[30] = ptx_mul_hi(x[1], x[12]);
+    t[10] = ptx_add_cc(cf, t[10], t[29]);
+    t[17] = ptx_addc_cc(cf, t[17], t[30]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[31] = ptx_mul_lo(x[2], x[11]);
+    t[32] = ptx_mul_hi(x[2], x[11]);
+    t[10] = ptx_add_cc(cf, t[10], t[31]);
+    t[17] = ptx_addc_cc(cf, t[17], t[32]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[33] = ptx_mul_lo(x[3], x[10]);
+    t[34] = ptx_mul_hi(x[3], x[10]);
+    t[10] = ptx_add_cc(cf, t[10], t[33]);
+    t[17] = ptx_addc_cc(cf, t[17], t[34]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[35] = ptx_mul_lo(x[4], x[9]);
+    t[36] = ptx_mul_hi(x[4], x[9]);
+    t[10] = ptx_add_cc(cf, t[10], t[35]);
+    t[17] = ptx_addc_cc(cf, t[17], t[36]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    y[4] = ptx_mov(t[10]);
+    t[17] = ptx_add_cc(cf, t[17], y[5]);
+    t[26] = ptx_addc_cc(cf, t[26], 0u);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_mul_lo(x[0], x[14]);
+    t[39] = ptx_mul_hi(x[0], x[14]);
+    t[17] = ptx_add_cc(cf, t[17], t[38]);
+    t[26] = ptx_addc_cc(cf, t[26], t[39]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[40] = ptx_mul_lo(x[1], x[13]);
+    t[41] = ptx_mul_hi(x[1], x[13]);
+    t[17] = ptx_add_cc(cf, t[17], t[40]);
+    t[26] = ptx_addc_cc(cf, t[26], t[41]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[42] = ptx_mul_lo(x[2], x[12]);
+    t[43] = ptx_mul_hi(x[2], x[12]);
+    t[17] = ptx_add_cc(cf, t[17], t[42]);
+    t[26] = ptx_addc_cc(cf, t[26], t[43]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[44] = ptx_mul_lo(x[3], x[11]);
+    t[45] = ptx_mul_hi(x[3], x[11]);
+    t[17] = ptx_add_cc(cf, t[17], t[44]);
+    t[26] = ptx_addc_cc(cf, t[26], t[45]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[46] = ptx_mul_lo(x[4], x[10]);
+    t[47] = ptx_mul_hi(x[4], x[10]);
+    t[17] = ptx_add_cc(cf, t[17], t[46]);
+    t[26] = ptx_addc_cc(cf, t[26], t[47]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[48] = ptx_mul_lo(x[5], x[9]);
+    t[49] = ptx_mul_hi(x[5], x[9]);
+    t[17] = ptx_add_cc(cf, t[17], t[48]);
+    t[26] = ptx_addc_cc(cf, t[26], t[49]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    y[5] = ptx_mov(t[17]);
+    t[26] = ptx_add_cc(cf, t[26], y[6]);
+    t[37] = ptx_addc_cc(cf, t[37], 0u);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[51] = ptx_mul_lo(x[0], x[15]);
+    t[52] = ptx_mul_hi(x[0], x[15]);
+    t[26] = ptx_add_cc(cf, t[26], t[51]);
+    t[37] = ptx_addc_cc(cf, t[37], t[52]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[53] = ptx_mul_lo(x[1], x[14]);
+    t[54] = ptx_mul_hi(x[1], x[14]);
+    t[26] = ptx_add_cc(cf, t[26], t[53]);
+    t[37] = ptx_addc_cc(cf, t[37], t[54]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[55] = ptx_mul_lo(x[2], x[13]);
+    t[56] = ptx_mul_hi(x[2], x[13]);
+    t[26] = ptx_add_cc(cf, t[26], t[55]);
+    t[37] = ptx_addc_cc(cf, t[37], t[56]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[57] = ptx_mul_lo(x[3], x[12]);
+    t[58] = ptx_mul_hi(x[3], x[12]);
+    t[26] = ptx_add_cc(cf, t[26], t[57]);
+    t[37] = ptx_addc_cc(cf, t[37], t[58]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[59] = ptx_mul_lo(x[4], x[11]);
+    t[60] = ptx_mul_hi(x[4], x[11]);
+    t[26] = ptx_add_cc(cf, t[26], t[59]);
+    t[37] = ptx_addc_cc(cf, t[37], t[60]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[61] = ptx_mul_lo(x[5], x[10]);
+    t[62] = ptx_mul_hi(x[5], x[10]);
+    t[26] = ptx_add_cc(cf, t[26], t[61]);
+    t[37] = ptx_addc_cc(cf, t[37], t[62]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[63] = ptx_mul_lo(x[6], x[9]);
+    t[64] = ptx_mul_hi(x[6], x[9]);
+    t[26] = ptx_add_cc(cf, t[26], t[63]);
+    t[37] = ptx_addc_cc(cf, t[37], t[64]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    y[6] = ptx_mov(t[26]);
+    t[37] = ptx_add_cc(cf, t[37], y[7]);
+    t[50] = ptx_addc_cc(cf, t[50], 0u);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[66] = ptx_mul_lo(x[0], x[16]);
+    t[67] = ptx_mul_hi(x[0], x[16]);
+    t[37] = ptx_add_cc(cf, t[37], t[66]);
+    t[50] = ptx_addc_cc(cf, t[50], t[67]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[68] = ptx_mul_lo(x[1], x[15]);
+    t[69] = ptx_mul_hi(x[1], x[15]);
+    t[37] = ptx_add_cc(cf, t[37], t[68]);
+    t[50] = ptx_addc_cc(cf, t[50], t[69]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[70] = ptx_mul_lo(x[2], x[14]);
+    t[71] = ptx_mul_hi(x[2], x[14]);
+    t[37] = ptx_add_cc(cf, t[37], t[70]);
+    t[50] = ptx_addc_cc(cf, t[50], t[71]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[72] = ptx_mul_lo(x[3], x[13]);
+    t[73] = ptx_mul_hi(x[3], x[13]);
+    t[37] = ptx_add_cc(cf, t[37], t[72]);
+    t[50] = ptx_addc_cc(cf, t[50], t[73]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[74] = ptx_mul_lo(x[4], x[12]);
+    t[75] = ptx_mul_hi(x[4], x[12]);
+    t[37] = ptx_add_cc(cf, t[37], t[74]);
+    t[50] = ptx_addc_cc(cf, t[50], t[75]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[76] = ptx_mul_lo(x[5], x[11]);
+    t[77] = ptx_mul_hi(x[5], x[11]);
+    t[37] = ptx_add_cc(cf, t[37], t[76]);
+    t[50] = ptx_addc_cc(cf, t[50], t[77]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[78] = ptx_mul_lo(x[6], x[10]);
+    t[79] = ptx_mul_hi(x[6], x[10]);
+    t[37] = ptx_add_cc(cf, t[37], t[78]);
+    t[50] = ptx_addc_cc(cf, t[50], t[79]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[80] = ptx_mul_lo(x[7], x[9]);
+    t[81] = ptx_mul_hi(x[7], x[9]);
+    t[37] = ptx_add_cc(cf, t[37], t[80]);
+    t[50] = ptx_addc_cc(cf, t[50], t[81]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    y[7] = ptx_mov(t[37]);
+    t[50] = ptx_add_cc(cf, t[50], y[8]);
+    t[65] = ptx_addc_cc(cf, t[65], 0u);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[83] = ptx_mul_lo(x[0], x[17]);
+    t[84] = ptx_mul_hi(x[0], x[17]);
+    t[50] = ptx_add_cc(cf, t[50], t[83]);
+    t[65] = ptx_addc_cc(cf, t[65], t[84]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[85] = ptx_mul_lo(x[1], x[16]);
+    t[86] = ptx_mul_hi(x[1], x[16]);
+    t[50] = ptx_add_cc(cf, t[50], t[85]);
+    t[65] = ptx_addc_cc(cf, t[65], t[86]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[87] = ptx_mul_lo(x[2], x[15]);
+    t[88] = ptx_mul_hi(x[2], x[15]);
+    t[50] = ptx_add_cc(cf, t[50], t[87]);
+    t[65] = ptx_addc_cc(cf, t[65], t[88]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[89] = ptx_mul_lo(x[3], x[14]);
+    t[90] = ptx_mul_hi(x[3], x[14]);
+    t[50] = ptx_add_cc(cf, t[50], t[89]);
+    t[65] = ptx_addc_cc(cf, t[65], t[90]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[91] = ptx_mul_lo(x[4], x[13]);
+    t[92] = ptx_mul_hi(x[4], x[13]);
+    t[50] = ptx_add_cc(cf, t[50], t[91]);
+    t[65] = ptx_addc_cc(cf, t[65], t[92]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[93] = ptx_mul_lo(x[5], x[12]);
+    t[94] = ptx_mul_hi(x[5], x[12]);
+    t[50] = ptx_add_cc(cf, t[50], t[93]);
+    t[65] = ptx_addc_cc(cf, t[65], t[94]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[95] = ptx_mul_lo(x[6], x[11]);
+    t[96] = ptx_mul_hi(x[6], x[11]);
+    t[50] = ptx_add_cc(cf, t[50], t[95]);
+    t[65] = ptx_addc_cc(cf, t[65], t[96]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[97] = ptx_mul_lo(x[7], x[10]);
+    t[98] = ptx_mul_hi(x[7], x[10]);
+    t[50] = ptx_add_cc(cf, t[50], t[97]);
+    t[65] = ptx_addc_cc(cf, t[65], t[98]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    t[99] = ptx_mul_lo(x[8], x[9]);
+    t[100] = ptx_mul_hi(x[8], x[9]);
+    t[50] = ptx_add_cc(cf, t[50], t[99]);
+    t[65] = ptx_addc_cc(cf, t[65], t[100]);
+    t[82] = ptx_addc(cf, t[82], 0u);
+    y[8] = ptx_mov(t[50]);
+    t[102] = ptx_mul_lo(x[1], x[17]);
+    t[103] = ptx_mul_hi(x[1], x[17]);
+    t[65] = ptx_add_cc(cf, t[65], t[102]);
+    t[82] = ptx_addc_cc(cf, t[82], t[103]);
+    t[101] = ptx_addc(cf, 0u, 0u);
+    t[104] = ptx_mul_lo(x[2], x[16]);
+    t[105] = ptx_mul_hi(x[2], x[16]);
+    t[65] = ptx_add_cc(cf, t[65], t[104]);
+    t[82] = ptx_addc_cc(cf, t[82], t[105]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[106] = ptx_mul_lo(x[3], x[15]);
+    t[107] = ptx_mul_hi(x[3], x[15]);
+    t[65] = ptx_add_cc(cf, t[65], t[106]);
+    t[82] = ptx_addc_cc(cf, t[82], t[107]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[108] = ptx_mul_lo(x[4], x[14]);
+    t[109] = ptx_mul_hi(x[4], x[14]);
+    t[65] = ptx_add_cc(cf, t[65], t[108]);
+    t[82] = ptx_addc_cc(cf, t[82], t[109]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[110] = ptx_mul_lo(x[5], x[13]);
+    t[111] = ptx_mul_hi(x[5], x[13]);
+    t[65] = ptx_add_cc(cf, t[65], t[110]);
+    t[82] = ptx_addc_cc(cf, t[82], t[111]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[112] = ptx_mul_lo(x[6], x[12]);
+    t[113] = ptx_mul_hi(x[6], x[12]);
+    t[65] = ptx_add_cc(cf, t[65], t[112]);
+    t[82] = ptx_addc_cc(cf, t[82], t[113]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[114] = ptx_mul_lo(x[7], x[11]);
+    t[115] = ptx_mul_hi(x[7], x[11]);
+    t[65] = ptx_add_cc(cf, t[65], t[114]);
+    t[82] = ptx_addc_cc(cf, t[82], t[115]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[116] = ptx_mul_lo(x[8], x[10]);
+    t[117] = ptx_mul_hi(x[8], x[10]);
+    t[65] = ptx_add_cc(cf, t[65], t[116]);
+    t[82] = ptx_addc_cc(cf, t[82], t[117]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    y[9] = ptx_mov(t[65]);
+    t[119] = ptx_mul_lo(x[2], x[17]);
+    t[120] = ptx_mul_hi(x[2], x[17]);
+    t[82] = ptx_add_cc(cf, t[82], t[119]);
+    t[101] = ptx_addc_cc(cf, t[101], t[120]);
+    t[118] = ptx_addc(cf, 0u, 0u);
+    t[121] = ptx_mul_lo(x[3], x[16]);
+    t[122] = ptx_mul_hi(x[3], x[16]);
+    t[82] = ptx_add_cc(cf, t[82], t[121]);
+    t[101] = ptx_addc_cc(cf, t[101], t[122]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[123] = ptx_mul_lo(x[4], x[15]);
+    t[124] = ptx_mul_hi(x[4], x[15]);
+    t[82] = ptx_add_cc(cf, t[82], t[123]);
+    t[101] = ptx_addc_cc(cf, t[101], t[124]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[125] = ptx_mul_lo(x[5], x[14]);
+    t[126] = ptx_mul_hi(x[5], x[14]);
+    t[82] = ptx_add_cc(cf, t[82], t[125]);
+    t[101] = ptx_addc_cc(cf, t[101], t[126]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[127] = ptx_mul_lo(x[6], x[13]);
+    t[128] = ptx_mul_hi(x[6], x[13]);
+    t[82] = ptx_add_cc(cf, t[82], t[127]);
+    t[101] = ptx_addc_cc(cf, t[101], t[128]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[129] = ptx_mul_lo(x[7], x[12]);
+    t[130] = ptx_mul_hi(x[7], x[12]);
+    t[82] = ptx_add_cc(cf, t[82], t[129]);
+    t[101] = ptx_addc_cc(cf, t[101], t[130]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    t[131] = ptx_mul_lo(x[8], x[11]);
+    t[132] = ptx_mul_hi(x[8], x[11]);
+    t[82] = ptx_add_cc(cf, t[82], t[131]);
+    t[101] = ptx_addc_cc(cf, t[101], t[132]);
+    t[118] = ptx_addc(cf, t[118], 0u);
+    y[10] = ptx_mov(t[82]);
+    t[134] = ptx_mul_lo(x[3], x[17]);
+    t[135] = ptx_mul_hi(x[3], x[17]);
+    t[101] = ptx_add_cc(cf, t[101], t[134]);
+    t[118] = ptx_addc_cc(cf, t[118], t[135]);
+    t[133] = ptx_addc(cf, 0u, 0u);
+    t[136] = ptx_mul_lo(x[4], x[16]);
+    t[137] = ptx_mul_hi(x[4], x[16]);
+    t[101] = ptx_add_cc(cf, t[101], t[136]);
+    t[118] = ptx_addc_cc(cf, t[118], t[137]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[138] = ptx_mul_lo(x[5], x[15]);
+    t[139] = ptx_mul_hi(x[5], x[15]);
+    t[101] = ptx_add_cc(cf, t[101], t[138]);
+    t[118] = ptx_addc_cc(cf, t[118], t[139]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[140] = ptx_mul_lo(x[6], x[14]);
+    t[141] = ptx_mul_hi(x[6], x[14]);
+    t[101] = ptx_add_cc(cf, t[101], t[140]);
+    t[118] = ptx_addc_cc(cf, t[118], t[141]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[142] = ptx_mul_lo(x[7], x[13]);
+    t[143] = ptx_mul_hi(x[7], x[13]);
+    t[101] = ptx_add_cc(cf, t[101], t[142]);
+    t[118] = ptx_addc_cc(cf, t[118], t[143]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    t[144] = ptx_mul_lo(x[8], x[12]);
+    t[145] = ptx_mul_hi(x[8], x[12]);
+    t[101] = ptx_add_cc(cf, t[101], t[144]);
+    t[118] = ptx_addc_cc(cf, t[118], t[145]);
+    t[133] = ptx_addc(cf, t[133], 0u);
+    y[11] = ptx_mov(t[101]);
+    t[147] = ptx_mul_lo(x[4], x[17]);
+    t[148] = ptx_mul_hi(x[4], x[17]);
+    t[118] = ptx_add_cc(cf, t[118], t[147]);
+    t[133] = ptx_addc_cc(cf, t[133], t[148]);
+    t[146] = ptx_addc(cf, 0u, 0u);
+    t[149] = ptx_mul_lo(x[5], x[16]);
+    t[150] = ptx_mul_hi(x[5], x[16]);
+    t[118] = ptx_add_cc(cf, t[118], t[149]);
+    t[133] = ptx_addc_cc(cf, t[133], t[150]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[151] = ptx_mul_lo(x[6], x[15]);
+    t[152] = ptx_mul_hi(x[6], x[15]);
+    t[118] = ptx_add_cc(cf, t[118], t[151]);
+    t[133] = ptx_addc_cc(cf, t[133], t[152]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[153] = ptx_mul_lo(x[7], x[14]);
+    t[154] = ptx_mul_hi(x[7], x[14]);
+    t[118] = ptx_add_cc(cf, t[118], t[153]);
+    t[133] = ptx_addc_cc(cf, t[133], t[154]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    t[155] = ptx_mul_lo(x[8], x[13]);
+    t[156] = ptx_mul_hi(x[8], x[13]);
+    t[118] = ptx_add_cc(cf, t[118], t[155]);
+    t[133] = ptx_addc_cc(cf, t[133], t[156]);
+    t[146] = ptx_addc(cf, t[146], 0u);
+    y[12] = ptx_mov(t[118]);
+    t[158] = ptx_mul_lo(x[5], x[17]);
+    t[159] = ptx_mul_hi(x[5], x[17]);
+    t[133] = ptx_add_cc(cf, t[133], t[158]);
+    t[146] = ptx_addc_cc(cf, t[146], t[159]);
+    t[157] = ptx_addc(cf, 0u, 0u);
+    t[160] = ptx_mul_lo(x[6], x[16]);
+    t[161] = ptx_mul_hi(x[6], x[16]);
+    t[133] = ptx_add_cc(cf, t[133], t[160]);
+    t[146] = ptx_addc_cc(cf, t[146], t[161]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[162] = ptx_mul_lo(x[7], x[15]);
+    t[163] = ptx_mul_hi(x[7], x[15]);
+    t[133] = ptx_add_cc(cf, t[133], t[162]);
+    t[146] = ptx_addc_cc(cf, t[146], t[163]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    t[164] = ptx_mul_lo(x[8], x[14]);
+    t[165] = ptx_mul_hi(x[8], x[14]);
+    t[133] = ptx_add_cc(cf, t[133], t[164]);
+    t[146] = ptx_addc_cc(cf, t[146], t[165]);
+    t[157] = ptx_addc(cf, t[157], 0u);
+    y[13] = ptx_mov(t[133]);
+    t[167] = ptx_mul_lo(x[6], x[17]);
+    t[168] = ptx_mul_hi(x[6], x[17]);
+    t[146] = ptx_add_cc(cf, t[146], t[167]);
+    t[157] = ptx_addc_cc(cf, t[157], t[168]);
+    t[166] = ptx_addc(cf, 0u, 0u);
+    t[169] = ptx_mul_lo(x[7], x[16]);
+    t[170] = ptx_mul_hi(x[7], x[16]);
+    t[146] = ptx_add_cc(cf, t[146], t[169]);
+    t[157] = ptx_addc_cc(cf, t[157], t[170]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    t[171] = ptx_mul_lo(x[8], x[15]);
+    t[172] = ptx_mul_hi(x[8], x[15]);
+    t[146] = ptx_add_cc(cf, t[146], t[171]);
+    t[157] = ptx_addc_cc(cf, t[157], t[172]);
+    t[166] = ptx_addc(cf, t[166], 0u);
+    y[14] = ptx_mov(t[146]);
+    t[174] = ptx_mul_lo(x[7], x[17]);
+    t[175] = ptx_mul_hi(x[7], x[17]);
+    t[157] = ptx_add_cc(cf, t[157], t[174]);
+    t[166] = ptx_addc_cc(cf, t[166], t[175]);
+    t[173] = ptx_addc(cf, 0u, 0u);
+    t[176] = ptx_mul_lo(x[8], x[16]);
+    t[177] = ptx_mul_hi(x[8], x[16]);
+    t[157] = ptx_add_cc(cf, t[157], t[176]);
+    t[166] = ptx_addc_cc(cf, t[166], t[177]);
+    t[173] = ptx_addc(cf, t[173], 0u);
+    y[15] = ptx_mov(t[157]);
+    t[179] = ptx_mul_lo(x[8], x[17]);
+    t[166] = ptx_add(t[166], t[179]);
+    y[16] = ptx_mov(t[166]);
   }
 #endif
 #endif
@@ -9336,6 +10569,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9426,6 +10661,34 @@ struct eq {
     t[34] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[34], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[19];
+    t[0] = ptx_xor(x[0], x[9]);
+    t[1] = ptx_xor(x[1], x[10]);
+    t[2] = ptx_xor(x[2], x[11]);
+    t[3] = ptx_xor(x[3], x[12]);
+    t[4] = ptx_xor(x[4], x[13]);
+    t[5] = ptx_xor(x[5], x[14]);
+    t[6] = ptx_xor(x[6], x[15]);
+    t[7] = ptx_xor(x[7], x[16]);
+    t[8] = ptx_xor(x[8], x[17]);
+    t[9] = ptx_or(t[0], t[1]);
+    t[10] = ptx_or(t[9], t[2]);
+    t[11] = ptx_or(t[10], t[3]);
+    t[12] = ptx_or(t[11], t[4]);
+    t[13] = ptx_or(t[12], t[5]);
+    t[14] = ptx_or(t[13], t[6]);
+    t[15] = ptx_or(t[14], t[7]);
+    t[16] = ptx_or(t[15], t[8]);
+    ptx_sub_cc(cf, 0u, t[16]);
+    t[18] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[18], 1u);
+  }
+#endif
 #endif
 };
 
@@ -9449,6 +10712,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9505,6 +10770,25 @@ struct lt {
     t[17] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[17], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[10];
+    ptx_sub_cc(cf, x[0], x[9]);
+    ptx_subc_cc(cf, x[1], x[10]);
+    ptx_subc_cc(cf, x[2], x[11]);
+    ptx_subc_cc(cf, x[3], x[12]);
+    ptx_subc_cc(cf, x[4], x[13]);
+    ptx_subc_cc(cf, x[5], x[14]);
+    ptx_subc_cc(cf, x[6], x[15]);
+    ptx_subc_cc(cf, x[7], x[16]);
+    ptx_subc_cc(cf, x[8], x[17]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[9], 1u);
+  }
+#endif
 #endif
 };
 
@@ -9528,6 +10812,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9624,6 +10910,37 @@ struct cmp {
     t[19] = ptx_and(t[37], 1u);
     y[0] = ptx_sub(t[0], t[19]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[22];
+    ptx_sub_cc(cf, x[9], x[0]);
+    ptx_subc_cc(cf, x[10], x[1]);
+    ptx_subc_cc(cf, x[11], x[2]);
+    ptx_subc_cc(cf, x[12], x[3]);
+    ptx_subc_cc(cf, x[13], x[4]);
+    ptx_subc_cc(cf, x[14], x[5]);
+    ptx_subc_cc(cf, x[15], x[6]);
+    ptx_subc_cc(cf, x[16], x[7]);
+    ptx_subc_cc(cf, x[17], x[8]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[10], 1u);
+    ptx_sub_cc(cf, x[0], x[9]);
+    ptx_subc_cc(cf, x[1], x[10]);
+    ptx_subc_cc(cf, x[2], x[11]);
+    ptx_subc_cc(cf, x[3], x[12]);
+    ptx_subc_cc(cf, x[4], x[13]);
+    ptx_subc_cc(cf, x[5], x[14]);
+    ptx_subc_cc(cf, x[6], x[15]);
+    ptx_subc_cc(cf, x[7], x[16]);
+    ptx_subc_cc(cf, x[8], x[17]);
+    t[21] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_and(t[21], 1u);
+    y[0] = ptx_sub(t[0], t[11]);
+  }
+#endif
 #endif
 };
 
@@ -9647,6 +10964,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9703,6 +11022,25 @@ struct is_zero {
     t[17] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[17], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[10];
+    t[0] = ptx_or(x[0], x[1]);
+    t[1] = ptx_or(t[0], x[2]);
+    t[2] = ptx_or(t[1], x[3]);
+    t[3] = ptx_or(t[2], x[4]);
+    t[4] = ptx_or(t[3], x[5]);
+    t[5] = ptx_or(t[4], x[6]);
+    t[6] = ptx_or(t[5], x[7]);
+    t[7] = ptx_or(t[6], x[8]);
+    ptx_sub_cc(cf, 0u, t[7]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[9], 1u);
+  }
+#endif
 #endif
 };
 
@@ -9726,6 +11064,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9777,6 +11117,22 @@ struct and_ {
     y[16] = ptx_and(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[9]);
+    y[1] = ptx_and(x[1], x[10]);
+    y[2] = ptx_and(x[2], x[11]);
+    y[3] = ptx_and(x[3], x[12]);
+    y[4] = ptx_and(x[4], x[13]);
+    y[5] = ptx_and(x[5], x[14]);
+    y[6] = ptx_and(x[6], x[15]);
+    y[7] = ptx_and(x[7], x[16]);
+    y[8] = ptx_and(x[8], x[17]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -9800,6 +11156,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9851,6 +11209,22 @@ struct or_ {
     y[16] = ptx_or(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[9]);
+    y[1] = ptx_or(x[1], x[10]);
+    y[2] = ptx_or(x[2], x[11]);
+    y[3] = ptx_or(x[3], x[12]);
+    y[4] = ptx_or(x[4], x[13]);
+    y[5] = ptx_or(x[5], x[14]);
+    y[6] = ptx_or(x[6], x[15]);
+    y[7] = ptx_or(x[7], x[16]);
+    y[8] = ptx_or(x[8], x[17]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -9874,6 +11248,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 18;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9925,6 +11301,22 @@ struct xor_ {
     y[16] = ptx_xor(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[9]);
+    y[1] = ptx_xor(x[1], x[10]);
+    y[2] = ptx_xor(x[2], x[11]);
+    y[3] = ptx_xor(x[3], x[12]);
+    y[4] = ptx_xor(x[4], x[13]);
+    y[5] = ptx_xor(x[5], x[14]);
+    y[6] = ptx_xor(x[6], x[15]);
+    y[7] = ptx_xor(x[7], x[16]);
+    y[8] = ptx_xor(x[8], x[17]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -9948,6 +11340,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9999,6 +11393,22 @@ struct not_ {
     y[16] = ptx_not(x[16]);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+    y[1] = ptx_not(x[1]);
+    y[2] = ptx_not(x[2]);
+    y[3] = ptx_not(x[3]);
+    y[4] = ptx_not(x[4]);
+    y[5] = ptx_not(x[5]);
+    y[6] = ptx_not(x[6]);
+    y[7] = ptx_not(x[7]);
+    y[8] = ptx_not(x[8]);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28340,6 +29750,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28391,6 +29803,22 @@ struct shl1 {
     y[16] = ptx_shf_l_clamp(x[15], x[16], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
+    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
+    y[8] = ptx_shf_l_clamp(x[7], x[8], 1u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28414,6 +29842,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28465,6 +29895,22 @@ struct shl31 {
     y[16] = ptx_shf_l_clamp(x[15], x[16], 31u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
+    y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
+    y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
+    y[8] = ptx_shf_l_clamp(x[7], x[8], 31u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28488,6 +29934,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28539,6 +29987,22 @@ struct shl32 {
     y[16] = ptx_shf_l_clamp(x[14], x[15], 0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 32u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 32u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 32u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 32u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 32u);
+    y[6] = ptx_shf_l_clamp(x[5], x[6], 32u);
+    y[7] = ptx_shf_l_clamp(x[6], x[7], 32u);
+    y[8] = ptx_shf_l_clamp(x[7], x[8], 32u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28562,6 +30026,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28613,6 +30079,22 @@ struct shl33 {
     y[16] = ptx_shf_l_clamp(x[14], x[15], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+    y[1] = ptx_shf_l_clamp(x[0], x[1], 33u);
+    y[2] = ptx_shf_l_clamp(x[1], x[2], 33u);
+    y[3] = ptx_shf_l_clamp(x[2], x[3], 33u);
+    y[4] = ptx_shf_l_clamp(x[3], x[4], 33u);
+    y[5] = ptx_shf_l_clamp(x[4], x[5], 33u);
+    y[6] = ptx_shf_l_clamp(x[5], x[6], 33u);
+    y[7] = ptx_shf_l_clamp(x[6], x[7], 33u);
+    y[8] = ptx_shf_l_clamp(x[7], x[8], 33u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28636,6 +30118,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28687,6 +30171,22 @@ struct shr1 {
     y[16] = ptx_shr(x[16], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
+    y[5] = ptx_shf_r_clamp(x[5], x[6], 1u);
+    y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
+    y[7] = ptx_shf_r_clamp(x[7], x[8], 1u);
+    y[8] = ptx_shr(x[8], 1u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28710,6 +30210,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28761,6 +30263,22 @@ struct shr31 {
     y[16] = ptx_shr(x[16], 31u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
+    y[5] = ptx_shf_r_clamp(x[5], x[6], 31u);
+    y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
+    y[7] = ptx_shf_r_clamp(x[7], x[8], 31u);
+    y[8] = ptx_shr(x[8], 31u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28784,6 +30302,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28835,6 +30355,22 @@ struct shr32 {
     y[16] = ptx_mov(0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 32u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 32u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 32u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 32u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 32u);
+    y[5] = ptx_shf_r_clamp(x[5], x[6], 32u);
+    y[6] = ptx_shf_r_clamp(x[6], x[7], 32u);
+    y[7] = ptx_shf_r_clamp(x[7], x[8], 32u);
+    y[8] = ptx_shr(x[8], 32u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 
@@ -28858,6 +30394,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 9;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 9;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -28909,6 +30447,22 @@ struct shr33 {
     y[16] = ptx_mov(0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shf_r_clamp(x[0], x[1], 33u);
+    y[1] = ptx_shf_r_clamp(x[1], x[2], 33u);
+    y[2] = ptx_shf_r_clamp(x[2], x[3], 33u);
+    y[3] = ptx_shf_r_clamp(x[3], x[4], 33u);
+    y[4] = ptx_shf_r_clamp(x[4], x[5], 33u);
+    y[5] = ptx_shf_r_clamp(x[5], x[6], 33u);
+    y[6] = ptx_shf_r_clamp(x[6], x[7], 33u);
+    y[7] = ptx_shf_r_clamp(x[7], x[8], 33u);
+    y[8] = ptx_shr(x[8], 33u);
+    y[8] = ptx_and(y[8], 511u);
+  }
+#endif
 #endif
 };
 

@@ -32,6 +32,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 
@@ -513,6 +517,83 @@ inline uint64_t ptx_mad_hi(wide a, wide b, wide d) {
   (void)k;
   return uint64_t(v);
 }
+
+#ifdef MPGEN_X86_CARRIES
+// The carry chains' steps through the compiler's add-with-carry intrinsics (x86-64: adc
+// and sbb, which compilers chain far better than a carry taken from a double word).
+inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_sub_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_mad_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_addc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_subc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_lo(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_madc_hi(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  (void)out;
+  return r;
+}
+inline uint64_t ptx_addc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_subc_cc(uint64_t& cf, wide a, wide b) {
+  unsigned long long r;
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_lo_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
+  unsigned long long r;
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(d), &r);
+  cf = out;
+  return r;
+}
+#else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
   const wide v = a + b + k;
@@ -594,6 +675,7 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+#endif
 }  // namespace ptx_host64
 #endif
 }  // namespace mpgen
@@ -2763,8 +2845,13 @@ struct mul {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    y[0] = ptx_mul_lo(x[0], x[1]);
-    y[1] = ptx_mul_hi(x[0], x[1]);
+    uint64_t t[7];
+    t[3] = ptx_mul_lo(x[0], x[1]);
+    t[4] = ptx_mul_hi(x[0], x[1]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    y[1] = ptx_mov(t[1]);
   }
 #endif
 #endif
@@ -2823,7 +2910,10 @@ struct mul_lo {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    y[0] = ptx_mul_lo(x[0], x[1]);
+    uint64_t t[6];
+    t[3] = ptx_mul_lo(x[0], x[1]);
+    t[0] = ptx_mov(t[3]);
+    y[0] = ptx_mov(t[0]);
   }
 #endif
 #endif
@@ -2901,9 +2991,13 @@ struct mul_hi {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    uint64_t t[2];
-    ptx_mul_lo(x[0], x[1]);
-    t[1] = ptx_mul_hi(x[0], x[1]);
+    uint64_t t[9];
+    t[5] = ptx_mul_lo(x[0], x[1]);
+    t[6] = ptx_mul_hi(x[0], x[1]);
+    t[2] = ptx_mov(t[5]);
+    t[3] = ptx_mov(t[6]);
+    ptx_mov(t[2]);
+    t[1] = ptx_mov(t[3]);
     y[0] = ptx_shr(t[1], 0u);
   }
 #endif
@@ -2978,8 +3072,13 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mul_hi(x[0], x[0]);
+    uint64_t t[7];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    y[1] = ptx_mov(t[1]);
   }
 #endif
 #endif
@@ -3041,8 +3140,13 @@ struct mul_ui {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    y[0] = ptx_mul_lo(x[0], x[1]);
-    y[1] = ptx_mul_hi(x[0], x[1]);
+    uint64_t t[7];
+    t[3] = ptx_mul_lo(x[0], x[1]);
+    t[4] = ptx_mul_hi(x[0], x[1]);
+    t[0] = ptx_mov(t[3]);
+    t[1] = ptx_mov(t[4]);
+    y[0] = ptx_mov(t[0]);
+    y[1] = ptx_mov(t[1]);
   }
 #endif
 #endif
@@ -3123,9 +3227,17 @@ struct mad {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
+    uint64_t t[7];
     y[0] = ptx_mov(x[2]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[1], y[0]);
-    y[1] = ptx_madc_hi(cf, x[0], x[1], 0u);
+    t[0] = ptx_mov(y[0]);
+    t[1] = ptx_mov(0u);
+    t[3] = ptx_mul_lo(x[0], x[1]);
+    t[4] = ptx_mul_hi(x[0], x[1]);
+    t[0] = ptx_add_cc(cf, t[0], t[3]);
+    t[1] = ptx_addc_cc(cf, t[1], t[4]);
+    ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[0]);
+    y[1] = ptx_mov(t[1]);
   }
 #endif
 #endif
@@ -3151,6 +3263,8 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3181,6 +3295,18 @@ struct eq {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[3];
+    t[0] = ptx_xor(x[0], x[1]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[2], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3204,6 +3330,8 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3230,6 +3358,17 @@ struct lt {
     t[2] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_and(t[2], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[2];
+    ptx_sub_cc(cf, x[0], x[1]);
+    t[1] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[1], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3253,6 +3392,8 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3289,6 +3430,21 @@ struct cmp {
     t[4] = ptx_and(t[7], 1u);
     y[0] = ptx_sub(t[0], t[4]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[6];
+    ptx_sub_cc(cf, x[1], x[0]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[2], 1u);
+    ptx_sub_cc(cf, x[0], x[1]);
+    t[5] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_and(t[5], 1u);
+    y[0] = ptx_sub(t[0], t[3]);
+  }
+#endif
 #endif
 };
 
@@ -3312,6 +3468,8 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3338,6 +3496,17 @@ struct is_zero {
     t[2] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[2], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    uint64_t cf = 0;
+    uint64_t t[2];
+    ptx_sub_cc(cf, 0u, x[0]);
+    t[1] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_add(t[1], 1u);
+  }
+#endif
 #endif
 };
 
@@ -3361,6 +3530,8 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3380,6 +3551,13 @@ struct and_ {
     y[0] = ptx_and(x[0], x[2]);
     y[1] = ptx_and(x[1], x[3]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_and(x[0], x[1]);
+  }
+#endif
 #endif
 };
 
@@ -3403,6 +3581,8 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3422,6 +3602,13 @@ struct or_ {
     y[0] = ptx_or(x[0], x[2]);
     y[1] = ptx_or(x[1], x[3]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_or(x[0], x[1]);
+  }
+#endif
 #endif
 };
 
@@ -3445,6 +3632,8 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 2;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3464,6 +3653,13 @@ struct xor_ {
     y[0] = ptx_xor(x[0], x[2]);
     y[1] = ptx_xor(x[1], x[3]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_xor(x[0], x[1]);
+  }
+#endif
 #endif
 };
 
@@ -3487,6 +3683,8 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3506,6 +3704,13 @@ struct not_ {
     y[0] = ptx_not(x[0]);
     y[1] = ptx_not(x[1]);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_not(x[0]);
+  }
+#endif
 #endif
 };
 
@@ -4693,6 +4898,8 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4712,6 +4919,13 @@ struct shl1 {
     y[0] = ptx_shl(x[0], 1u);
     y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4735,6 +4949,8 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4754,6 +4970,13 @@ struct shl31 {
     y[0] = ptx_shl(x[0], 31u);
     y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 31u);
+  }
+#endif
 #endif
 };
 
@@ -4777,6 +5000,8 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4796,6 +5021,13 @@ struct shl32 {
     y[0] = ptx_mov(0u);
     y[1] = ptx_shl(x[0], 0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 32u);
+  }
+#endif
 #endif
 };
 
@@ -4819,6 +5051,8 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4838,6 +5072,13 @@ struct shl33 {
     y[0] = ptx_mov(0u);
     y[1] = ptx_shl(x[0], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shl(x[0], 33u);
+  }
+#endif
 #endif
 };
 
@@ -4861,6 +5102,8 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4880,6 +5123,13 @@ struct shr1 {
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
     y[1] = ptx_shr(x[1], 1u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shr(x[0], 1u);
+  }
+#endif
 #endif
 };
 
@@ -4903,6 +5153,8 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4922,6 +5174,13 @@ struct shr31 {
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
     y[1] = ptx_shr(x[1], 31u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shr(x[0], 31u);
+  }
+#endif
 #endif
 };
 
@@ -4945,6 +5204,8 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4964,6 +5225,13 @@ struct shr32 {
     y[0] = ptx_shr(x[1], 0u);
     y[1] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shr(x[0], 32u);
+  }
+#endif
 #endif
 };
 
@@ -4987,6 +5255,8 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
+  static constexpr unsigned in_words64 = 1;  // host64's x and y: 64-bit limbs
+  static constexpr unsigned out_words64 = 1;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5006,6 +5276,13 @@ struct shr33 {
     y[0] = ptx_shr(x[1], 1u);
     y[1] = ptx_mov(0u);
   }
+#ifdef __SIZEOF_INT128__
+  // The same operation over 64-bit limbs (least significant first; limbs64 of them).
+  static inline void host64(uint64_t* y, const uint64_t* x) {
+    using namespace ::mpgen::ptx_host64;
+    y[0] = ptx_shr(x[0], 33u);
+  }
+#endif
 #endif
 };
 

@@ -51,6 +51,17 @@ class Opcode:
     def host_name(self) -> str:
         return "ptx_" + self.mnemonic.replace(".", "_")
 
+    @property
+    def chain_kind(self) -> str | None:
+        """A carry chain step's kind ("add", "sub", "mad.lo", "mad.hi": chained's first
+        argument), else None."""
+        if not (self.carry_in or self.carry_out):
+            return None
+        head, _, tail = self.mnemonic.removesuffix(".cc").partition(".")
+        if self.carry_in:
+            head = head.removesuffix("c")  # addc -> add, madc -> mad
+        return head + ("." + tail if tail else "")
+
     def cpp(self, width: int = 32) -> str:
         return self.cpp_template.replace("W", str(width))
 

@@ -16,6 +16,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
+#include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
+#define MPGEN_X86_CARRIES
+#endif
 #endif
 
 

@@ -2,7 +2,7 @@
 branch-free barrel shifter) and bit counts."""
 from __future__ import annotations
 
-from ..ir import Function, Operand, Reg
+from ..ir import WORD_BITS, Function, Operand, Reg
 from ..size import Size, amount_bits
 from .common import Operation, binary, mask_top, one_word, same_limbs, unary
 
@@ -42,12 +42,12 @@ def _shift_right(fn: Function, y: list[Reg], a: list[Operand], limbs: int, bits:
 def constant_shift(direction: str, amount: int) -> Operation:
     """shl<K> / shr<K>: a shift by K bits fixed at generation time."""
     def plan(fn, size, x, y):
-        limbs, bits = divmod(amount, 32)
+        limbs, bits = divmod(amount, size.word_bits)
         (_shift_left if direction == "shl" else _shift_right)(fn, y, x[0], limbs, bits)
         mask_top(fn, size, y[-1])
     word = "left" if direction == "shl" else "right"
     return Operation(f"{direction}{amount}", f"a shifted {word} by {amount} bits", unary,
-                     same_limbs, plan)
+                     same_limbs, plan, word_bits=WORD_BITS)
 
 
 def shift_by(fn: Function, value: list[Operand], amount: Operand, stages: int, left: bool,
@@ -142,10 +142,10 @@ def _ctz(fn, size, x, y):
 
 
 OPERATIONS = [
-    Operation("and", "a & b", binary, same_limbs, _limbwise("and")),
-    Operation("or", "a | b", binary, same_limbs, _limbwise("or")),
-    Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor")),
-    Operation("not", "~a within the width", unary, same_limbs, _limbwise("not")),
+    Operation("and", "a & b", binary, same_limbs, _limbwise("and"), word_bits=WORD_BITS),
+    Operation("or", "a | b", binary, same_limbs, _limbwise("or"), word_bits=WORD_BITS),
+    Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor"), word_bits=WORD_BITS),
+    Operation("not", "~a within the width", unary, same_limbs, _limbwise("not"), word_bits=WORD_BITS),
     Operation("shl", "a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits)",
               lambda s: (s.bits, amount_bits(s.bits)), same_limbs, _variable_shift("shl")),
     Operation("shr", "a >> s (s < 2^ceil(log2 bits); 0 once s >= bits)",

@@ -1,7 +1,7 @@
 """Comparisons, branch-free: borrows of subtraction chains, and OR-reduction for zero tests."""
 from __future__ import annotations
 
-from ..ir import Function, Reg
+from ..ir import WORD_BITS, Function, Reg
 from .common import Operation, all_ones_if_borrow, binary, borrow_into, one_word, unary
 
 
@@ -47,12 +47,13 @@ def _cmp(fn, size, x, y):
 
 # Also a field's operation: a reduced residue is zero exactly when its limbs are.
 IS_ZERO = Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
-                    lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0])))
+                    lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0])), word_bits=WORD_BITS)
 
 OPERATIONS = [
-    Operation("eq", "1 if a == b else 0", binary, one_word, _eq),
+    Operation("eq", "1 if a == b else 0", binary, one_word, _eq, word_bits=WORD_BITS),
     Operation("lt", "1 if a < b else 0", binary, one_word,
-              lambda fn, s, x, y: _less(fn, y[0], x[0], x[1])),
-    Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True),
+              lambda fn, s, x, y: _less(fn, y[0], x[0], x[1]), word_bits=WORD_BITS),
+    Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True,
+              word_bits=WORD_BITS),
     IS_ZERO,
 ]

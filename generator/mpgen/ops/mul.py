@@ -16,6 +16,7 @@ from .columns import Columns
 from .common import Operation, binary, mask_top, same_limbs, with_word
 from ..tomlcompat import tomllib
 from .karatsuba import karatsuba
+from .scanning import scan_product
 
 # Limb counts from which Karatsuba beats schoolbook, measured on the GPU (see the file).
 THRESHOLDS = tomllib.loads((Path(__file__).parents[1] / "data" / "karatsuba.toml").read_text())
@@ -28,7 +29,11 @@ def product_limbs(size: Size) -> int:
 def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
                accumulate: bool = False) -> None:
     """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(w limit), w the limbs' bits.
-    Exact when the value fits in `limit` limbs."""
+    Exact when the value fits in `limit` limbs. By rows on the GPU's 32-bit limbs, by
+    columns (scanning.py) on the host's 64-bit ones."""
+    if fn.word_bits == 64:
+        scan_product(fn, acc, a, b, limit, acc[:len(a)] if accumulate else ())
+        return
     columns = Columns(fn, limit, acc, len(a) if accumulate else 0)
     for i, bi in enumerate(b):
         columns.add_row(bi, [(i + j, aj) for j, aj in enumerate(a)])
@@ -40,10 +45,12 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     their sum doubled, then the squares a_i^2 added on the diagonal. Exact when a*a
     fits in `limit` limbs (2n or 2n-1)."""
     n = len(a)
+    if fn.word_bits == 64:  # by columns, each cross product twice (the host's plan)
+        scan_product(fn, acc, a, None, limit)
+        return
     if n == 1:
         fn.emit("mul.lo", acc[0], a[0], a[0])
-        if limit > 1:  # (a square of half a limb or less fits one: 32 bits at 64-bit limbs)
-            fn.emit("mul.hi", acc[1], a[0], a[0])
+        fn.emit("mul.hi", acc[1], a[0], a[0])
         return
     # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(32(2n-1)).
     columns = Columns(fn, 2 * n - 1, acc)
