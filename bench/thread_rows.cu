@@ -23,16 +23,17 @@
 namespace bench {
 namespace {
 
-// The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
+// The CPU backend, one thread: Op::host (the GPU's 32-bit list) or, with wide, Op::host64
+// (the 64-bit list) over a batch against GMP's mpn function on as many 64-bit limbs.
 template <class Op>
-Row on_cpu(std::size_t n, bool quick) {
+Row on_cpu(std::size_t n, bool quick, bool wide) {
   const unsigned limbs = Op::operand_limbs[0], gmp_limbs = (limbs + 1) / 2;
   auto x = random_words(Op::in_words * n, 3);
   std::vector<uint32_t> y(Op::out_words * n);
   std::vector<mp_limb_t> a(gmp_limbs * n), b(gmp_limbs * n), r(2 * gmp_limbs * n);
   for (auto* v : {&a, &b})
     for (auto& w : *v) w = (mp_limb_t(random_words(2, unsigned(w))[0]) << 32) | 0x9e3779b9u;
-  const bool is_mul = std::string(Op::name) == "mul";
+  const std::string name = Op::name;
   const int rounds = quick ? 1 : 20;
   const auto time = [&](const std::function<void()>& f) {
     f();
@@ -40,26 +41,47 @@ Row on_cpu(std::size_t n, bool quick) {
     for (int k = 0; k < rounds; ++k) f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
   };
-  const double ours = time([&] {
-    for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
-  });
+  double ours = 0;
+  if constexpr (mpgen::has_host64<Op>::value) {
+    if (wide) {
+      std::vector<uint64_t> x64(Op::in_words64 * n), y64(Op::out_words64 * n);
+      for (std::size_t i = 0; i < x64.size(); ++i) x64[i] = uint64_t(x[i % x.size()]) << 32 | x[(i + 1) % x.size()];
+      ours = time([&] {
+        for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * Op::in_words64]);
+      });
+    }
+  }
+  if (!wide)
+    ours = time([&] {
+      for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+    });
   const double gmp = time([&] {
     for (std::size_t j = 0; j < n; ++j)
-      if (is_mul) mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+      if (name == "mul") mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+      else if (name == "sqr") mpn_sqr(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], gmp_limbs);
       else mpn_add_n(&r[gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
   });
-  return {std::string(Op::name) + " (one thread)", "cpu", Op::bits, n / ours, gmp / ours,
-          is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n", n / gmp, is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n"};
+  const char* peer = name == "mul" ? "GMP mpn_mul_n" : name == "sqr" ? "GMP mpn_sqr" : "GMP mpn_add_n";
+  return {name + (wide ? " (one thread, host64)" : " (one thread, 32-bit host)"), "cpu", Op::bits, n / ours,
+          gmp / ours, peer, n / gmp, peer};
+}
+
+// Each of Op's host renderings: the 64-bit list where it has one, and the GPU's own.
+template <class Op>
+void cpu_op_rows(std::size_t n, bool quick, std::vector<Row>& rows) {
+  if constexpr (mpgen::has_host64<Op>::value) rows.push_back(on_cpu<Op>(n, quick, true));
+  rows.push_back(on_cpu<Op>(n, quick, false));
 }
 
 }  // namespace
 
 void cpu_rows(const Setting& s, std::vector<Row>& rows) {
   const std::size_t n = s.quick ? 1000 : 100000;
-#define CPU_ROWS(b)                                                                    \
-  if (b <= 1024 && s.wanted(b)) {                                                      \
-    rows.push_back(on_cpu<mpgen::u##b::add>(n, s.quick));                              \
-    rows.push_back(on_cpu<mpgen::u##b::mul>(s.quick ? n : n / (b / 64 + 1), s.quick)); \
+#define CPU_ROWS(b)                                                               \
+  if (b <= 1024 && s.wanted(b)) {                                                 \
+    cpu_op_rows<mpgen::u##b::add>(n, s.quick, rows);                              \
+    cpu_op_rows<mpgen::u##b::mul>(s.quick ? n : n / (b / 64 + 1), s.quick, rows); \
+    cpu_op_rows<mpgen::u##b::sqr>(s.quick ? n : n / (b / 64 + 1), s.quick, rows); \
   }
   MPGEN_BENCH_SIZES(CPU_ROWS)
 }

@@ -26,6 +26,7 @@ struct Kernel {
   BatchFn device;  // launches on device memory; null when built without CUDA or loaded
   const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
   const TransformEntry* transform = nullptr;  // its module's FFT (a generalized Fermat field's)
+  BatchFn host32 = nullptr;  // on host memory through the GPU's 32-bit list, where host does not
 };
 
 const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)

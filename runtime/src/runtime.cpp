@@ -201,7 +201,8 @@ const std::vector<Kernel>& kernels() {
       const std::vector<OpInfo> ops = parse_manifest(module->manifest, "a built-in module");
       if (ops.size() != module->count) throw std::logic_error("mpgen: a built-in module's table does not match its manifest");
       for (std::size_t k = 0; k < ops.size(); ++k)
-        t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device, nullptr, module->transform});
+        t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device, nullptr, module->transform,
+                           module->entries[k].host32});
     }
     return t;
   }();
@@ -279,6 +280,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
             info.transform_largest_log = gf.at("fft").at("largest_log").get<unsigned>();
           }
         }
+        info.host64 = op.contains("host64") && !op.at("host64").is_null();
         if (info.in_words() != op.at("in_words").get<unsigned>() ||
             info.out_words() != op.at("out_words").get<unsigned>())
           throw InputError(origin + ": mpgen manifest's words of " + info.name + " do not add up");
@@ -317,13 +319,13 @@ void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, co
   const auto& k = is_named_module(op)
                       ? find_module_kernel(op.tier, op.module, op.name)
                       : find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
-  if (device == Device::cpu) {
+  if (device != Device::gpu) {
     if (!k.host)
       throw InputError(op.name + (!op.field.empty() ? " for " + op.field
                                   : is_named_module(op) ? " of " + op.module
                                                      : " at " + std::to_string(op.bits) + " bits") +
                        " was loaded at run time and runs on the GPU only");
-    k.host(n, layout, in, out);
+    (device == Device::cpu_32 && k.host32 ? k.host32 : k.host)(n, layout, in, out);
   }
   else
     detail::run_on_gpu(k, layout, n, in, out);
@@ -592,7 +594,7 @@ void gf_transform(std::string_view field, Device device, std::size_t n, std::siz
                        " is not below p (0x" + to_hex(from.info.modulus) + ")");
   std::vector<uint32_t> points(n * count * words);
   run_batch(from.info, device, Layout::contiguous, n * count, values, points.data());
-  if (device == Device::cpu)
+  if (device != Device::gpu)
     from.transform->host(n, count, inverse, points.data());
   else
     detail::transform_on_gpu(*from.transform, n, count, inverse, words, points.data());

@@ -7,8 +7,9 @@
 namespace mpgen::detail {
 
 struct Entry {
-  BatchFn host;    // on host memory
+  BatchFn host;    // on host memory (through the 64-bit list where the operation has one)
   BatchFn device;  // launches on device memory; null when built without CUDA
+  BatchFn host32 = nullptr;  // on host memory through the GPU's own 32-bit list, where host is not
 };
 
 // One generated module: its manifest (JSON, mpgen_manifest.json's schema) and one entry
@@ -30,11 +31,15 @@ void launch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
   launch_batch<Op>(n, layout, in, out);  // the caller checks cudaGetLastError
 }
 template <class Op>
-constexpr Entry entry() { return {&host_batch<Op>, &launch<Op>}; }
+constexpr BatchFn launcher() { return &launch<Op>; }
 #else
 template <class Op>
-constexpr Entry entry() { return {&host_batch<Op>, nullptr}; }
+constexpr BatchFn launcher() { return nullptr; }
 #endif
+template <class Op>
+constexpr Entry entry() {
+  return {&cpu_batch<Op>, launcher<Op>(), has_host64<Op>::value ? &host_batch<Op> : nullptr};
+}
 #endif
 
 #ifdef MPGEN_RNS  // after an RNS set's header: the same over cuda/rns.cuh's batch loops

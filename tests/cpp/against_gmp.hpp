@@ -133,7 +133,8 @@ inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& referenc
   }
 
   std::vector<std::pair<mpgen::Device, const char*>> devices;
-  if (cpu) devices.push_back({mpgen::Device::cpu, "cpu"});
+  if (cpu) devices.push_back({mpgen::Device::cpu, op.host64 ? "cpu (64-bit list)" : "cpu"});
+  if (cpu && op.host64) devices.push_back({mpgen::Device::cpu_32, "cpu (the GPU's 32-bit list)"});
   if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
   for (auto [device, device_name] : devices)
     for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {

@@ -15,6 +15,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 #if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
 #include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)

@@ -14,7 +14,10 @@
 
 namespace mpgen {
 
-enum class Device { cpu, gpu };
+// Where a batch runs: the GPU, or the CPU through each operation's fastest host code (its
+// 64-bit list, host64, where it has one); cpu_32 runs the GPU's own 32-bit instruction lists
+// on the CPU (what the tests check the GPU's sequence with, where no GPU is; slower).
+enum class Device { cpu, gpu, cpu_32 };
 
 // Bad input: an unknown size or operation, malformed hex, an operand too wide.
 struct InputError : std::invalid_argument {
@@ -63,6 +66,7 @@ struct OpInfo {
   unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
   unsigned transform_radix = 0;         // a generalized Fermat field built with its FFT: K = 2k,
   unsigned transform_largest_log = 0;   // and its longest transform, 2^transform_largest_log points
+  bool host64 = false;                  // the host runs it through its 64-bit list (Device::cpu)
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
