@@ -3380,29 +3380,22 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[15];
-    t[3] = ptx_mul_lo(x[0], x[0]);
-    t[4] = ptx_mul_hi(x[0], x[0]);
-    t[0] = ptx_mov(t[3]);
-    t[1] = ptx_mov(t[4]);
+    uint64_t t[8];
+    t[0] = ptx_mov(0u);
     y[0] = ptx_mov(t[0]);
-    t[6] = ptx_mul_lo(x[0], x[1]);
-    t[7] = ptx_mul_hi(x[0], x[1]);
-    t[1] = ptx_add_cc(cf, t[1], t[6]);
-    t[2] = ptx_addc(cf, t[7], 0u);
-    t[8] = ptx_mul_lo(x[1], x[0]);
-    t[9] = ptx_mul_hi(x[1], x[0]);
-    t[1] = ptx_add_cc(cf, t[1], t[8]);
-    t[2] = ptx_addc_cc(cf, t[2], t[9]);
-    t[5] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mul_lo(x[0], x[1]);
+    t[5] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
     y[1] = ptx_mov(t[1]);
-    t[11] = ptx_mul_lo(x[1], x[1]);
-    t[12] = ptx_mul_hi(x[1], x[1]);
-    t[2] = ptx_add_cc(cf, t[2], t[11]);
-    t[5] = ptx_addc_cc(cf, t[5], t[12]);
-    ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mov(t[2]);
-    y[3] = ptx_mov(t[5]);
+    y[1] = ptx_add_cc(cf, y[1], y[1]);
+    y[2] = ptx_addc_cc(cf, y[2], y[2]);
+    y[3] = ptx_addc(cf, 0u, 0u);
+    y[0] = ptx_mul_lo(x[0], x[0]);
+    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
+    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
+    y[3] = ptx_madc_hi(cf, x[1], x[1], y[3]);
   }
 #endif
 #endif

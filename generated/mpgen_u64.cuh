@@ -3110,13 +3110,8 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
-    uint64_t t[7];
-    t[3] = ptx_mul_lo(x[0], x[0]);
-    t[4] = ptx_mul_hi(x[0], x[0]);
-    t[0] = ptx_mov(t[3]);
-    t[1] = ptx_mov(t[4]);
-    y[0] = ptx_mov(t[0]);
-    y[1] = ptx_mov(t[1]);
+    y[0] = ptx_mul_lo(x[0], x[0]);
+    y[1] = ptx_mul_hi(x[0], x[0]);
   }
 #endif
 #endif

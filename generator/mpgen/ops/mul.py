@@ -45,18 +45,20 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     their sum doubled, then the squares a_i^2 added on the diagonal. Exact when a*a
     fits in `limit` limbs (2n or 2n-1)."""
     n = len(a)
-    if fn.word_bits == 64:  # by columns, each cross product twice (the host's plan)
-        scan_product(fn, acc, a, None, limit)
-        return
     if n == 1:
         fn.emit("mul.lo", acc[0], a[0], a[0])
-        fn.emit("mul.hi", acc[1], a[0], a[0])
+        if limit > 1:  # (a square of half a limb fits one: 32 bits at 64-bit limbs)
+            fn.emit("mul.hi", acc[1], a[0], a[0])
         return
-    # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(32(2n-1)).
-    columns = Columns(fn, 2 * n - 1, acc)
-    for i in range(n - 1):
-        columns.add_row(a[i], [(i + j, a[j]) for j in range(i + 1, n)])
-    columns.sum_into(acc[:2 * n - 1])
+    # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(w(2n-1));
+    # by rows on the GPU's 32-bit limbs, by columns on the host's 64-bit ones.
+    if fn.word_bits == 64:
+        scan_product(fn, acc, a, None, 2 * n - 1)
+    else:
+        columns = Columns(fn, 2 * n - 1, acc)
+        for i in range(n - 1):
+            columns.add_row(a[i], [(i + j, a[j]) for j in range(i + 1, n)])
+        columns.sum_into(acc[:2 * n - 1])
     # Double: the carry into acc[2n-1] is zero when the square has only 2n-1 limbs.
     full = limit == 2 * n
     fn.chain("add", [(acc[k], (acc[k], acc[k])) for k in range(1, 2 * n - 1)], carry_out=full)

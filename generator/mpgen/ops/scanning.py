@@ -13,14 +13,19 @@ from ..ir import Function, Operand, Reg
 
 def scan_product(fn: Function, out: list[Reg], a: list[Operand], b: list[Operand] | None, limit: int,
                  addend: list[Operand] = ()) -> None:
-    """out[:limit] = (a * b + addend) mod 2^(w limit) (a * a where b is None), w the limbs'
-    bits; exact where the value fits in limit limbs."""
-    b = a if b is None else b
+    """out[:limit] = (a * b + addend) mod 2^(w limit), w the limbs' bits; where b is None, the
+    sum of the cross products a_i a_j (i < j) instead (a square's triangle, which square()
+    doubles); exact where the value fits in limit limbs."""
+    def pairs(k: int) -> list[tuple[Operand, Operand]]:
+        if b is None:
+            return [(a[i], a[k - i]) for i in range(max(0, k - len(a) + 1), (k + 1) // 2)]
+        return [(a[i], b[k - i]) for i in range(max(0, k - len(b) + 1), min(len(a), k + 1))]
+
     low, middle, high = fn.temp(), fn.temp(), fn.temp()  # the accumulator: column k and the two above
     fresh = {low, middle, high}  # words holding 0 that no instruction has written yet
     for k in range(limit):
         terms: list[tuple[Operand, Operand] | Operand] = [addend[k]] if k < len(addend) else []
-        terms += [(a[i], b[k - i]) for i in range(max(0, k - len(b) + 1), min(len(a), k + 1))]
+        terms += pairs(k)
         last = k == limit - 1  # nothing of this column carries anywhere
         for term in terms:
             product = isinstance(term, tuple)
