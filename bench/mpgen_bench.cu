@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
                                              32768, 65536, 131072, 262144}));
 #define FIELD_NAME(f, sppark_chain) #f,
   std::vector<std::string> fields;
-  app.add_option("--fields", fields, "fields for the GPU's modular rows (default: all when no --bits is given)")
+  app.add_option("--fields", fields, "fields for the modular rows (default: all when no --bits is given)")
       ->delimiter(',')->check(CLI::IsMember(std::vector<std::string>{MPGEN_BENCH_FIELDS(FIELD_NAME)}));
   app.add_option("--csv", csv, "write the rows to this CSV file");
   app.add_flag("--quick", quick, "small batches: a smoke run, not a timing");
@@ -157,6 +157,8 @@ int main(int argc, char** argv) {
   std::vector<bench::Row> rows;
   if (device == "cpu") {
     bench::cpu_rows(s, rows);
+    bench::cpu_field_rows(s, rows);
+    bench::cpu_powm_rows(s, rows);
   } else {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

@@ -1,6 +1,11 @@
 // mpgen-bench's exponentiation rows with the modulus fixed at generation time, one integer
 // per thread: CGBN's powm_odd workload (5-bit windows from memory, the ladder, and the
-// windows scanned from registers) and its mont_reduce workload (montredc chained).
+// windows scanned from registers) and its mont_reduce workload (montredc chained); on the
+// CPU, modexp against GMP's mpz_powm.
+#include <gmp.h>
+
+#include <chrono>
+
 #include "mpgen_powm1024.cuh"
 #include "mpgen_powm128.cuh"
 #include "mpgen_powm2048.cuh"
@@ -66,7 +71,67 @@ Row powm_row(const Ceilings& c, std::size_t n) {
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
 
+// The CPU backend, one thread: modexp (a^e mod p, e as wide as p) through its 64-bit
+// products (host64, wide) or the GPU's 32-bit lists, over n instances, against mpz_powm on the
+// same operands (a below p).
+template <class Op>
+Row powm_on_cpu(const uint32_t* modulus_words, std::size_t n, bool wide) {
+  constexpr unsigned words = Op::operand_limbs[0], limbs64 = (words + 1) / 2;
+  mpz_t p, r;
+  mpz_inits(p, r, nullptr);
+  mpz_import(p, words, -1, 4, 0, 0, modulus_words);
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, 20261126);
+  std::vector<uint32_t> x(Op::in_words * n), y(Op::out_words * n);
+  std::vector<uint64_t> x64(2 * limbs64 * n, 0), y64(Op::out_words * n);  // (out_words64 where it has host64)
+  std::vector<__mpz_struct> a(2 * n);  // a_j, e_j
+  for (std::size_t j = 0; j < 2 * n; ++j) {
+    mpz_init(&a[j]);
+    if (j % 2) mpz_urandomb(&a[j], state, Op::bits);
+    else mpz_urandomm(&a[j], state, p);
+    mpz_export(&x[j * words], nullptr, -1, 4, 0, 0, &a[j]);
+    mpz_export(&x64[j * limbs64], nullptr, -1, 8, 0, 0, &a[j]);
+  }
+  const auto seconds = [](auto&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  double ours = 0;
+  if constexpr (mpgen::has_host64<Op>::value)
+    if (wide)
+      ours = seconds([&] {
+        for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * 2 * limbs64]);
+      });
+  if (!wide)
+    ours = seconds([&] {
+      for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+    });
+  const double gmp = seconds([&] {
+    for (std::size_t j = 0; j < n; ++j) mpz_powm(r, &a[2 * j], &a[2 * j + 1], p);
+  });
+  for (auto& z : a) mpz_clear(&z);
+  mpz_clears(p, r, nullptr);
+  gmp_randclear(state);
+  return {std::string("modexp, ") + std::to_string(Op::bits) + "-bit exponent" +
+              (wide ? " (one thread, host64)" : " (one thread, 32-bit host)"),
+          "cpu", Op::bits, n / ours, gmp / ours, "GMP mpz_powm", n / gmp, "GMP mpz_powm"};
+}
+
 }  // namespace
+
+void cpu_powm_rows(const Setting& s, std::vector<Row>& rows) {
+  if (!s.fields.empty() && s.bits.empty()) return;
+#define CPU_POWM_ROWS(b)                                                                                     \
+  if (s.wanted(b)) {                                                                                         \
+    const std::size_t n = s.quick ? 2 : b <= 256 ? 4000 : b <= 512 ? 1000 : 100;                            \
+    if (mpgen::has_host64<mpgen::powm##b::modexp>::value)                                                    \
+      rows.push_back(powm_on_cpu<mpgen::powm##b::modexp>(mpgen::powm##b::modulus, n, true));                \
+    if (b <= 512) rows.push_back(powm_on_cpu<mpgen::powm##b::modexp>(mpgen::powm##b::modulus, n, false));   \
+  }
+  MPGEN_BENCH_POWM(CPU_POWM_ROWS)
+}
 
 void powm_rows(const Setting& s, std::vector<Row>& rows) {
   if (!s.fields.empty()) return;

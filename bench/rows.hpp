@@ -49,6 +49,8 @@ constexpr unsigned powm_exponent_bits = 512;  // CGBN's powm_odd workload
 // runtime_rows.cu).
 void thread_rows(const Setting& s, std::vector<Row>& rows);
 void cpu_rows(const Setting& s, std::vector<Row>& rows);
+void cpu_field_rows(const Setting& s, std::vector<Row>& rows);
+void cpu_powm_rows(const Setting& s, std::vector<Row>& rows);
 void group_rows(const Setting& s, std::vector<Row>& rows);
 void field_rows(const Setting& s, std::vector<Row>& rows);
 void powm_rows(const Setting& s, std::vector<Row>& rows);

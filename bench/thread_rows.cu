@@ -76,6 +76,7 @@ void cpu_op_rows(std::size_t n, bool quick, std::vector<Row>& rows) {
 }  // namespace
 
 void cpu_rows(const Setting& s, std::vector<Row>& rows) {
+  if (!s.fields.empty() && s.bits.empty()) return;
   const std::size_t n = s.quick ? 1000 : 100000;
 #define CPU_ROWS(b)                                                               \
   if (b <= 1024 && s.wanted(b)) {                                                 \

@@ -68,6 +68,32 @@ struct Strides {
 };
 
 #ifndef __CUDACC_RTC__
+// Whether Op has a list at 64-bit limbs (host64, where the compiler has unsigned __int128).
+template <class Op, class = void>
+struct has_host64 : std::false_type {};
+template <class Op>
+struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
+
+// Op::host64 on Op's 32-bit words: word(i) gives input word i; each operand's words are
+// paired into 64-bit limbs, and the result's limbs split back into words, the flag word
+// last, each stored by store(w, word).
+template <class Op, class Word, class Store>
+inline void through_host64(Word&& word, Store&& store) {
+  uint64_t x[Op::in_words64], y[Op::out_words64];
+  unsigned first = 0, limb = 0;
+  for (unsigned k = 0; k < Op::operands; ++k) {
+    const unsigned words = Op::operand_limbs[k];
+    for (unsigned i = 0; i < words; ++i) {
+      const uint64_t w = word(first + i);
+      x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
+    }
+    first += words, limb += (words + 1) / 2;
+  }
+  Op::host64(y, x);
+  for (unsigned w = 0; w < Op::result_limbs; ++w) store(w, uint32_t(y[w / 2] >> (w % 2 * 32)));
+  if (Op::flag_words) store(Op::result_limbs, uint32_t(y[Op::out_words64 - 1]));
+}
+
 // Hex text (an optional 0x, then digits, most significant first) and count words, least
 // significant first: what the value types' from_hex and to_hex use.
 namespace hex {
@@ -718,15 +744,43 @@ template <class Op>
 MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
   Op::host(y, x);
 }
+
+// The same through Op's 64-bit list.
+template <class Op>
+MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
+  through_host64<Op>([&](unsigned w) { return x[w]; }, [&](unsigned w, uint32_t v) { y[w] = v; });
+}
+
+// A loop's host64 (x and y in 64-bit limbs, as the 64-bit lists'): its operands' limbs split
+// into 32-bit words, run(y, x) on those, the result's words paired back into limbs, the flag
+// word last.
+template <class Op, class Run>
+inline void through_words(uint64_t* y, const uint64_t* x, Run run) {
+  uint32_t x32[Op::in_words], y32[Op::out_words];
+  unsigned first = 0, limb = 0;
+  for (unsigned k = 0; k < Op::operands; ++k) {
+    const unsigned words = Op::operand_limbs[k];
+    for (unsigned i = 0; i < words; ++i) x32[first + i] = uint32_t(x[limb + i / 2] >> (i % 2 * 32));
+    first += words, limb += (words + 1) / 2;
+  }
+  run(y32, x32);
+  for (unsigned w = 0; w < Op::result_limbs; ++w)
+    y[w / 2] = w % 2 ? y[w / 2] | uint64_t(y32[w]) << 32 : y32[w];
+  if (Op::flag_words) y[Op::out_words64 - 1] = y32[Op::result_limbs];
+}
 #endif
 
-// Op on the device when compiled for it, else on the host; y and x must not overlap.
-template <class Op>
+// Op on the device when compiled for it, else on the host: through its 64-bit list where
+// Wide and it has one (a loop's host64), else its 32-bit one; y and x must not overlap.
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  host_call<Op>(y, x);
+  if constexpr (Wide && has_host64<Op>::value)
+    host64_call<Op>(y, x);
+  else
+    host_call<Op>(y, x);
 #endif
 }
 
@@ -736,21 +790,21 @@ MPGEN_HOST_DEVICE void copy(uint32_t* r, const uint32_t* a) {
 }
 
 // r = Op(a) and r = Op(a, b) for N-limb operands; r may be a or b.
-template <class Op>
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply1(uint32_t* r, const uint32_t* a) {
   uint32_t x[Op::in_words], y[Op::out_words];
   copy<Op::in_words>(x, a);
-  apply<Op>(y, x);
+  apply<Op, Wide>(y, x);
   copy<Op::out_words>(r, y);
 }
 
-template <class Op>
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply2(uint32_t* r, const uint32_t* a, const uint32_t* b) {
   constexpr unsigned N = Op::in_words / 2;
   uint32_t x[2 * N], y[Op::out_words];
   copy<N>(x, a);
   copy<N>(x + N, b);
-  apply<Op>(y, x);
+  apply<Op, Wide>(y, x);
   copy<Op::out_words>(r, y);
 }
 
@@ -1858,32 +1912,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
-// Whether Op has a list at 64-bit limbs (host64, where the compiler has unsigned __int128).
-template <class Op, class = void>
-struct has_host64 : std::false_type {};
-template <class Op>
-struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
-
-// host_batch through Op's 64-bit list: each operand's 32-bit words paired into 64-bit
-// limbs, the result's limbs split back into words, the flag word last.
+// host_batch through Op's 64-bit list (through_host64).
 template <class Op>
 inline void host64_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j) {
-    uint64_t x[Op::in_words64], y[Op::out_words64];
-    unsigned word = 0, limb = 0;
-    for (unsigned k = 0; k < Op::operands; ++k) {
-      const unsigned words = Op::operand_limbs[k];
-      for (unsigned i = 0; i < words; ++i) {
-        const uint64_t w = in[(word + i) * si.word + j * si.instance];
-        x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
-      }
-      word += words, limb += (words + 1) / 2;
-    }
-    Op::host64(y, x);
-    for (unsigned w = 0; w < Op::result_limbs; ++w) out[w * so.word + j * so.instance] = uint32_t(y[w / 2] >> (w % 2 * 32));
-    if (Op::flag_words) out[Op::result_limbs * so.word + j * so.instance] = uint32_t(y[Op::out_words64 - 1]);
-  }
+  for (std::size_t j = 0; j < n; ++j)
+    through_host64<Op>([&](unsigned w) { return in[w * si.word + j * si.instance]; },
+                       [&](unsigned w, uint32_t v) { out[w * so.word + j * so.instance] = v; });
 }
 
 // The host's batch of Op: through its 64-bit list where it has one, else its 32-bit one.
@@ -2234,11 +2269,12 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
 // Field elements as values: a field's element type (`mpgen::<field>::element`) is
 // field_element<its element_ops>, holding its words in registers in the form its loop
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
-// reduction), with operators over the field's generated operations. Copied verbatim into
-// every generated header, inside its version guard.
+// reduction), with operators over the field's generated operations: on the host through
+// their 64-bit lists where they have them (the loop domain is loop_domain64), as the
+// runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
-// Ops: the generated operations it uses: domain (the field's loop_domain), add, sub, neg.
+// Ops: the generated operations it uses: domain (the field's loop_domain64), add, sub, neg.
 template <class Ops>
 struct field_element {
   using D = typename Ops::domain;
@@ -2308,12 +2344,12 @@ struct field_element {
 
   MPGEN_HOST_DEVICE friend field_element operator+(const field_element& a, const field_element& b) {
     field_element r;
-    loops::apply2<typename Ops::add>(r.w, a.w, b.w);
+    loops::apply2<typename Ops::add, true>(r.w, a.w, b.w);
     return r;
   }
   MPGEN_HOST_DEVICE friend field_element operator-(const field_element& a, const field_element& b) {
     field_element r;
-    loops::apply2<typename Ops::sub>(r.w, a.w, b.w);
+    loops::apply2<typename Ops::sub, true>(r.w, a.w, b.w);
     return r;
   }
   MPGEN_HOST_DEVICE friend field_element operator*(const field_element& a, const field_element& b) {
@@ -2323,7 +2359,7 @@ struct field_element {
   }
   MPGEN_HOST_DEVICE field_element operator-() const {
     field_element r;
-    loops::apply1<typename Ops::neg>(r.w, w);
+    loops::apply1<typename Ops::neg, true>(r.w, w);
     return r;
   }
   MPGEN_HOST_DEVICE field_element& operator+=(const field_element& b) { return *this = *this + b; }
@@ -4163,21 +4199,18 @@ struct mad {
     y[1] = ptx_mov(x[7]);
     y[2] = ptx_mov(x[8]);
     t[0] = ptx_mov(y[0]);
-    t[1] = ptx_mov(0u);
     t[3] = ptx_mul_lo(x[0], x[3]);
     t[4] = ptx_mul_hi(x[0], x[3]);
     t[0] = ptx_add_cc(cf, t[0], t[3]);
-    t[1] = ptx_addc_cc(cf, t[1], t[4]);
-    t[2] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_addc(cf, t[4], 0u);
     y[0] = ptx_mov(t[0]);
     t[1] = ptx_add_cc(cf, t[1], y[1]);
-    t[2] = ptx_addc_cc(cf, t[2], 0u);
-    t[5] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_addc(cf, 0u, 0u);
     t[6] = ptx_mul_lo(x[0], x[4]);
     t[7] = ptx_mul_hi(x[0], x[4]);
     t[1] = ptx_add_cc(cf, t[1], t[6]);
     t[2] = ptx_addc_cc(cf, t[2], t[7]);
-    t[5] = ptx_addc(cf, t[5], 0u);
+    t[5] = ptx_addc(cf, 0u, 0u);
     t[8] = ptx_mul_lo(x[1], x[3]);
     t[9] = ptx_mul_hi(x[1], x[3]);
     t[1] = ptx_add_cc(cf, t[1], t[8]);

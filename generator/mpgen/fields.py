@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .ir import mask
 from .size import LIMB_BITS, Size, limbs_for
 from .tomlcompat import tomllib
 
@@ -14,11 +15,11 @@ PRESETS: dict[str, dict] = tomllib.loads(
     (Path(__file__).parent / "data" / "fields.toml").read_text(encoding="utf-8"))
 
 
-def to_words(value: int, count: int | None = None) -> list[int]:
-    """value as 32-bit words, least significant first: `count` of them, or as many as it
-    needs."""
-    count = limbs_for(value.bit_length()) if count is None else count
-    return [(value >> LIMB_BITS * i) & 0xFFFFFFFF for i in range(count)]
+def to_words(value: int, count: int | None = None, word_bits: int = LIMB_BITS) -> list[int]:
+    """value as words of word_bits, least significant first: `count` of them, or as many as
+    it needs."""
+    count = limbs_for(value.bit_length(), word_bits) if count is None else count
+    return [(value >> word_bits * i) & mask(word_bits) for i in range(count)]
 
 
 def is_probable_prime(n: int, rounds: int = 64) -> bool:
@@ -79,8 +80,8 @@ class Field(Size):
                f"as {self.bits}-bit numbers"
 
     def words(self, value: int) -> list[int]:
-        """value as `limbs` 32-bit words, least significant first."""
-        return to_words(value, self.limbs)
+        """value as `limbs` words (of word_bits), least significant first."""
+        return to_words(value, self.limbs, self.word_bits)
 
     @property
     def modulus_words(self) -> list[int]:
@@ -88,18 +89,26 @@ class Field(Size):
 
     @property
     def spare_bit(self) -> bool:
-        """2p < R: a sum of two reduced values, or a Montgomery product before its final
-        subtraction, fits in the limbs without a carry word."""
-        return 2 * self.modulus < self.montgomery_radix
+        """2p < 2^(w limbs): a sum of two reduced values, or a Montgomery product before its
+        final subtraction, fits in the limbs without a carry word."""
+        return 2 * self.modulus < 1 << self.word_bits * self.limbs
 
     @property
     def montgomery_radix(self) -> int:
-        return 1 << LIMB_BITS * self.limbs
+        """R = 2^(32 n), n the 32-bit limbs: the Montgomery form's radix at every limb width
+        (the contract's; 64-bit limbs hold 32 bits more where n is odd)."""
+        return 1 << LIMB_BITS * limbs_for(self.bits)
+
+    @property
+    def radix_shift(self) -> int:
+        """The bits of the limbs above R: 0, or 32 for 64-bit limbs where n is odd (a
+        Montgomery product then divides by 2^32 R, so one factor comes shifted by 32)."""
+        return self.word_bits * self.limbs - LIMB_BITS * limbs_for(self.bits)
 
     @property
     def minus_inverse(self) -> int:
-        """-p^-1 mod 2^32: the word m = t * this clears the low word of t + m p."""
-        return (-pow(self.modulus, -1, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
+        """-p^-1 mod 2^w: the word m = t * this clears the low word of t + m p."""
+        return -pow(self.modulus, -1, 1 << self.word_bits) % (1 << self.word_bits)
 
     @property
     def pseudo_mersenne(self) -> tuple[int, int] | None:
@@ -111,23 +120,23 @@ class Field(Size):
 
     @cached_property
     def solinas(self) -> tuple[dict[int, int], dict[int, dict[int, int]]] | None:
-        """(digits, substitution) where p = 2^(32 n) - c, n the limbs, c = sum of
-        digits[j] 2^(32 j) with digits 1 and -1 (NIST P-224, P-256, P-384), and a product's
+        """(digits, substitution) where p = 2^(w n) - c, w the limbs' bits, n the limbs, c = sum of
+        digits[j] 2^(w j) with digits 1 and -1 (NIST P-224, P-256, P-384), and a product's
         high words need fewer terms than Montgomery's n^2 products: substitution[i][j] is
-        the multiple of 2^(32 j), j < n, that 2^(32 i), i >= n, is congruent to, found by
-        putting c for 2^(32 n) until no high weight is left (FIPS 186-4 D.2's formulas,
+        the multiple of 2^(w j), j < n, that 2^(w i), i >= n, is congruent to, found by
+        putting c for 2^(w n) until no high weight is left (FIPS 186-4 D.2's formulas,
         derived from p)."""
-        n = self.limbs
-        if self.pseudo_mersenne or self.modulus.bit_length() != LIMB_BITS * n:
+        n, w = self.limbs, self.word_bits
+        if self.pseudo_mersenne or self.modulus.bit_length() != w * n:
             return None
-        digits, c = {}, (1 << LIMB_BITS * n) - self.modulus
+        digits, c = {}, (1 << w * n) - self.modulus
         for j in range(n):
-            word = c & 0xFFFFFFFF
-            if word not in (0, 1, 0xFFFFFFFF):
+            word = c & mask(w)
+            if word not in (0, 1, mask(w)):
                 return None
             if word:
                 digits[j] = 1 if word == 1 else -1
-            c = (c - digits.get(j, 0)) >> LIMB_BITS
+            c = (c - digits.get(j, 0)) >> w
         if c:  # the top word's digit was -1: c's digits need a word more
             return None
         substitution = {}
@@ -149,10 +158,10 @@ class Field(Size):
             return f"pseudo-Mersenne folding, p = 2^{k} - {c:#x}"
         if self.solinas:
             digits, substitution = self.solinas
-            form = "".join(f" {'-' if d > 0 else '+'} " + (f"2^{LIMB_BITS * j}" if j else "1")
+            form = "".join(f" {'-' if d > 0 else '+'} " + (f"2^{self.word_bits * j}" if j else "1")
                            for j, d in sorted(digits.items(), reverse=True))
             terms = sum(abs(a) for row in substitution.values() for a in row.values())
-            return (f"Solinas reduction, p = 2^{LIMB_BITS * self.limbs}{form}: the product's high "
+            return (f"Solinas reduction, p = 2^{self.word_bits * self.limbs}{form}: the product's high "
                     f"words as {terms} signed terms on its low words")
         if self.modulus % 2 == 0:
             return "Barrett reduction (an even modulus: no Montgomery form)"

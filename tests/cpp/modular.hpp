@@ -31,11 +31,12 @@ void to_words(uint32_t* w, const mpz_t v, unsigned count) {
 using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
 
 // How many cases an operation gets. Straight-line operations: every pair of edge values,
-// then 10,000 random pairs below p. The loops (modexp ... modsqrt) on the CPU: each edge
-// value against a random partner, then 10,000 random pairs up to 24 limbs, but 100
-// above, where their products run in the host's interpreter (one 1024-bit modexp: 28 ms,
-// ladder 47 ms on the dev machine; 1,000 of each added 77 s to CI's tests, 10,000 would
-// add 13 minutes). On the GPU the loops get the full set.
+// then 10,000 random pairs below p. The loops (modexp ... modsqrt) over the GPU's 32-bit
+// lists on the CPU (host): each edge value against a random partner, then 10,000 random
+// pairs up to 24 limbs, but 100 above, where their products run in the host's interpreter
+// (one 1024-bit modexp: 28 ms, ladder 47 ms on the dev machine; 10,000 of each would add 13
+// minutes to CI's tests). Over the 64-bit lists (host64, the runtime's CPU path) and on the
+// GPU the loops get the full set.
 enum class Effort { full, loop_on_cpu };
 
 std::size_t random_pairs(Effort effort, unsigned limbs) {
@@ -122,11 +123,20 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
     return out;
   };
   const auto cpu_pairs = operand_pairs(p.v, limbs, rng, cpu_effort);
+  const auto full_pairs = cpu_effort == Effort::full ? cpu_pairs : operand_pairs(p.v, limbs, rng, Effort::full);
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v));
   CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
+  if constexpr (mpgen::has_host64<Op>::value) {
+    const auto on_host64 = [](std::size_t n, const std::vector<uint32_t>& in) {
+      std::vector<uint32_t> out(Op::out_words * n);
+      mpgen::host64_batch<Op>(n, mpgen::Layout::contiguous, in.data(), out.data());
+      return out;
+    };
+    CHECK_MESSAGE(first_wrong(full_pairs, on_host64) == "", "host64, ", full_pairs.size(), " operand pairs");
+  }
 #ifdef __CUDACC__
   if (gpu_present()) {
-    const auto gpu_pairs = cpu_effort == Effort::full ? cpu_pairs : operand_pairs(p.v, limbs, rng, Effort::full);
+    const auto& gpu_pairs = full_pairs;
     const auto on_device = [](std::size_t n, const std::vector<uint32_t>& in) {
       return on_gpu<Op>(n, in, mpgen::Layout::contiguous);
     };
@@ -190,22 +200,35 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
     pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
   }
   const std::size_t n = pairs.size();
-  std::vector<uint32_t> in(Op::in_words * n), host(Op::out_words * n);
-  std::size_t wrong = 0;
+  std::vector<uint32_t> in(Op::in_words * n), host(Op::out_words * n), host64(Op::out_words * n);
   for (std::size_t j = 0; j < n; ++j) {
-    Mpz a, b, r, expected;
+    Mpz a, b;
     mpz_set_str(a.v, pairs[j].first.c_str(), 16);
     mpz_set_str(b.v, pairs[j].second.c_str(), 16);
     to_words(&in[j * Op::in_words], a.v, limbs);
     to_words(&in[j * Op::in_words + limbs], b.v, limbs);
-    Op::host(&host[j * Op::out_words], &in[j * Op::in_words]);
-    from_words(r.v, &host[j * Op::out_words], limbs);
-    mpz_mul(expected.v, a.v, b.v);
-    mpz_mul(expected.v, expected.v, radix_inverse.v);
-    wrong += mpz_cmp(r.v, two_p.v) >= 0 || !mpz_congruent_p(r.v, expected.v, p.v);
   }
+  mpgen::host_batch<Op>(n, mpgen::Layout::contiguous, in.data(), host.data());
+  // The words of the results that are not below 2p or not congruent to a b R^-1.
+  const auto wrong = [&](const std::vector<uint32_t>& out) {
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      Mpz a, b, r, expected;
+      from_words(a.v, &in[j * Op::in_words], limbs);
+      from_words(b.v, &in[j * Op::in_words + limbs], limbs);
+      from_words(r.v, &out[j * Op::out_words], limbs);
+      mpz_mul(expected.v, a.v, b.v);
+      mpz_mul(expected.v, expected.v, radix_inverse.v);
+      count += mpz_cmp(r.v, two_p.v) >= 0 || !mpz_congruent_p(r.v, expected.v, p.v);
+    }
+    return count;
+  };
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
-  CHECK(wrong == 0);
+  CHECK_MESSAGE(wrong(host) == 0, "host");
+  if constexpr (mpgen::has_host64<Op>::value) {
+    mpgen::host64_batch<Op>(n, mpgen::Layout::contiguous, in.data(), host64.data());
+    CHECK_MESSAGE(wrong(host64) == 0, "host64");
+  }
 #ifdef __CUDACC__
   if (gpu_present()) CHECK_MESSAGE(on_gpu<Op>(n, in, mpgen::Layout::contiguous) == host, "gpu");
 #endif

@@ -1,3 +1,4 @@
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -5,6 +6,51 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# A program that runs a header's host64() functions, one line of input a call: the
+# operation's index, then its input words in hex.
+HOST64_DRIVER = """#include <cstdio>
+#include <cstdlib>
+#include "HEADER"
+template <class Op>
+void run(const char* line) {
+  uint64_t x[Op::in_words64], y[Op::out_words64];
+  char* at = const_cast<char*>(line);
+  for (unsigned i = 0; i < Op::in_words64; ++i) x[i] = std::strtoull(at, &at, 16);
+  Op::host64(y, x);
+  for (unsigned i = 0; i < Op::out_words64; ++i) std::printf("%llx%c", (unsigned long long)y[i], i + 1 < Op::out_words64 ? ' ' : '\\n');
+}
+int main() {
+  char line[1 << 16];
+  while (std::fgets(line, sizeof line, stdin)) {
+    char* rest;
+    const long op = std::strtol(line, &rest, 10);
+    switch (op) {
+CASES
+    }
+  }
+}
+"""
+
+
+def run_host64(out: Path, module: dict, ops: list[dict], lines: list[str]) -> dict[str, list[list[int]]]:
+    """Compiles the driver for the manifest's `module` (its header in `out`) twice: the carries
+    through x86-64's intrinsics (where the machine has them) and the portable C++; runs each
+    on `lines` ("k words...": ops[k] on these 64-bit input words) and returns its output
+    words, a list a line, by rendering."""
+    cases = "\n".join(f"      case {k}: run<mpgen::{module['name']}::{op['symbol']}>(rest); break;"
+                      for k, op in enumerate(ops))
+    (out / "driver.cpp").write_text(HOST64_DRIVER.replace("HEADER", module["files"]["header"])
+                                    .replace("CASES", cases))
+    compiler = shutil.which("c++") or shutil.which("g++")
+    answers = {}
+    for name, options in (("driver", []), ("portable", ["-DMPGEN_PORTABLE_HOST64"])):
+        subprocess.run([compiler, "-O1", "-std=c++17", *options, "-o", str(out / name),
+                        str(out / "driver.cpp")], check=True, cwd=out)
+        ran = subprocess.run([str(out / name)], input="\n".join(lines) + "\n", capture_output=True,
+                             text=True, check=True)
+        answers[name] = [[int(w, 16) for w in line.split()] for line in ran.stdout.splitlines()]
+    return answers
 
 
 def run_mpgen(*args: str) -> subprocess.CompletedProcess:

@@ -4,13 +4,17 @@ of bad moduli."""
 import json
 import math
 import random
+import shutil
+import subprocess
+from dataclasses import replace
 
 import pytest
 
-from mpgen.ir import Function, Reg, execute
+from mpgen.ir import WORD_BITS, Function, Reg, execute
 from mpgen.ops import MODULAR_OPERATIONS, modular
 from mpgen.ops.powers import LoopOperation
 from mpgen.ops.reduction import solinas
+from mpgen.fields import PRESETS
 from mpgen.request import check_modulus
 
 P224 = 2 ** 224 - 2 ** 96 + 1
@@ -23,12 +27,12 @@ MODULI = [2, 10, 2 ** 64 - 2 ** 40, 2 ** 255 + 2 ** 77 + 6, 3 * 2 ** 300, 3, 0xF
           2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, P224, P256, P384, PALLAS, 2 ** 521 - 1]
 
 
-def words(value: int, count: int) -> list[int]:
-    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(count)]
+def words(value: int, count: int, width: int = 32) -> list[int]:
+    return [(value >> (width * i)) & ((1 << width) - 1) for i in range(count)]
 
 
-def value(ws: list[int]) -> int:
-    return sum(w << (32 * i) for i, w in enumerate(ws))
+def value(ws: list[int], width: int = 32) -> int:
+    return sum(w << (width * i) for i, w in enumerate(ws))
 
 
 def reference(name: str, p: int, radix: int, a: int, b: int) -> int:
@@ -42,21 +46,30 @@ def reference(name: str, p: int, radix: int, a: int, b: int) -> int:
             "tomont": a * radix % p, "frommont": a * inverse % p}[name]
 
 
+# The operations planned at the host's 64-bit limbs too (the same contract: R = 2^(32 n)).
+PLANNED_AT_64 = ["modadd", "modsub", "modneg", "is_zero", "montmul", "montmul_lazy", "montsqr", "montredc",
+                 "tomont", "frommont", "modmul", "modsqr"]
+
+
+@pytest.mark.parametrize("word_bits", WORD_BITS)
 @pytest.mark.parametrize("p", MODULI, ids=hex)
-def test_every_modular_plan_matches_integers(p):
+def test_every_modular_plan_matches_integers(p, word_bits):
     field, rng = check_modulus(hex(p), "test"), random.Random(p)
     edges = sorted({0, 1, 2 % p, p - 1, p - 2 if p > 2 else 0, p // 2, (p + 1) // 2,
                     ((1 << 32 * (field.limbs - 1)) - 1) % p})
-    for op in MODULAR_OPERATIONS.values():
-        if not modular.available(op, field) or isinstance(op, LoopOperation) or op.name == "gcd_step":
-            continue  # the loops: tests/cpp against GMP; the gcd's step: below
+    ops = [op for op in MODULAR_OPERATIONS.values() if modular.available(op, field)
+           and not isinstance(op, LoopOperation) and op.name != "gcd_step"]  # the loops: tests/cpp against GMP; the gcd's step: below
+    if word_bits == 64:
+        assert [op.name for op in ops if 64 in op.word_bits] == [n for n in PLANNED_AT_64 if n in {op.name for op in ops}]
+        ops, field = [op for op in ops if 64 in op.word_bits], replace(field, word_bits=64)
+    for op in ops:
         fn = op.plan(field)
         binary = len(op.operand_bits(field)) == 2
         pairs = [(a, b) for a in edges for b in edges] + \
             [(rng.randrange(p), rng.randrange(p)) for _ in range(200)]
         for a, b in pairs:
-            x = words(a, field.limbs) + (words(b, field.limbs) if binary else [])
-            got = value(execute(fn, x))
+            x = words(a, field.limbs, word_bits) + (words(b, field.limbs, word_bits) if binary else [])
+            got = value(execute(fn, x), word_bits)
             if op.name == "montmul_lazy":
                 assert got < 2 * p and got % p == reference("montmul", p, field.montgomery_radix, a, b)
                 continue
@@ -140,14 +153,19 @@ def test_other_moduli_use_montgomery():
         assert "Montgomery" in field.reduction
 
 
-def test_lazy_montgomery_takes_operands_below_2p():
-    p = 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47  # BN254's base field
-    field, rng = check_modulus(hex(p), "test"), random.Random(5)
+# BN254's base field (R = 2^256 at either width), and a 131-bit one (five 32-bit limbs:
+# R = 2^160, against the 64-bit limbs' 2^192)
+@pytest.mark.parametrize("word_bits", WORD_BITS)
+@pytest.mark.parametrize("p", [0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47,
+                               (1 << 130) + 0x194c43186b3abc0b], ids=hex)
+def test_lazy_montgomery_takes_operands_below_2p(p, word_bits):
+    field, rng = replace(check_modulus(hex(p), "test"), word_bits=word_bits), random.Random(5)
     fn = MODULAR_OPERATIONS["montmul_lazy"].plan(field)
+    n = field.limbs
     for a, b in [(2 * p - 1, 2 * p - 1), (p, p + 1)] + [(rng.randrange(2 * p), rng.randrange(2 * p))
                                                         for _ in range(300)]:
-        got = value(execute(fn, words(a, 8) + words(b, 8)))
-        assert got < 2 * p and got % p == a * b * pow(2 ** 256, -1, p) % p
+        got = value(execute(fn, words(a, n, word_bits) + words(b, n, word_bits)), word_bits)
+        assert got < 2 * p and got % p == a * b * pow(field.montgomery_radix, -1, p) % p
 
 
 @pytest.mark.parametrize("args, message", [
@@ -197,3 +215,54 @@ def test_even_modulus_header_has_no_montgomery_constants(mpgen, tmp_path):
     text = (tmp_path / "mpgen_even.cuh").read_text()
     assert "Barrett" in text and "montgomery_minus_inverse" not in text
     assert "MPGEN_EVEN_OPS(X) X(modadd) X(modsub) X(modneg) X(is_zero) X(modmul) X(modsqr)" in text
+
+
+# The 64-bit lists as the host compiles them (host64(), both carry renderings), on the
+# presets (Solinas, pseudo-Mersenne and Montgomery reductions; 7 and 17 32-bit limbs, where
+# the 64-bit limbs hold R's 32 bits more) and an even modulus (Barrett), against Python's
+# integers; and the loops over them (modexp, modexp_ladder, modinv, modsqrt: the loop domain's
+# products through their host64).
+LOOPS_AT_64 = ["modexp", "modexp_ladder", "modinv", "modsqrt"]
+
+
+@pytest.mark.parametrize("field", ["curve25519", "secp256k1", "p224", "p256", "p384", "p521", "bn254_fp",
+                                   "bls12_381_fp", "pallas", "eccp131", "0x1000000000000000000000000000000000f6"])
+def test_host64_compiled_matches_integers(field, mpgen, tmp_path):
+    from conftest import run_host64
+    p = int(PRESETS[field]["modulus"], 0) if field in PRESETS else int(field, 16)
+    f32, rng = check_modulus(hex(p), "test"), random.Random(p)
+    names = [n for n in PLANNED_AT_64 + LOOPS_AT_64 if modular.available(MODULAR_OPERATIONS[n], f32)]
+    which = ["--field", field] if field in PRESETS else ["--modulus", field, "--name", "even"]
+    r = mpgen("generate", *which, "--ops", ",".join(names + ["modinv_gcd"] * (p % 2)), "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (module,) = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    ops = [op for op in module["operations"] if op["name"] in names]
+    assert [op["name"] for op in ops if op["host64"]] == names  # (not modinv_gcd: its step is 32-bit only)
+    assert all((op["host64"]["instructions"] is None) == op["loop"] for op in ops)
+    edges = [0, 1, p - 1, p // 2, ((1 << 32 * (f32.limbs - 1)) - 1) % p]
+    lines, wanted = [], []
+    for k, op in enumerate(ops):
+        n, binary = op["host64"]["operand_limbs"][0], len(op["operands"]) == 2
+        top = 2 * p if op["name"] == "montmul_lazy" else p
+        count = 10 if op["loop"] else 100
+        for a, b in [(a, b) for a in edges for b in edges] + [(rng.randrange(top), rng.randrange(top))
+                                                              for _ in range(count)]:
+            lines.append(f"{k} " + " ".join(f"{w:x}" for w in words(a, n, 64) + (words(b, n, 64) if binary else [])))
+            wanted.append((op, a, b))
+    for driver, answers in run_host64(tmp_path, module, ops, lines).items():
+        assert len(answers) == len(wanted)
+        for (op, a, b), answer in zip(wanted, answers):
+            name, result_limbs = op["name"], op["host64"]["result_limbs"]
+            got, flag = value(answer[:result_limbs], 64), answer[result_limbs:]
+            if name == "montmul_lazy":
+                ok = got < 2 * p and got % p == reference("montmul", p, f32.montgomery_radix, a, b)
+            elif name in ("modexp", "modexp_ladder"):
+                ok = got == pow(a, b, p)
+            elif name == "modinv":
+                ok = (got, flag) == ((pow(a, -1, p), [0]) if a else (0, [1]))
+            elif name == "modsqrt":
+                square = a == 0 or pow(a, (p - 1) // 2, p) == 1
+                ok = (got * got % p == a and flag == [0]) if square else (got, flag) == (0, [1])
+            else:
+                ok = got == reference(name, p, f32.montgomery_radix, a, b)
+            assert ok, (driver, name, hex(a), hex(b), hex(got), flag)

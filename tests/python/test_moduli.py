@@ -54,7 +54,7 @@ def test_the_manifest_gives_each_operand_its_role():
     from mpgen.plan import plan
     from mpgen.printers import manifest
     module = plan(Size(256), [find("montmul"), find("add")])
-    roles = [[o["role"] for o in manifest.operation(p)["operands"]] for p in module.ops]
+    roles = [[o["role"] for o in manifest.operation(p, module)["operands"]] for p in module.ops]
     assert roles == [["value", "value", "modulus", "minus_inverse"], ["value", "value", "value"]]
 
 

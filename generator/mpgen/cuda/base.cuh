@@ -52,6 +52,32 @@ struct Strides {
 };
 
 #ifndef __CUDACC_RTC__
+// Whether Op has a list at 64-bit limbs (host64, where the compiler has unsigned __int128).
+template <class Op, class = void>
+struct has_host64 : std::false_type {};
+template <class Op>
+struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
+
+// Op::host64 on Op's 32-bit words: word(i) gives input word i; each operand's words are
+// paired into 64-bit limbs, and the result's limbs split back into words, the flag word
+// last, each stored by store(w, word).
+template <class Op, class Word, class Store>
+inline void through_host64(Word&& word, Store&& store) {
+  uint64_t x[Op::in_words64], y[Op::out_words64];
+  unsigned first = 0, limb = 0;
+  for (unsigned k = 0; k < Op::operands; ++k) {
+    const unsigned words = Op::operand_limbs[k];
+    for (unsigned i = 0; i < words; ++i) {
+      const uint64_t w = word(first + i);
+      x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
+    }
+    first += words, limb += (words + 1) / 2;
+  }
+  Op::host64(y, x);
+  for (unsigned w = 0; w < Op::result_limbs; ++w) store(w, uint32_t(y[w / 2] >> (w % 2 * 32)));
+  if (Op::flag_words) store(Op::result_limbs, uint32_t(y[Op::out_words64 - 1]));
+}
+
 // Hex text (an optional 0x, then digits, most significant first) and count words, least
 // significant first: what the value types' from_hex and to_hex use.
 namespace hex {

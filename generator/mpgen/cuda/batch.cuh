@@ -17,32 +17,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
-// Whether Op has a list at 64-bit limbs (host64, where the compiler has unsigned __int128).
-template <class Op, class = void>
-struct has_host64 : std::false_type {};
-template <class Op>
-struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
-
-// host_batch through Op's 64-bit list: each operand's 32-bit words paired into 64-bit
-// limbs, the result's limbs split back into words, the flag word last.
+// host_batch through Op's 64-bit list (through_host64).
 template <class Op>
 inline void host64_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j) {
-    uint64_t x[Op::in_words64], y[Op::out_words64];
-    unsigned word = 0, limb = 0;
-    for (unsigned k = 0; k < Op::operands; ++k) {
-      const unsigned words = Op::operand_limbs[k];
-      for (unsigned i = 0; i < words; ++i) {
-        const uint64_t w = in[(word + i) * si.word + j * si.instance];
-        x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
-      }
-      word += words, limb += (words + 1) / 2;
-    }
-    Op::host64(y, x);
-    for (unsigned w = 0; w < Op::result_limbs; ++w) out[w * so.word + j * so.instance] = uint32_t(y[w / 2] >> (w % 2 * 32));
-    if (Op::flag_words) out[Op::result_limbs * so.word + j * so.instance] = uint32_t(y[Op::out_words64 - 1]);
-  }
+  for (std::size_t j = 0; j < n; ++j)
+    through_host64<Op>([&](unsigned w) { return in[w * si.word + j * si.instance]; },
+                       [&](unsigned w, uint32_t v) { out[w * so.word + j * so.instance] = v; });
 }
 
 // The host's batch of Op: through its 64-bit list where it has one, else its 32-bit one.

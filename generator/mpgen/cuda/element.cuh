@@ -1,11 +1,12 @@
 // Field elements as values: a field's element type (`mpgen::<field>::element`) is
 // field_element<its element_ops>, holding its words in registers in the form its loop
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
-// reduction), with operators over the field's generated operations. Copied verbatim into
-// every generated header, inside its version guard.
+// reduction), with operators over the field's generated operations: on the host through
+// their 64-bit lists where they have them (the loop domain is loop_domain64), as the
+// runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
-// Ops: the generated operations it uses: domain (the field's loop_domain), add, sub, neg.
+// Ops: the generated operations it uses: domain (the field's loop_domain64), add, sub, neg.
 template <class Ops>
 struct field_element {
   using D = typename Ops::domain;
@@ -75,12 +76,12 @@ struct field_element {
 
   MPGEN_HOST_DEVICE friend field_element operator+(const field_element& a, const field_element& b) {
     field_element r;
-    loops::apply2<typename Ops::add>(r.w, a.w, b.w);
+    loops::apply2<typename Ops::add, true>(r.w, a.w, b.w);
     return r;
   }
   MPGEN_HOST_DEVICE friend field_element operator-(const field_element& a, const field_element& b) {
     field_element r;
-    loops::apply2<typename Ops::sub>(r.w, a.w, b.w);
+    loops::apply2<typename Ops::sub, true>(r.w, a.w, b.w);
     return r;
   }
   MPGEN_HOST_DEVICE friend field_element operator*(const field_element& a, const field_element& b) {
@@ -90,7 +91,7 @@ struct field_element {
   }
   MPGEN_HOST_DEVICE field_element operator-() const {
     field_element r;
-    loops::apply1<typename Ops::neg>(r.w, w);
+    loops::apply1<typename Ops::neg, true>(r.w, w);
     return r;
   }
   MPGEN_HOST_DEVICE field_element& operator+=(const field_element& b) { return *this = *this + b; }

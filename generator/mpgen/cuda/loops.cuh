@@ -34,15 +34,43 @@ template <class Op>
 MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
   Op::host(y, x);
 }
+
+// The same through Op's 64-bit list.
+template <class Op>
+MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
+  through_host64<Op>([&](unsigned w) { return x[w]; }, [&](unsigned w, uint32_t v) { y[w] = v; });
+}
+
+// A loop's host64 (x and y in 64-bit limbs, as the 64-bit lists'): its operands' limbs split
+// into 32-bit words, run(y, x) on those, the result's words paired back into limbs, the flag
+// word last.
+template <class Op, class Run>
+inline void through_words(uint64_t* y, const uint64_t* x, Run run) {
+  uint32_t x32[Op::in_words], y32[Op::out_words];
+  unsigned first = 0, limb = 0;
+  for (unsigned k = 0; k < Op::operands; ++k) {
+    const unsigned words = Op::operand_limbs[k];
+    for (unsigned i = 0; i < words; ++i) x32[first + i] = uint32_t(x[limb + i / 2] >> (i % 2 * 32));
+    first += words, limb += (words + 1) / 2;
+  }
+  run(y32, x32);
+  for (unsigned w = 0; w < Op::result_limbs; ++w)
+    y[w / 2] = w % 2 ? y[w / 2] | uint64_t(y32[w]) << 32 : y32[w];
+  if (Op::flag_words) y[Op::out_words64 - 1] = y32[Op::result_limbs];
+}
 #endif
 
-// Op on the device when compiled for it, else on the host; y and x must not overlap.
-template <class Op>
+// Op on the device when compiled for it, else on the host: through its 64-bit list where
+// Wide and it has one (a loop's host64), else its 32-bit one; y and x must not overlap.
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  host_call<Op>(y, x);
+  if constexpr (Wide && has_host64<Op>::value)
+    host64_call<Op>(y, x);
+  else
+    host_call<Op>(y, x);
 #endif
 }
 
@@ -52,21 +80,21 @@ MPGEN_HOST_DEVICE void copy(uint32_t* r, const uint32_t* a) {
 }
 
 // r = Op(a) and r = Op(a, b) for N-limb operands; r may be a or b.
-template <class Op>
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply1(uint32_t* r, const uint32_t* a) {
   uint32_t x[Op::in_words], y[Op::out_words];
   copy<Op::in_words>(x, a);
-  apply<Op>(y, x);
+  apply<Op, Wide>(y, x);
   copy<Op::out_words>(r, y);
 }
 
-template <class Op>
+template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply2(uint32_t* r, const uint32_t* a, const uint32_t* b) {
   constexpr unsigned N = Op::in_words / 2;
   uint32_t x[2 * N], y[Op::out_words];
   copy<N>(x, a);
   copy<N>(x + N, b);
-  apply<Op>(y, x);
+  apply<Op, Wide>(y, x);
   copy<Op::out_words>(r, y);
 }
 

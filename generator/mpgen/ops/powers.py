@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..fields import Field
-from ..ir import Function
+from ..ir import WORD_BITS, Function
 from ..size import Size
 from .common import same_limbs, unary
 
@@ -21,7 +21,9 @@ class LoopOperation:
     name: str
     summary: str
     operand_bits: Callable[[Size], tuple[int, ...]]
-    call: str | Callable[[Size], str]  # the C++ statement computing y from x, in the size's namespace
+    # the C++ statement computing y from x, in the size's namespace (Domain: a field's loop
+    # domain, loop_domain or loop_domain64)
+    call: str | Callable[[Size], str]
     needs: Callable[[Field], list[str]]  # the generated operations the loop calls
     flag: bool = False  # one more output word: 1 where no result exists
     optional: int = 0
@@ -35,7 +37,8 @@ class LoopOperation:
     # Straight-line lists the loop calls besides operations (printed once per header,
     # shared by the loops that name them), or None.
     steps: Callable[[Size], list[Function]] | None = None
-    word_bits: tuple[int, ...] = (32,)  # as Operation's: the loops run 32-bit lists so far
+    # as Operation's: 64 where the host runs the loop over its products' 64-bit lists too
+    word_bits: tuple[int, ...] = (32,)
 
     @property
     def cpp_name(self) -> str:
@@ -104,22 +107,22 @@ OPERATIONS = [
     LoopOperation("modexp", "a^e mod p, e below 2^bits: fixed windows, of 3 bits from a table in "
                   "registers read by masks up to 8 limbs (no address depends on e), else of 5 "
                   "bits from a table in memory indexed by e's digits (not for secret exponents)",
-                  _exponent, "::mpgen::loops::window_power<loop_domain, bits>(y, x, x + limbs);",
-                  domain_operations),
+                  _exponent, "::mpgen::loops::window_power<Domain, bits>(y, x, x + limbs);",
+                  domain_operations, word_bits=WORD_BITS),
     LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
                   "swaps, two products per bit of e whatever its value (constant time)", _exponent,
-                  "::mpgen::loops::ladder_power<loop_domain, bits>(y, x, x + limbs);",
-                  domain_operations),
+                  "::mpgen::loops::ladder_power<Domain, bits>(y, x, x + limbs);",
+                  domain_operations, word_bits=WORD_BITS),
     LoopOperation("modinv", "a^-1 mod p by Fermat (a^(p-2), p prime); flag 1 and result 0 for a = 0",
-                  unary, "::mpgen::loops::fermat_inverse<loop_domain, is_zero>(y, x);",
-                  lambda f: domain_operations(f) + ["is_zero"], flag=True),
+                  unary, "::mpgen::loops::fermat_inverse<Domain, is_zero>(y, x);",
+                  lambda f: domain_operations(f) + ["is_zero"], flag=True, word_bits=WORD_BITS),
     LoopOperation("modinv_gcd", "a^-1 mod p by the binary extended gcd (any odd p); flag 1 and "
                   "result 0 where gcd(a, p) > 1", unary,
-                  "::mpgen::loops::gcd_inverse<loop_domain, gcd_step>(y, x);",
+                  "::mpgen::loops::gcd_inverse<Domain, gcd_step>(y, x);",
                   lambda f: ["gcd_step"], flag=True),
     LoopOperation("modsqrt", "a root r of r^2 = a mod p (p prime; Tonelli-Shanks in constant "
                   "time unless p = 3 mod 4); flag 1 and result 0 where a is not a square", unary,
-                  "::mpgen::loops::square_root<loop_domain>(y, x);", domain_operations, flag=True),
+                  "::mpgen::loops::square_root<Domain>(y, x);", domain_operations, flag=True, word_bits=WORD_BITS),
 ]
 
 NEEDS_ODD_PRIME = {"modinv": "Fermat's little theorem", "modsqrt": "a square root"}

@@ -4,15 +4,18 @@
 
 `field` is a Field (p fixed at generation time: its words are immediates) or, for the
 modular additions and Montgomery's products, a RuntimeModulus (p an operand: its words and
--p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit."""
+-p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit.
+At the host's 64-bit limbs (a Field's), Montgomery's products scan by columns
+(scanning.scan_montgomery) and keep the contract's R = 2^(32 n) (Field.radix_shift)."""
 from __future__ import annotations
 
 from ..fields import Field, to_words
-from ..ir import MASK, Function, Operand, Reg
+from ..ir import Function, Operand, Reg
 from ..size import limbs_for
 from .columns import Columns
 from .common import all_ones_if_borrow, select
 from .mul import square
+from .scanning import scan_montgomery, scan_product
 
 
 def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
@@ -65,6 +68,17 @@ def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y
     clears column i), both rows in even/odd columns. lazy: for a, b < 2p, y < 2p and
     congruent, without the final subtraction (needs lazy_allowed)."""
     n = field.limbs
+    if fn.word_bits == 64:
+        shifted = shift_left(fn, b, field.radix_shift)
+        r = fn.temps_list(n if lazy or field.spare_bit else n + 1)
+        scan_montgomery(fn, field, a, shifted, [], r)
+        if lazy:
+            assert lazy_allowed(field)
+            for dst, src in zip(y, r):
+                fn.emit("mov", dst, src)
+        else:
+            subtract_if_not_below(fn, field, r, y)
+        return
     columns = Columns(fn, 2 * n + 1)
     for i in range(n):
         if b[i] != 0:
@@ -83,6 +97,9 @@ def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) ->
     n = field.limbs
     product = fn.temps_list(2 * n + 1)
     square(fn, product, a, 2 * n)
+    if fn.word_bits == 64:
+        _scan_reduce(fn, field, shift_left(fn, product[:2 * n], field.radix_shift), y)
+        return
     columns = Columns(fn, 2 * n + 1, product, initial=2 * n)
     for i in range(n):
         _clear_column(fn, field, columns, i)
@@ -94,6 +111,9 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
     """y = (high R + low) R^-1 mod p for high < p: the n rows m p that clear the low half
     of a double-width value."""
     n = field.limbs
+    if fn.word_bits == 64:  # low's words shifted into the radix' extra bits, under high
+        _scan_reduce(fn, field, shift_left(fn, low, field.radix_shift) + high, y)
+        return
     value = fn.temps_list(2 * n + 1)
     for dst, src in zip(value, low + high):
         fn.emit("mov", dst, src)
@@ -103,10 +123,34 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
     _finish(fn, field, columns, y)
 
 
+def _scan_reduce(fn: Function, field: Field, value: list[Operand], y: list[Reg]) -> None:
+    """y = value 2^(-w n) mod p for value < 2^(w n) p, by columns (64-bit limbs)."""
+    r = fn.temps_list(field.limbs if field.spare_bit else field.limbs + 1)
+    scan_montgomery(fn, field, [], None, value, r)
+    subtract_if_not_below(fn, field, r, y)
+
+
+def shift_left(fn: Function, value: list[Operand], shift: int) -> list[Operand]:
+    """value << shift (shift below a word) in as many words, for a value that fits them:
+    immediates shifted here, registers by funnel shifts."""
+    if not shift:
+        return value
+    w = fn.word_bits
+    if all(isinstance(v, int) for v in value):
+        total = sum(v << w * i for i, v in enumerate(value)) << shift
+        return to_words(total, len(value), w)
+    out = fn.temps_list(len(value))
+    fn.emit("shl", out[0], value[0], shift)
+    for j in range(1, len(value)):
+        fn.emit("shf.l.clamp", out[j], value[j - 1], value[j], shift)
+    return out
+
+
 def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
     """Adds m p at column i, m = column i * (-p^-1) mod 2^32, which makes column i zero
     (and drops it): the sum becomes divisible by 2^(32(i+1)). p's zero words cost no
     multiply (Columns), nor does m where -p^-1 is 1 or -1."""
+    ones = fn.mask
     parts = columns.take(i)
     if not parts:
         return
@@ -117,7 +161,7 @@ def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
     m = fn.temp()
     if field.minus_inverse == 1:  # p = -1 mod 2^32 (P-256, P-384): m is the word itself
         fn.emit("mov", m, low)
-    elif field.minus_inverse == MASK:  # p = 1 mod 2^32 (Pasta, BLS12 scalar fields): m = -word
+    elif field.minus_inverse == ones:  # p = 1 mod 2^32 (Pasta, BLS12 scalar fields): m = -word
         fn.emit("sub", m, 0, low)
     else:
         fn.emit("mul.lo", m, low, field.minus_inverse)
@@ -137,7 +181,7 @@ def _finish(fn: Function, field: Field, columns: Columns, y: list[Reg]) -> None:
 
 def shift_right(fn: Function, value: list[Reg], shift: int, limbs: int) -> list[Reg]:
     """The `limbs` limbs of value >> shift (value's limbs above its end are zero)."""
-    q, r = divmod(shift, 32)
+    q, r = divmod(shift, fn.word_bits)
     out = fn.temps_list(limbs)
     for j, dst in enumerate(out):
         if q + j >= len(value):
@@ -155,23 +199,15 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     """y = t mod p for t < p^2 (any p): q = ((t >> (k-1)) mu) >> (k+1) with
     mu = floor(4^k / p) underestimates t / p by at most 2, so t - q p < 3p, then two masked
     subtractions (Handbook of Applied Cryptography, 14.42, in bits)."""
-    p, k = field.modulus, field.modulus.bit_length()
-    mu = to_words(field.barrett_factor)
-    top = shift_right(fn, t, k - 1, limbs_for(2 * k - (k - 1)))
-    estimate = Columns(fn, len(top) + len(mu))
-    for i, word in enumerate(mu):
-        if word:
-            estimate.add_row(word, [(i + j, tj) for j, tj in enumerate(top)])
+    p, k, w = field.modulus, field.modulus.bit_length(), fn.word_bits
+    mu = to_words(field.barrett_factor, word_bits=w)
+    top = shift_right(fn, t, k - 1, limbs_for(2 * k - (k - 1), w))
     product = fn.temps_list(len(top) + len(mu))
-    estimate.sum_into(product)
-    quotient = shift_right(fn, product, k + 1, limbs_for(k + 1))
-    width = limbs_for((3 * p).bit_length())  # t - q p < 3p: exact modulo 2^(32 width)
-    qp = Columns(fn, width)
-    for i, word in enumerate(field.words(p)):
-        if word and i < width:
-            qp.add_row(word, [(i + j, qj) for j, qj in enumerate(quotient) if i + j < width])
+    _constant_product(fn, product, top, mu, len(product))
+    quotient = shift_right(fn, product, k + 1, limbs_for(k + 1, w))
+    width = limbs_for((3 * p).bit_length(), w)  # t - q p < 3p: exact modulo 2^(w width)
     subtrahend = fn.temps_list(width)
-    qp.sum_into(subtrahend)
+    _constant_product(fn, subtrahend, quotient, field.words(p), width)
     r = fn.temps_list(width)
     low = t + [0] * max(0, width - len(t))
     fn.chain("sub", [(r[i], (low[i], subtrahend[i])) for i in range(width)], carry_out=False)
@@ -180,22 +216,36 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     subtract_if_not_below(fn, field, below_2p, y)
 
 
+def _constant_product(fn: Function, out: list[Reg], a: list[Reg], constant: list[int], limit: int) -> None:
+    """out[:limit] = a * constant mod 2^(w limit): by rows of the constant's nonzero words on
+    the GPU's 32-bit limbs, by columns on the host's 64-bit ones."""
+    if fn.word_bits == 64:
+        scan_product(fn, out, a, constant, limit)
+        return
+    columns = Columns(fn, limit)
+    for i, word in enumerate(constant):
+        if word and i < limit:
+            columns.add_row(word, [(i + j, aj) for j, aj in enumerate(a) if i + j < limit])
+    columns.sum_into(out)
+
+
 def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     """y = t mod p for t < p^2, p = 2^k - c: t = h 2^k + l is congruent to l + h c, folded
     until below 2p (twice, as c (c + 2) < p), then one masked subtraction. Each fold is a
     few rows of products by c's words, against n rows for Montgomery's m p."""
     k, c = field.pseudo_mersenne
-    c_words = to_words(c)
-    q, r = divmod(k, 32)
+    w = fn.word_bits
+    c_words = to_words(c, word_bits=w)
+    q, r = divmod(k, w)
     value, bound = t, (field.modulus - 1) ** 2
     while bound >= 2 * field.modulus:
-        high = shift_right(fn, value, k, limbs_for(bound.bit_length() - k))
+        high = shift_right(fn, value, k, limbs_for(bound.bit_length() - k, w))
         low = value[:q]
         if r:
             low.append(fn.temp())
             fn.emit("and", low[-1], value[q], (1 << r) - 1)
         bound = (1 << k) - 1 + (bound >> k) * c
-        width = limbs_for(bound.bit_length())
+        width = limbs_for(bound.bit_length(), w)
         columns = Columns(fn, width, low + fn.temps_list(width - len(low)), initial=len(low))
         for i, word in enumerate(c_words):
             if word:
@@ -212,7 +262,7 @@ def solinas(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     covers every negative sum (so the total stays positive); the top word h is then folded
     as h c, c's digits one chain each way, until below 2p; then one masked subtraction.
     Additions only, against Montgomery's n^2 products."""
-    n, p = field.limbs, field.modulus
+    n, p, w = field.limbs, field.modulus, fn.word_bits
     digits, substitution = field.solinas
     plus: list[list[Operand]] = [[t[j]] for j in range(n)]
     minus: list[list[Operand]] = [[] for _ in range(n)]
@@ -221,21 +271,21 @@ def solinas(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
             (plus if times > 0 else minus)[j].extend([t[i]] * abs(times))
 
     def largest(columns: list[list[Operand]]) -> int:
-        return sum(len(terms) * MASK << 32 * j for j, terms in enumerate(columns))
+        return sum(len(terms) * fn.mask << w * j for j, terms in enumerate(columns))
 
     offset = -(-largest(minus) // p) * p
     bound = largest(plus) + offset
-    assert bound < 1 << 32 * (n + 1)
+    assert bound < 1 << w * (n + 1)
     acc = fn.temps_list(n + 1)
     fn.chain("add", [(acc[j], (plus[j][0] if j < n else 0, word))
-                     for j, word in enumerate(to_words(offset, n + 1))], carry_out=False)
+                     for j, word in enumerate(to_words(offset, n + 1, w))], carry_out=False)
     for kind, columns, first in (("add", plus, 1), ("sub", minus, 0)):
         for r in range(first, max(map(len, columns))):
             row = [terms[r] if len(terms) > r else 0 for terms in columns] + [0]
             start = next(j for j, term in enumerate(row) if term != 0)
             fn.chain(kind, [(acc[j], (acc[j], row[j])) for j in range(start, n + 1)],
                      carry_out=False)
-    c = (1 << 32 * n) - p
+    c = (1 << w * n) - p
     while bound >= 2 * p:
         h, acc[n] = acc[n], fn.temp()
         for kind, sign in (("add", 1), ("sub", -1)):
@@ -245,5 +295,5 @@ def solinas(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
                 low = acc[:n] + [0 if sign == 1 else acc[n]]  # the first chain starts the top
                 fn.chain(kind, [(acc[j], (low[j], row[j])) for j in range(start, n + 1)],
                          carry_out=False)
-        bound = (1 << 32 * n) - 1 + (bound >> 32 * n) * c
+        bound = (1 << w * n) - 1 + (bound >> w * n) * c
     subtract_if_not_below(fn, field, acc, y)

@@ -1,10 +1,11 @@
 """The host printer: an instruction list as C++ with PTX's carry semantics, over the
 list's words (32-bit: the GPU's own lists; 64-bit: the host's 64-bit lists, host64).
 
-Up to HOST_COMPILED_MAX instructions a list prints as C++ statements, one call of a
-per-instruction function each; above, a 32-bit list prints as a table of steps that a small
-interpreter runs through the same functions (a 64-bit list that long is not printed). The step format is defined here once: `steps` encodes it and
-`model` prints the C++ that decodes it (templates/ptx_host.cuh.j2).
+Up to HOST_COMPILED_MAX instructions (for its width) a list prints as C++ statements, one
+call of a per-instruction function each; above, a 32-bit list prints as a table of steps
+that a small interpreter runs through the same functions (a 64-bit list that long is not
+printed). The step format is defined here once: `steps` encodes it and `model` prints the
+C++ that decodes it (templates/ptx_host.cuh.j2).
 """
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from ..ir import OPCODES, Function, Instr, Reg
 # Above this many instructions the host runs a function from a table of steps: g++
 # takes minutes over one straight-line function of a 2048-bit product. Up to it, the
 # 17-limb Montgomery products (1,300 instructions) compile in about 2 s each and run
-# 7x faster than interpreted (1.05 against 7.6 us on the dev machine, g++ -O2).
-HOST_COMPILED_MAX = 1500
+# 7x faster than interpreted (1.05 against 7.6 us on the dev machine, g++ -O2). The 64-bit
+# lists have a quarter of the products: up to 6,000 takes in the 2048-bit integer products
+# (5,300 at most) and the 1024-bit fields' (modmul 5,316), which g++ -O1 compiles in about
+# 2 s each (against minutes for a 32-bit list that long: its chains are four times longer).
+HOST_COMPILED_MAX = {32: 1500, 64: 6000}
 
 # A step is STEP_WORDS words: opcode | dst bank << DST_BANK_SHIFT | source k's bank <<
 # (SRC_BANK_SHIFT + 2k), then the destination's index and the three sources' indices or
@@ -28,7 +32,7 @@ _OPCODE_NUMBERS = {mnemonic: k for k, mnemonic in enumerate(OPCODES)}
 
 
 def compiled(fn: Function) -> bool:
-    return len(fn.body) <= HOST_COMPILED_MAX
+    return len(fn.body) <= HOST_COMPILED_MAX[fn.word_bits]
 
 
 def _step(ins: Instr) -> str:

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from .. import __version__, names
 from ..fields import Field
+from ..ops.powers import domain_operations
 from ..plan import Module, PlannedOp
 from ..size import limbs_for
 from . import host
@@ -23,7 +24,7 @@ SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's
 RECORD_SCHEMAS = (1, 2, 3, 4)
 
 
-def operation(p: PlannedOp) -> dict:
+def operation(p: PlannedOp, m: Module) -> dict:
     module = p.size.name
     return {
         "name": p.op.name,
@@ -47,19 +48,28 @@ def operation(p: PlannedOp) -> dict:
         "multiplies": p.multiplies,
         "instructions": p.instructions,  # per thread
         "loop": p.loop,
-        "host64": host64(p),
+        "host64": host64(p, m),
     }
 
 
-def host64(p: PlannedOp) -> dict | None:
-    """The operation's host64 (its list at 64-bit limbs, printed where it is short enough to
-    compile straight): its words, each operand and the result in 64-bit limbs; else None."""
-    fn = p.fn64
-    if fn is None or not host.compiled(fn):
+def host64(p: PlannedOp, m: Module) -> dict | None:
+    """The operation's host64: its list at 64-bit limbs (printed where it is short enough to
+    compile straight), or a field's loop over its products' 64-bit lists (where they all have
+    one); its words, each operand and the result in 64-bit limbs; else None."""
+    if p.loop:
+        ops = {q.op.name: q for q in m.ops}
+        if 64 not in p.op.word_bits or not isinstance(p.size, Field) or \
+                not all(host64(ops[name], m) for name in domain_operations(p.size)):
+            return None
+        instructions = None
+    elif p.fn64 is None or not host.compiled(p.fn64):
         return None
-    return {"in_words": fn.in_words, "out_words": fn.out_words,
-            "operand_limbs": [limbs_for(bits, 64) for bits in p.operand_bits],
-            "result_limbs": p.op.result_limbs(replace(p.size, word_bits=64)), "instructions": len(fn.body)}
+    else:
+        instructions = len(p.fn64.body)
+    operand_limbs = [limbs_for(bits, 64) for bits in p.operand_bits]
+    result_limbs = p.op.result_limbs(replace(p.size, word_bits=64))
+    return {"in_words": sum(operand_limbs), "out_words": result_limbs + p.op.flag,
+            "operand_limbs": operand_limbs, "result_limbs": result_limbs, "instructions": instructions}
 
 
 def module(m: Module, files: dict[str, str]) -> dict:
@@ -72,7 +82,7 @@ def module(m: Module, files: dict[str, str]) -> dict:
             field.update(minus_inverse=f"{size.minus_inverse:#010x}",
                          radix_squared=f"{size.radix_squared:#x}")
         entry["field"] = field
-    entry["operations"] = [operation(p) for p in m.ops]
+    entry["operations"] = [operation(p, m) for p in m.ops]
     return entry
 
 
