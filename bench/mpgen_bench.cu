@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
     bench::cpu_rows(s, rows);
     bench::cpu_field_rows(s, rows);
     bench::cpu_powm_rows(s, rows);
+    bench::cpu_scaling_rows(s, rows);
   } else {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

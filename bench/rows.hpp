@@ -51,6 +51,7 @@ void thread_rows(const Setting& s, std::vector<Row>& rows);
 void cpu_rows(const Setting& s, std::vector<Row>& rows);
 void cpu_field_rows(const Setting& s, std::vector<Row>& rows);
 void cpu_powm_rows(const Setting& s, std::vector<Row>& rows);
+void cpu_scaling_rows(const Setting& s, std::vector<Row>& rows);  // (scaling_rows.cpp: the runtime's)
 void group_rows(const Setting& s, std::vector<Row>& rows);
 void field_rows(const Setting& s, std::vector<Row>& rows);
 void powm_rows(const Setting& s, std::vector<Row>& rows);

@@ -1899,12 +1899,14 @@ inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
 namespace mpgen {
 
 #ifndef __CUDACC_RTC__
-// Runs Op over a batch of n instances on the host: in holds Op::in_words words per
-// instance, out Op::out_words (the result limbs, then the flag word if any).
+// Runs Op over instances [first, last) of a batch of n on the host (the runtime gives each
+// of its threads a range): in holds Op::in_words words per instance, out Op::out_words (the
+// result limbs, then the flag word if any).
 template <class Op>
-inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
+                       std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j) {
+  for (std::size_t j = first; j < last; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
     for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
@@ -1912,22 +1914,43 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
-// host_batch through Op's 64-bit list (through_host64).
+// host_range through Op's 64-bit list (through_host64).
 template <class Op>
-inline void host64_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
+                         std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j)
+  for (std::size_t j = first; j < last; ++j)
     through_host64<Op>([&](unsigned w) { return in[w * si.word + j * si.instance]; },
                        [&](unsigned w, uint32_t v) { out[w * so.word + j * so.instance] = v; });
 }
 
-// The host's batch of Op: through its 64-bit list where it has one, else its 32-bit one.
+// The host's range of Op: through its 64-bit list where it has one, else its 32-bit one.
+template <class Op>
+inline void cpu_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
+                      std::size_t last) {
+  if constexpr (has_host64<Op>::value)
+    host64_range<Op>(n, layout, in, out, first, last);
+  else
+    host_range<Op>(n, layout, in, out, first, last);
+}
+
+// Whole batches of n, on the calling thread: the GPU's 32-bit list, and the host's choice.
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  host_range<Op>(n, layout, in, out, 0, n);
+}
 template <class Op>
 inline void cpu_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  cpu_range<Op>(n, layout, in, out, 0, n);
+}
+
+// One instance on the host through the host's choice of list: x and y as host()'s.
+template <class Op>
+inline void cpu_call(uint32_t* y, const uint32_t* x) {
   if constexpr (has_host64<Op>::value)
-    host64_batch<Op>(n, layout, in, out);
+    loops::host64_call<Op>(y, x);
   else
-    host_batch<Op>(n, layout, in, out);
+    Op::host(y, x);
 }
 #endif  // __CUDACC_RTC__
 
@@ -1960,9 +1983,9 @@ struct arrays_of {
 };
 
 #ifndef __CUDACC_RTC__
-// host_batch over Arrays.
+// cpu_batch over Arrays.
 template <class Op, unsigned Parts>
-inline void host_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
+inline void cpu_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
   using of = arrays_of<Op, Parts>;
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
@@ -1971,7 +1994,7 @@ inline void host_arrays(std::size_t n, Layout layout, const typename arrays_of<O
       const Strides s = Strides::of(layout, n, A::width);
       for (unsigned i = 0; i < A::width; ++i) x[A::first + i] = a.in[A::index][i * s.word + j * s.instance];
     });
-    Op::host(y, x);
+    cpu_call<Op>(y, x);
     of::each_result([&](auto array) {
       using A = decltype(array);
       const Strides s = Strides::of(layout, n, A::width);
@@ -3805,36 +3828,56 @@ struct sqr {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    uint64_t t[14];
-    t[0] = ptx_mov(0u);
-    y[0] = ptx_mov(t[0]);
-    t[4] = ptx_mul_lo(x[0], x[1]);
-    t[5] = ptx_mul_hi(x[0], x[1]);
+    uint64_t t[27];
+    t[3] = ptx_mul_lo(x[0], x[0]);
+    t[4] = ptx_mul_hi(x[0], x[0]);
+    t[0] = ptx_mov(t[3]);
     t[1] = ptx_mov(t[4]);
-    t[2] = ptx_mov(t[5]);
+    y[0] = ptx_mov(t[0]);
+    t[6] = ptx_mul_lo(x[0], x[1]);
+    t[7] = ptx_mul_hi(x[0], x[1]);
+    t[1] = ptx_add_cc(cf, t[1], t[6]);
+    t[2] = ptx_addc(cf, t[7], 0u);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
     y[1] = ptx_mov(t[1]);
-    t[7] = ptx_mul_lo(x[0], x[2]);
-    t[8] = ptx_mul_hi(x[0], x[2]);
-    t[2] = ptx_add_cc(cf, t[2], t[7]);
-    t[3] = ptx_addc(cf, t[8], 0u);
+    t[11] = ptx_mul_lo(x[0], x[2]);
+    t[12] = ptx_mul_hi(x[0], x[2]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_mul_lo(x[1], x[1]);
+    t[14] = ptx_mul_hi(x[1], x[1]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[15] = ptx_mul_lo(x[2], x[0]);
+    t[16] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_add_cc(cf, t[2], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[10] = ptx_addc(cf, t[10], 0u);
     y[2] = ptx_mov(t[2]);
-    t[10] = ptx_mul_lo(x[1], x[2]);
-    t[11] = ptx_mul_hi(x[1], x[2]);
-    t[3] = ptx_add_cc(cf, t[3], t[10]);
-    t[6] = ptx_addc(cf, t[11], 0u);
-    y[3] = ptx_mov(t[3]);
-    y[4] = ptx_mov(t[6]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[2], y[5]);
+    t[18] = ptx_mul_lo(x[1], x[2]);
+    t[19] = ptx_mul_hi(x[1], x[2]);
+    t[5] = ptx_add_cc(cf, t[5], t[18]);
+    t[10] = ptx_addc_cc(cf, t[10], t[19]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mul_lo(x[2], x[1]);
+    t[21] = ptx_mul_hi(x[2], x[1]);
+    t[5] = ptx_add_cc(cf, t[5], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    y[3] = ptx_mov(t[5]);
+    t[23] = ptx_mul_lo(x[2], x[2]);
+    t[24] = ptx_mul_hi(x[2], x[2]);
+    t[10] = ptx_add_cc(cf, t[10], t[23]);
+    t[17] = ptx_addc_cc(cf, t[17], t[24]);
+    ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mov(t[10]);
+    y[5] = ptx_mov(t[17]);
   }
 #endif
 #endif

@@ -11,6 +11,9 @@ namespace mpgen::detail {
 constexpr int manifest_schema = 4;
 
 using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
+// The host's share of a batch: instances [first, last) of n (batch.cuh's host_range).
+using RangeFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
+                         std::size_t last);
 
 // A generalized Fermat field's FFT: count transforms of n points (elements), one after
 // another at data, in place, forward or inverse; host: on host memory; device: on device
@@ -22,11 +25,12 @@ struct TransformEntry {
 
 struct Kernel {
   OpInfo info;
-  BatchFn host;    // on host memory; null for kernels loaded at run time (GPU only)
+  RangeFn cpu;     // on host memory, built in (through the 64-bit list where the operation has one)
   BatchFn device;  // launches on device memory; null when built without CUDA or loaded
   const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
   const TransformEntry* transform = nullptr;  // its module's FFT (a generalized Fermat field's)
-  BatchFn host32 = nullptr;  // on host memory through the GPU's 32-bit list, where host does not
+  RangeFn cpu32 = nullptr;  // on host memory through the GPU's 32-bit list, where cpu does not
+  BatchFn host = nullptr;   // on host memory, from a host library loaded at run time
 };
 
 const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)

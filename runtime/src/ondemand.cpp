@@ -358,7 +358,9 @@ std::vector<OpInfo> load_library(const fs::path& path) {
   for (const OpInfo& info : ops) {
     const auto host = reinterpret_cast<BatchFn>(::dlsym(library, info.kernel.c_str()));
     if (!host) throw InputError(origin + " lists " + info.name + " but has no function " + info.kernel);
-    add_loaded(Kernel{info, host, nullptr});
+    Kernel kernel{info, nullptr, nullptr};
+    kernel.host = host;
+    add_loaded(kernel);
   }
   return ops;
 }

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -201,8 +203,8 @@ const std::vector<Kernel>& kernels() {
       const std::vector<OpInfo> ops = parse_manifest(module->manifest, "a built-in module");
       if (ops.size() != module->count) throw std::logic_error("mpgen: a built-in module's table does not match its manifest");
       for (std::size_t k = 0; k < ops.size(); ++k)
-        t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device, nullptr, module->transform,
-                           module->entries[k].host32});
+        t.push_back(Kernel{ops[k], module->entries[k].cpu, module->entries[k].device, nullptr, module->transform,
+                           module->entries[k].cpu32});
     }
     return t;
   }();
@@ -217,7 +219,10 @@ const OpInfo& add_loaded(const Kernel& k) {
         existing.loaded = k.loaded;
         existing.device = nullptr;
       }
-      if (k.host) existing.host = k.host;  // a host library
+      if (k.host) {  // a host library: it replaces the host side
+        existing.host = k.host;
+        existing.cpu = existing.cpu32 = nullptr;
+      }
       return existing.info;
     }
   table().push_back(k);
@@ -281,6 +286,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
           }
         }
         info.host64 = op.contains("host64") && !op.at("host64").is_null();
+        info.loop = op.value("loop", false);  // (RNS sets and GF fields list none)
         if (info.in_words() != op.at("in_words").get<unsigned>() ||
             info.out_words() != op.at("out_words").get<unsigned>())
           throw InputError(origin + ": mpgen manifest's words of " + info.name + " do not add up");
@@ -314,18 +320,49 @@ const OpInfo& find_field(std::string_view field, std::string_view op) { return f
 
 bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
+unsigned cpu_threads() {
+  const char* text = std::getenv("MPGEN_CPU_THREADS");
+  if (!text || !*text) return std::max(1u, std::thread::hardware_concurrency());
+  char* end = nullptr;
+  const long threads = std::strtol(text, &end, 10);
+  if (*end || threads < 1 || threads > 1024)
+    throw InputError("MPGEN_CPU_THREADS is '" + std::string(text) + "'; give a number of threads from 1 to 1024");
+  return unsigned(threads);
+}
+
+namespace {
+// Instances a thread takes at least: a thread's start (tens of microseconds) is then a few
+// percent of its share (a straight-line operation is tens of nanoseconds an instance or
+// less; a loop, microseconds).
+std::size_t instances_per_thread(const OpInfo& op) { return op.loop ? 16 : 4096; }
+
+// Runs a batch on the host: instances split into as many ranges as threads (cpu_threads),
+// each range long enough (instances_per_thread), one on the calling thread.
+void run_on_cores(const OpInfo& op, detail::RangeFn run, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out) {
+  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(cpu_threads(), n / instances_per_thread(op)));
+  std::vector<std::thread> threads;
+  for (std::size_t r = 1; r < ranges; ++r)
+    threads.emplace_back(run, n, layout, in, out, n * r / ranges, n * (r + 1) / ranges);
+  run(n, layout, in, out, 0, n / ranges);
+  for (auto& t : threads) t.join();
+}
+}  // namespace
+
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
   const auto& k = is_named_module(op)
                       ? find_module_kernel(op.tier, op.module, op.name)
                       : find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
   if (device != Device::gpu) {
-    if (!k.host)
+    if (k.cpu)
+      run_on_cores(op, device == Device::cpu_32 && k.cpu32 ? k.cpu32 : k.cpu, layout, n, in, out);
+    else if (k.host)
+      k.host(n, layout, in, out);  // a host library's batch function: one thread
+    else
       throw InputError(op.name + (!op.field.empty() ? " for " + op.field
                                   : is_named_module(op) ? " of " + op.module
                                                      : " at " + std::to_string(op.bits) + " bits") +
                        " was loaded at run time and runs on the GPU only");
-    (device == Device::cpu_32 && k.host32 ? k.host32 : k.host)(n, layout, in, out);
   }
   else
     detail::run_on_gpu(k, layout, n, in, out);

@@ -7,9 +7,9 @@
 namespace mpgen::detail {
 
 struct Entry {
-  BatchFn host;    // on host memory (through the 64-bit list where the operation has one)
+  RangeFn cpu;     // on host memory (through the 64-bit list where the operation has one)
   BatchFn device;  // launches on device memory; null when built without CUDA
-  BatchFn host32 = nullptr;  // on host memory through the GPU's own 32-bit list, where host is not
+  RangeFn cpu32 = nullptr;  // on host memory through the GPU's own 32-bit list, where cpu is not
 };
 
 // One generated module: its manifest (JSON, mpgen_manifest.json's schema) and one entry
@@ -38,7 +38,7 @@ constexpr BatchFn launcher() { return nullptr; }
 #endif
 template <class Op>
 constexpr Entry entry() {
-  return {&cpu_batch<Op>, launcher<Op>(), has_host64<Op>::value ? &host_batch<Op> : nullptr};
+  return {&cpu_range<Op>, launcher<Op>(), has_host64<Op>::value ? &host_range<Op> : nullptr};
 }
 #endif
 
@@ -49,10 +49,10 @@ void launch_rns(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out)
   rns::launch_batch<Op>(n, layout, in, out);
 }
 template <class Op>
-constexpr Entry rns_entry() { return {&rns::host_batch<Op>, &launch_rns<Op>}; }
+constexpr Entry rns_entry() { return {&rns::host_range<Op>, &launch_rns<Op>}; }
 #else
 template <class Op>
-constexpr Entry rns_entry() { return {&rns::host_batch<Op>, nullptr}; }
+constexpr Entry rns_entry() { return {&rns::host_range<Op>, nullptr}; }
 #endif
 #endif
 

@@ -566,3 +566,42 @@ TEST_CASE("products by transform (mul ntt) are a module of their own, found by t
     one_line_refusal([&] { mpgen::generate_source(16384, "mul", "", mul); }, mul);
   }
 }
+
+TEST_CASE("a batch on the CPU is split over MPGEN_CPU_THREADS threads, the same products as GMP's at any count") {
+  const mpgen::OpInfo& op = mpgen::find(256, "mul");
+  const std::size_t n = 50000;  // 12 ranges of 4,096 instances at most
+  std::mt19937_64 rng(256);
+  std::vector<std::vector<Limbs>> cases(n);
+  std::vector<Limbs> want(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    cases[j] = {random_value(rng, 256), random_value(rng, 256)};
+    Mpz a(cases[j][0]), b(cases[j][1]), r;
+    mpz_mul(r.v, a.v, b.v);
+    want[j] = mpgen::from_mpz(r.v, 32 * op.result_limbs);
+  }
+  const char* before = std::getenv("MPGEN_CPU_THREADS");
+  const std::string kept = before ? before : "";
+  for (const char* threads : {"1", "3", "7", "64"}) {
+    ::setenv("MPGEN_CPU_THREADS", threads, 1);
+    CHECK(mpgen::cpu_threads() == unsigned(std::atoi(threads)));
+    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous})
+      for (auto device : {mpgen::Device::cpu, mpgen::Device::cpu_32}) {
+        mpgen::Batch batch(op, n, layout);
+        for (std::size_t j = 0; j < n; ++j)
+          for (unsigned k = 0; k < 2; ++k) batch.set_operand(j, k, cases[j][k]);
+        batch.run(device);
+        std::size_t wrong = 0;
+        for (std::size_t j = 0; j < n; ++j) wrong += batch.result(j) != want[j];
+        CHECK_MESSAGE(wrong == 0, threads << " threads, " << (device == mpgen::Device::cpu ? "cpu" : "cpu_32") << ", "
+                                          << (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous"));
+      }
+  }
+  for (const char* bad : {"0", "-2", "4x", "1025"}) {
+    ::setenv("MPGEN_CPU_THREADS", bad, 1);
+    CHECK_THROWS_WITH_AS(mpgen::cpu_threads(), ("MPGEN_CPU_THREADS is '" + std::string(bad) +
+                                                "'; give a number of threads from 1 to 1024").c_str(),
+                         mpgen::InputError);
+  }
+  if (before) ::setenv("MPGEN_CPU_THREADS", kept.c_str(), 1);
+  else ::unsetenv("MPGEN_CPU_THREADS");
+}

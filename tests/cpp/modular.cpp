@@ -1,6 +1,6 @@
 // The modular operations against GMP (the checks: modular.hpp): eight odd moduli of 64 to
-// 1024 bits and two even ones (tests/cpp/CMakeLists.txt), and the NIST, secp256k1 and
-// Curve25519 presets.
+// 1024 bits, a 1024-bit prime and two even ones (tests/cpp/CMakeLists.txt), and the NIST,
+// secp256k1 and Curve25519 presets.
 // Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <gmp.h>  // first: the element types then convert from and to mpz_t
@@ -20,6 +20,7 @@
 #include "mpgen_p256.cuh"
 #include "mpgen_p384.cuh"
 #include "mpgen_p521.cuh"
+#include "mpgen_q1024.cuh"
 #include "mpgen_secp256k1.cuh"
 #include "modular.hpp"  // after the headers: it names mpgen::device_batch
 #include "element.hpp"
@@ -38,6 +39,7 @@ PRIME_FIELD_CASE(p256)
 PRIME_FIELD_CASE(p384)
 PRIME_FIELD_CASE(p521)
 PRIME_FIELD_CASE(curve25519)
+PRIME_FIELD_CASE(q1024)
 EVEN_MODULUS_CASE(e128)
 EVEN_MODULUS_CASE(e381)
 ELEMENT_CASE(m64)
@@ -54,5 +56,6 @@ PRIME_ELEMENT_CASE(p256)
 PRIME_ELEMENT_CASE(p384)
 PRIME_ELEMENT_CASE(p521)
 PRIME_ELEMENT_CASE(curve25519)
+PRIME_ELEMENT_CASE(q1024)
 ELEMENT_CASE(e128)
 ELEMENT_CASE(e381)

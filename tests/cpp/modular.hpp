@@ -129,7 +129,7 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
   if constexpr (mpgen::has_host64<Op>::value) {
     const auto on_host64 = [](std::size_t n, const std::vector<uint32_t>& in) {
       std::vector<uint32_t> out(Op::out_words * n);
-      mpgen::host64_batch<Op>(n, mpgen::Layout::contiguous, in.data(), out.data());
+      mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), out.data(), 0, n);
       return out;
     };
     CHECK_MESSAGE(first_wrong(full_pairs, on_host64) == "", "host64, ", full_pairs.size(), " operand pairs");
@@ -226,7 +226,7 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
   CHECK_MESSAGE(wrong(host) == 0, "host");
   if constexpr (mpgen::has_host64<Op>::value) {
-    mpgen::host64_batch<Op>(n, mpgen::Layout::contiguous, in.data(), host64.data());
+    mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), host64.data(), 0, n);
     CHECK_MESSAGE(wrong(host64) == 0, "host64");
   }
 #ifdef __CUDACC__

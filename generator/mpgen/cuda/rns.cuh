@@ -525,13 +525,18 @@ MPGEN_HOST_DEVICE void to_binary(words<uint32_t> magnitude, unsigned limbs, word
 
 // The batch loops: Op over n instances in either layout, one instance per thread on the
 // GPU, each integer's words read and written in place (a 264-word integer does not fit in
-// registers). The same signature as batch.cuh's, so that the runtime's table takes both.
+// registers). The same signatures as batch.cuh's, so that the runtime's table takes both.
 #ifndef __CUDACC_RTC__
 template <class Op>
-inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
+                       std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j)
+  for (std::size_t j = first; j < last; ++j)
     Op::run(words<uint32_t>{out + j * so.instance, so.word}, words<const uint32_t>{in + j * si.instance, si.word});
+}
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  rns::host_range<Op>(n, layout, in, out, 0, n);  // (not batch.cuh's, which the arguments' namespace offers too)
 }
 #endif
 

@@ -40,11 +40,22 @@ def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: 
     columns.sum_into(acc[:limit])
 
 
+# Up to this many 64-bit limbs the host squares as it multiplies (each cross product twice):
+# the doubling and diagonal chains cost more than the few products they save (mpgen-bench
+# --device cpu on the dev machine, ours / mpn_sqr: 5.56 against 3.91 at 128 bits, 1.83
+# against 1.41 at 256; from 8 limbs the triangle wins, 1.15 against 0.90 at 512 bits).
+SCAN_SQUARE_LIMBS = 4
+
+
 def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     """acc[:limit] = a * a, each cross product a_i a_j (i < j) computed once:
-    their sum doubled, then the squares a_i^2 added on the diagonal. Exact when a*a
-    fits in `limit` limbs (2n or 2n-1)."""
+    their sum doubled, then the squares a_i^2 added on the diagonal (up to
+    SCAN_SQUARE_LIMBS 64-bit limbs, as a product instead). Exact when a*a fits in `limit`
+    limbs (2n or 2n-1)."""
     n = len(a)
+    if fn.word_bits == 64 and n <= SCAN_SQUARE_LIMBS:
+        scan_product(fn, acc, a, a, limit)
+        return
     if n == 1:
         fn.emit("mul.lo", acc[0], a[0], a[0])
         if limit > 1:  # (a square of half a limb fits one: 32 bits at 64-bit limbs)

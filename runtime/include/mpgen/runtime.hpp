@@ -67,6 +67,7 @@ struct OpInfo {
   unsigned transform_radix = 0;         // a generalized Fermat field built with its FFT: K = 2k,
   unsigned transform_largest_log = 0;   // and its longest transform, 2^transform_largest_log points
   bool host64 = false;                  // the host runs it through its 64-bit list (Device::cpu)
+  bool loop = false;                    // a loop around generated operations (modexp, modinv, ...)
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
@@ -242,12 +243,18 @@ KernelSource generate_source(unsigned bits, std::string_view op, std::string_vie
 KernelSource generate_field_source(std::string_view modulus, std::string_view op, unsigned bits = 0);
 std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
 
+// The threads a batch on the CPU runs on: $MPGEN_CPU_THREADS (1 to 1024), else every core
+// (std::thread::hardware_concurrency). Throws InputError for any other value of the variable.
+unsigned cpu_threads();
+
 // True when a CUDA GPU can run kernels; otherwise false, with the reason in *why.
 bool gpu_available(std::string* why = nullptr);
 
 // Runs op over n instances: in holds op.in_words() * n words, out op.out_words() * n,
 // both in host memory and in the given layout. Throws GpuError for Device::gpu when
-// no GPU can be used.
+// no GPU can be used. On the CPU a built-in operation's batch is split over cpu_threads()
+// threads, each taking at least 4,096 instances (16 of a loop); a host library compiled on
+// demand runs on the calling thread.
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out);
 
