@@ -1,8 +1,9 @@
 // Helpers every mpgen-bench source shares: a CUDA error ends the run with one line, GPU
-// timing, random operands, a batch's blocks.
+// and host timing, random operands, a batch's blocks.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -10,6 +11,14 @@
 #include <vector>
 
 namespace bench {
+
+// Seconds one call of f takes on the host: the mean of `rounds` calls after one that warms up.
+inline double host_seconds(const std::function<void()>& f, int rounds) {
+  f();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < rounds; ++k) f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
+}
 
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {

@@ -5,7 +5,6 @@
 // against GMP's a b mod p.
 #include <gmp.h>
 
-#include <chrono>
 #include <functional>
 
 #include "mpgen_bls12_381_fp.cuh"
@@ -53,12 +52,7 @@ Row product_on_cpu(const char* field, const uint32_t* modulus_words, std::size_t
     mpz_export(&ab[j * gmp_limbs], nullptr, -1, sizeof(mp_limb_t), 0, 0, v);
   }
   const int rounds = quick ? 1 : 20;
-  const auto time = [&](const std::function<void()>& f) {
-    f();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < rounds; ++k) f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
-  };
+  const auto time = [&](const std::function<void()>& f) { return host_seconds(f, rounds); };
   double ours;
   if (wide) {
     if constexpr (mpgen::has_host64<Op>::value)

@@ -4,7 +4,6 @@
 // CPU, modexp against GMP's mpz_powm.
 #include <gmp.h>
 
-#include <chrono>
 
 #include "mpgen_powm1024.cuh"
 #include "mpgen_powm128.cuh"
@@ -93,11 +92,7 @@ Row powm_on_cpu(const uint32_t* modulus_words, std::size_t n, bool wide) {
     mpz_export(&x[j * words], nullptr, -1, 4, 0, 0, &a[j]);
     mpz_export(&x64[j * limbs64], nullptr, -1, 8, 0, 0, &a[j]);
   }
-  const auto seconds = [](auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  const auto seconds = [](const std::function<void()>& f) { return host_seconds(f, 1); };
   double ours = 0;
   if constexpr (mpgen::has_host64<Op>::value)
     if (wide)

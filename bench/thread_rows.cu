@@ -2,7 +2,6 @@
 // from memory at every built-in size on the GPU; add and mul on the CPU against GMP.
 #include <gmp.h>
 
-#include <chrono>
 #include <functional>
 
 #include "mpgen_u1024.cuh"
@@ -35,12 +34,7 @@ Row on_cpu(std::size_t n, bool quick, bool wide) {
     for (auto& w : *v) w = (mp_limb_t(random_words(2, unsigned(w))[0]) << 32) | 0x9e3779b9u;
   const std::string name = Op::name;
   const int rounds = quick ? 1 : 20;
-  const auto time = [&](const std::function<void()>& f) {
-    f();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < rounds; ++k) f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
-  };
+  const auto time = [&](const std::function<void()>& f) { return host_seconds(f, rounds); };
   double ours = 0;
   if constexpr (mpgen::has_host64<Op>::value) {
     if (wide) {
