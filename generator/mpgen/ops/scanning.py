@@ -11,10 +11,12 @@ multiply-adds take a carry in, and two independent chains hide their latency.)
 """
 from __future__ import annotations
 
+from typing import Union
+
 from ..ir import Function, Operand, Reg
 
 # A column's term: a product (two factors) or a word.
-Term = tuple[Operand, Operand] | Operand
+Term = Union[tuple[Operand, Operand], Operand]  # (Python 3.9 has no | between types)
 
 
 class Accumulator:
