@@ -70,14 +70,13 @@ def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y
     n = field.limbs
     if fn.word_bits == 64:
         shifted = shift_left(fn, b, field.radix_shift)
-        r = fn.temps_list(n if lazy or field.spare_bit else n + 1)
-        scan_montgomery(fn, field, a, shifted, [], r)
-        if lazy:
+        if lazy:  # the sum, below 2p, is the result
             assert lazy_allowed(field)
-            for dst, src in zip(y, r):
-                fn.emit("mov", dst, src)
-        else:
-            subtract_if_not_below(fn, field, r, y)
+            scan_montgomery(fn, field, a, shifted, [], y)
+            return
+        r = fn.temps_list(n if field.spare_bit else n + 1)
+        scan_montgomery(fn, field, a, shifted, [], r)
+        subtract_if_not_below(fn, field, r, y)
         return
     columns = Columns(fn, 2 * n + 1)
     for i in range(n):

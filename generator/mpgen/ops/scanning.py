@@ -60,6 +60,10 @@ class Accumulator:
             fn.emit("addc", high, 0 if high in self.fresh else high, 0)
             self.fresh.discard(high)
 
+    def column(self) -> Operand:
+        """The current column's word so far (0 where nothing was added)."""
+        return 0 if self.low in self.fresh else self.low
+
     def next_column(self) -> Reg:
         """The current column's word (0 where nothing was added); the accumulator moves on
         to the column above."""
@@ -105,7 +109,7 @@ def scan_montgomery(fn: Function, field, a: list[Operand], b: list[Operand] | No
             acc.add(term)
         if k < n:
             m.append(fn.temp())
-            low = acc.low if acc.low not in acc.fresh else 0
+            low = acc.column()
             if field.minus_inverse == 1:  # p = -1 mod 2^w: m is the word itself
                 fn.emit("mov", m[k], low)
             elif field.minus_inverse == fn.mask:  # p = 1 mod 2^w: m = -word
