@@ -751,22 +751,10 @@ MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
   through_host64<Op>([&](unsigned w) { return x[w]; }, [&](unsigned w, uint32_t v) { y[w] = v; });
 }
 
-// A loop's host64 (x and y in 64-bit limbs, as the 64-bit lists'): its operands' limbs split
-// into 32-bit words, run(y, x) on those, the result's words paired back into limbs, the flag
-// word last.
-template <class Op, class Run>
-inline void through_words(uint64_t* y, const uint64_t* x, Run run) {
-  uint32_t x32[Op::in_words], y32[Op::out_words];
-  unsigned first = 0, limb = 0;
-  for (unsigned k = 0; k < Op::operands; ++k) {
-    const unsigned words = Op::operand_limbs[k];
-    for (unsigned i = 0; i < words; ++i) x32[first + i] = uint32_t(x[limb + i / 2] >> (i % 2 * 32));
-    first += words, limb += (words + 1) / 2;
-  }
-  run(y32, x32);
-  for (unsigned w = 0; w < Op::result_limbs; ++w)
-    y[w / 2] = w % 2 ? y[w / 2] | uint64_t(y32[w]) << 32 : y32[w];
-  if (Op::flag_words) y[Op::out_words64 - 1] = y32[Op::result_limbs];
+// Op::host64 itself, for the loops over 64-bit limbs (loop_domain64).
+template <class Op>
+MPGEN_HOST_NOINLINE void host64_limbs_call(uint64_t* y, const uint64_t* x) {
+  Op::host64(y, x);
 }
 #endif
 
@@ -784,79 +772,111 @@ MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #endif
 }
 
-template <unsigned N>
-MPGEN_HOST_DEVICE void copy(uint32_t* r, const uint32_t* a) {
+#ifndef __CUDACC_RTC__
+// Op on 64-bit limbs, its 64-bit list: the host only (loop_domain64's products; declared
+// for both sides, as the loops that call it).
+template <class Op, bool Wide = true>
+MPGEN_HOST_DEVICE void apply(uint64_t* y, const uint64_t* x) {
+#ifndef __CUDA_ARCH__
+  host64_limbs_call<Op>(y, x);
+#endif
+}
+#endif
+
+// Op's x and y in words of Word: its 32-bit words, or its 64-bit list's limbs.
+template <class Op, class Word>
+MPGEN_HOST_DEVICE constexpr unsigned in_words_of() {
+  if constexpr (sizeof(Word) == 8) return Op::in_words64; else return Op::in_words;
+}
+template <class Op, class Word>
+MPGEN_HOST_DEVICE constexpr unsigned out_words_of() {
+  if constexpr (sizeof(Word) == 8) return Op::out_words64; else return Op::out_words;
+}
+
+template <unsigned N, class Word>
+MPGEN_HOST_DEVICE void copy(Word* r, const Word* a) {
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) r[k] = a[k];
 }
 
 // r = Op(a) and r = Op(a, b) for N-limb operands; r may be a or b.
-template <class Op, bool Wide = false>
-MPGEN_HOST_DEVICE void apply1(uint32_t* r, const uint32_t* a) {
-  uint32_t x[Op::in_words], y[Op::out_words];
-  copy<Op::in_words>(x, a);
+// Words of 32 bits, or 64-bit limbs (Op's 64-bit list).
+template <class Op, bool Wide = false, class Word>
+MPGEN_HOST_DEVICE void apply1(Word* r, const Word* a) {
+  constexpr unsigned in = in_words_of<Op, Word>(), out = out_words_of<Op, Word>();
+  Word x[in], y[out];
+  copy<in>(x, a);
   apply<Op, Wide>(y, x);
-  copy<Op::out_words>(r, y);
+  copy<out>(r, y);
 }
 
-template <class Op, bool Wide = false>
-MPGEN_HOST_DEVICE void apply2(uint32_t* r, const uint32_t* a, const uint32_t* b) {
-  constexpr unsigned N = Op::in_words / 2;
-  uint32_t x[2 * N], y[Op::out_words];
+template <class Op, bool Wide = false, class Word>
+MPGEN_HOST_DEVICE void apply2(Word* r, const Word* a, const Word* b) {
+  constexpr unsigned N = in_words_of<Op, Word>() / 2, out = out_words_of<Op, Word>();
+  Word x[2 * N], y[out];
   copy<N>(x, a);
   copy<N>(x + N, b);
   apply<Op, Wide>(y, x);
-  copy<Op::out_words>(r, y);
+  copy<out>(r, y);
 }
 
 // All ones if a == b, else 0.
-template <unsigned N>
-MPGEN_HOST_DEVICE uint32_t equal_mask(const uint32_t* a, const uint32_t* b) {
-  uint32_t d = 0;
+template <unsigned N, class Word>
+MPGEN_HOST_DEVICE Word equal_mask(const Word* a, const Word* b) {
+  Word d = 0;
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) d |= a[k] ^ b[k];
-  return ((d | (0u - d)) >> 31) - 1u;
+  return ((d | (Word(0) - d)) >> (8 * sizeof(Word) - 1)) - Word(1);
 }
 
 // r = if_set where mask is all ones, if_clear where it is 0.
-template <unsigned N>
-MPGEN_HOST_DEVICE void select(uint32_t* r, uint32_t mask, const uint32_t* if_set, const uint32_t* if_clear) {
+template <unsigned N, class Word>
+MPGEN_HOST_DEVICE void select(Word* r, Word mask, const Word* if_set, const Word* if_clear) {
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) r[k] = if_clear[k] ^ ((if_clear[k] ^ if_set[k]) & mask);
 }
 
 // Swaps a and b where bit (0 or 1) is 1.
-template <unsigned N>
-MPGEN_HOST_DEVICE void conditional_swap(uint32_t* a, uint32_t* b, uint32_t bit) {
-  const uint32_t mask = 0u - bit;
+template <unsigned N, class Word>
+MPGEN_HOST_DEVICE void conditional_swap(Word* a, Word* b, Word bit) {
+  const Word mask = Word(0) - bit;
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {
-    const uint32_t t = (a[k] ^ b[k]) & mask;
+    const Word t = (a[k] ^ b[k]) & mask;
     a[k] ^= t;
     b[k] ^= t;
   }
 }
 
-template <unsigned Bits>
-constexpr unsigned words_for = (Bits + 31) / 32;
+// Words of Word holding Bits bits.
+template <unsigned Bits, class Word = uint32_t>
+constexpr unsigned words_for = (Bits + 8 * sizeof(Word) - 1) / (8 * sizeof(Word));
 
 // r = a^e with a and r in D's form, for the low E bits of e: windows of `width` bits from
 // the top, `width` squarings and one product by a table entry each, whatever the digits.
 // scan: the table is built and read with constant indices only (it stays in registers)
 // and each entry is picked by masks over all of them, so that no address depends on e;
 // else each window loads the entry its digit names (the table in local memory).
-// d: the domain (a field's loop_domain, whose members are static, or a modulus given at
-// run time: runtime_montgomery below).
-template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void power(const D& d, uint32_t* r, const uint32_t* a, const uint32_t* e) {
+// d: the domain (a field's loop_domain or loop_domain64, whose members are static, or a
+// modulus given at run time: runtime_montgomery below); a, r in D's words, e in words of
+// its own type (32 or 64 bits).
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table, class EWord>
+MPGEN_HOST_DEVICE void power(const D& d, typename D::word* r, const typename D::word* a, const EWord* e) {
   static_assert(width >= 1 && width <= 8, "windows of 1 to 8 bits");
-  constexpr unsigned N = D::limbs, windows = (E + width - 1) / width, W = words_for<E>, size = 1u << width;
-  uint32_t digits[W + 1];  // and a zero word, so that a window may straddle the top word
+  using Word = typename D::word;
+  constexpr unsigned B = 8 * sizeof(EWord), N = D::limbs, windows = (E + width - 1) / width,
+                     W = words_for<E, EWord>, size = 1u << width;
+  EWord digits[W + 1];  // and a zero word, so that a window may straddle the top word
   copy<W>(digits, e);
-  if (E % 32) digits[W - 1] &= (1u << E % 32) - 1u;
+  if (E % B) digits[W - 1] &= (EWord(1) << E % B) - 1u;
   digits[W] = 0;
   const auto digit = [&](unsigned w) {
-    const unsigned at = width * w;
-    const uint64_t pair = uint64_t(digits[at / 32 + 1]) << 32 | digits[at / 32];
-    return unsigned(pair >> at % 32) & (size - 1u);
+    const unsigned at = width * w, shift = at % B;
+    if constexpr (B == 32) {
+      const uint64_t pair = uint64_t(digits[at / 32 + 1]) << 32 | digits[at / 32];
+      return unsigned(pair >> shift) & (size - 1u);
+    } else {
+      const EWord high = shift ? digits[at / B + 1] << (B - shift) : 0;
+      return unsigned((digits[at / B] >> shift | high) & (size - 1u));
+    }
   };
-  uint32_t table[size][N];  // a^i
+  Word table[size][N];  // a^i
   d.one(table[0]);
   copy<N>(table[1], a);
   const auto extend = [&](unsigned i) {  // a^(2i) and a^(2i+1)
@@ -868,11 +888,11 @@ MPGEN_HOST_DEVICE void power(const D& d, uint32_t* r, const uint32_t* a, const u
   } else {
     MPGEN_ROLLED for (unsigned i = 1; i < size / 2; ++i) extend(i);
   }
-  uint32_t entry[N];
+  Word entry[N];
   const auto look_up = [&](unsigned d) {
     if (scan) {
       copy<N>(entry, table[0]);
-      MPGEN_UNROLL for (unsigned i = 1; i < size; ++i) select<N>(entry, 0u - uint32_t(i == d), table[i], entry);
+      MPGEN_UNROLL for (unsigned i = 1; i < size; ++i) select<N>(entry, Word(0) - Word(i == d), table[i], entry);
     } else {
       copy<N>(entry, table[d]);
     }
@@ -886,35 +906,36 @@ MPGEN_HOST_DEVICE void power(const D& d, uint32_t* r, const uint32_t* a, const u
   }
 }
 
-template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table, class EWord>
+MPGEN_HOST_DEVICE void power(typename D::word* r, const typename D::word* a, const EWord* e) {
   power<D, E, width, scan>(D{}, r, a, e);
 }
 
 // r = a^e mod p for the low E bits of e (a, r in ordinary form).
-template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void window_power(const D& d, uint32_t* r, const uint32_t* a, const uint32_t* e) {
-  uint32_t x[D::limbs];
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table, class EWord>
+MPGEN_HOST_DEVICE void window_power(const D& d, typename D::word* r, const typename D::word* a, const EWord* e) {
+  typename D::word x[D::limbs];
   d.enter(x, a);
   power<D, E, width, scan>(d, r, x, e);
   d.leave(r, r);
 }
 
-template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table, class EWord>
+MPGEN_HOST_DEVICE void window_power(typename D::word* r, const typename D::word* a, const EWord* e) {
   window_power<D, E, width, scan>(D{}, r, a, e);
 }
 
 // The same by a Montgomery ladder: (r0, r1) = (a^k, a^(k+1)) for the bits k of e read so
 // far; each bit costs one product and one squaring, swapped in and out by masks.
-template <class D, unsigned E>
-MPGEN_HOST_DEVICE void ladder_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
-  constexpr unsigned N = D::limbs;
-  uint32_t r0[N], r1[N], swapped = 0;
+template <class D, unsigned E, class EWord>
+MPGEN_HOST_DEVICE void ladder_power(typename D::word* r, const typename D::word* a, const EWord* e) {
+  using Word = typename D::word;
+  constexpr unsigned N = D::limbs, B = 8 * sizeof(EWord);
+  Word r0[N], r1[N], swapped = 0;
   D::one(r0);
   D::enter(r1, a);
   MPGEN_ROLLED for (unsigned i = E; i-- > 0;) {
-    const uint32_t bit = (e[i / 32] >> i % 32) & 1u;
+    const Word bit = (e[i / B] >> i % B) & 1u;
     conditional_swap<N>(r0, r1, bit ^ swapped);
     swapped = bit;
     D::mul(r1, r0, r1);
@@ -926,8 +947,8 @@ MPGEN_HOST_DEVICE void ladder_power(uint32_t* r, const uint32_t* a, const uint32
 
 // y = a^(p-2) mod p and the flag word: 1 for a = 0, which has no inverse (p prime).
 template <class D, class IsZero>
-MPGEN_HOST_DEVICE void fermat_inverse(uint32_t* y, const uint32_t* a) {
-  uint32_t e[words_for<D::fermat_exponent_bits>];
+MPGEN_HOST_DEVICE void fermat_inverse(typename D::word* y, const typename D::word* a) {
+  typename D::word e[words_for<D::fermat_exponent_bits, typename D::word>];
   D::fermat_exponent(e);
   window_power<D, D::fermat_exponent_bits>(y, a, e);
   apply<IsZero>(y + D::limbs, a);
@@ -957,13 +978,14 @@ MPGEN_HOST_DEVICE void gcd_inverse(uint32_t* y, const uint32_t* a) {
 // (and z is no root). For p = 3 mod 4, x^((p+1)/4); else Tonelli-Shanks in constant time
 // (RFC 9380, appendix I.4): its loops run two_adicity - 1 times with masked updates.
 template <class D>
-MPGEN_HOST_DEVICE uint32_t root_in_domain(uint32_t* z, const uint32_t* x) {
+MPGEN_HOST_DEVICE typename D::word root_in_domain(typename D::word* z, const typename D::word* x) {
+  using Word = typename D::word;
   constexpr unsigned N = D::limbs;
-  uint32_t e[words_for<D::root_exponent_bits>];
+  Word e[words_for<D::root_exponent_bits, Word>];
   D::root_exponent(e);
   power<D, D::root_exponent_bits>(z, x, e);
   if (D::two_adicity > 1) {  // z = x^((q-1)/2) for p - 1 = q 2^s
-    uint32_t t[N], b[N], c[N], one[N], product[N];
+    Word t[N], b[N], c[N], one[N], product[N];
     D::sqr(t, z);
     D::mul(t, t, x);  // x^q
     D::mul(z, z, x);  // x^((q+1)/2)
@@ -972,7 +994,7 @@ MPGEN_HOST_DEVICE uint32_t root_in_domain(uint32_t* z, const uint32_t* x) {
     MPGEN_ROLLED for (unsigned k = D::two_adicity; k >= 2; --k) {
       copy<N>(b, t);
       MPGEN_ROLLED for (unsigned j = 2; j < k; ++j) D::sqr(b, b);
-      const uint32_t keep = equal_mask<N>(b, one);
+      const Word keep = equal_mask<N>(b, one);
       D::mul(product, z, c);
       select<N>(z, keep, z, product);
       D::sqr(c, c);
@@ -980,18 +1002,19 @@ MPGEN_HOST_DEVICE uint32_t root_in_domain(uint32_t* z, const uint32_t* x) {
       select<N>(t, keep, t, product);
     }
   }
-  uint32_t square[N];
+  Word square[N];
   D::sqr(square, z);
   return equal_mask<N>(square, x);
 }
 
 // y = a root of a mod p and the flag word: 1 where a is not a square (y = 0).
 template <class D>
-MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+MPGEN_HOST_DEVICE void square_root(typename D::word* y, const typename D::word* a) {
+  using Word = typename D::word;
   constexpr unsigned N = D::limbs;
-  uint32_t x[N], z[N];
+  Word x[N], z[N];
   D::enter(x, a);
-  const uint32_t root = root_in_domain<D>(z, x);
+  const Word root = root_in_domain<D>(z, x);
   D::leave(y, z);
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= root;
   y[N] = ~root & 1u;
@@ -1078,6 +1101,7 @@ MPGEN_HOST_DEVICE void barrett_reciprocal(uint32_t* y, const uint32_t* x) {
 // MontMul and MontSqr with p and -p^-1 after their operands.
 template <class MontMul, class MontSqr, unsigned N, unsigned Window, bool Scan>
 struct runtime_montgomery {
+  using word = uint32_t;
   static constexpr unsigned limbs = N, window_bits = Window;
   static constexpr bool scans_table = Scan;
   uint32_t modulus[N], minus_inverse, squared_radix[N], radix[N];  // p, -p^-1, R^2 and R mod p
@@ -2293,11 +2317,11 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
 // field_element<its element_ops>, holding its words in registers in the form its loop
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
 // reduction), with operators over the field's generated operations: on the host through
-// their 64-bit lists where they have them (the loop domain is loop_domain64), as the
-// runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
+// their 64-bit lists where they have them (its domain is loop_domain_at<true>: words of 32
+// bits, as on the device, paired into limbs on each call), as the runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
-// Ops: the generated operations it uses: domain (the field's loop_domain64), add, sub, neg.
+// Ops: the generated operations it uses: domain (the field's loop_domain_at<true>), add, sub, neg.
 template <class Ops>
 struct field_element {
   using D = typename Ops::domain;

@@ -2,11 +2,11 @@
 // field_element<its element_ops>, holding its words in registers in the form its loop
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
 // reduction), with operators over the field's generated operations: on the host through
-// their 64-bit lists where they have them (the loop domain is loop_domain64), as the
-// runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
+// their 64-bit lists where they have them (its domain is loop_domain_at<true>: words of 32
+// bits, as on the device, paired into limbs on each call), as the runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
-// Ops: the generated operations it uses: domain (the field's loop_domain64), add, sub, neg.
+// Ops: the generated operations it uses: domain (the field's loop_domain_at<true>), add, sub, neg.
 template <class Ops>
 struct field_element {
   using D = typename Ops::domain;

@@ -107,11 +107,11 @@ OPERATIONS = [
     LoopOperation("modexp", "a^e mod p, e below 2^bits: fixed windows, of 3 bits from a table in "
                   "registers read by masks up to 8 limbs (no address depends on e), else of 5 "
                   "bits from a table in memory indexed by e's digits (not for secret exponents)",
-                  _exponent, "::mpgen::loops::window_power<Domain, bits>(y, x, x + limbs);",
+                  _exponent, "::mpgen::loops::window_power<Domain, bits>(y, x, x + Domain::limbs);",
                   domain_operations, word_bits=WORD_BITS),
     LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
                   "swaps, two products per bit of e whatever its value (constant time)", _exponent,
-                  "::mpgen::loops::ladder_power<Domain, bits>(y, x, x + limbs);",
+                  "::mpgen::loops::ladder_power<Domain, bits>(y, x, x + Domain::limbs);",
                   domain_operations, word_bits=WORD_BITS),
     LoopOperation("modinv", "a^-1 mod p by Fermat (a^(p-2), p prime); flag 1 and result 0 for a = 0",
                   unary, "::mpgen::loops::fermat_inverse<Domain, is_zero>(y, x);",

@@ -24,6 +24,9 @@ def environment() -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["hex_word"] = lambda w: f"{w:#010x}u"
+    env.filters["hex_limb"] = lambda w: f"{w:#018x}ull"
+    env.filters["limbs64"] = lambda words: [words[k] | (words[k + 1] << 32 if k + 1 < len(words) else 0)
+                                            for k in range(0, len(words), 2)]
     env.filters["tojson_c"] = c_string
     return env
 
@@ -114,8 +117,10 @@ def _loop_steps(module: Module) -> list[dict]:
 
 def header(module: Module, contract: dict) -> str:
     shared = _group_steps(module)
+    ops = _operations(module, contract, shared)
     return environment().get_template("size.cuh.j2").render(
-        version=__version__, size=module.size, ops=_operations(module, contract, shared), twiddles=_twiddles(module),
+        version=__version__, size=module.size, ops=ops, twiddles=_twiddles(module),
+        wide_domain=any(o["p"].loop and o["c"]["host64"] for o in ops),
         group_steps=list(shared.values()),
         loop_steps=_loop_steps(module),
         prelude=prelude(), domain=module.domain, element=module.element, value=module.value,
