@@ -799,24 +799,22 @@ MPGEN_HOST_DEVICE void copy(Word* r, const Word* a) {
 }
 
 // r = Op(a) and r = Op(a, b) for N-limb operands; r may be a or b.
-// Words of 32 bits, or 64-bit limbs (Op's 64-bit list).
+// Words of 32 bits, or 64-bit limbs (Op's 64-bit list). The operands are copied (Op may read
+// x after writing y); the result is written in place.
 template <class Op, bool Wide = false, class Word>
 MPGEN_HOST_DEVICE void apply1(Word* r, const Word* a) {
-  constexpr unsigned in = in_words_of<Op, Word>(), out = out_words_of<Op, Word>();
-  Word x[in], y[out];
-  copy<in>(x, a);
-  apply<Op, Wide>(y, x);
-  copy<out>(r, y);
+  Word x[in_words_of<Op, Word>()];
+  copy<in_words_of<Op, Word>()>(x, a);
+  apply<Op, Wide>(r, x);
 }
 
 template <class Op, bool Wide = false, class Word>
 MPGEN_HOST_DEVICE void apply2(Word* r, const Word* a, const Word* b) {
-  constexpr unsigned N = in_words_of<Op, Word>() / 2, out = out_words_of<Op, Word>();
-  Word x[2 * N], y[out];
+  constexpr unsigned N = in_words_of<Op, Word>() / 2;
+  Word x[2 * N];
   copy<N>(x, a);
   copy<N>(x + N, b);
-  apply<Op, Wide>(y, x);
-  copy<out>(r, y);
+  apply<Op, Wide>(r, x);
 }
 
 // All ones if a == b, else 0.

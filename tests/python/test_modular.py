@@ -51,10 +51,27 @@ PLANNED_AT_64 = ["modadd", "modsub", "modneg", "is_zero", "montmul", "montmul_la
                  "tomont", "frommont", "modmul", "modsqr"]
 
 
+# Moduli in wider numbers than their own (generate --modulus P --bits B): odd without a
+# special form (Montgomery; Barrett at 64 bits), even, and Solinas' at 32 bits.
+WIDER = [(0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 288), (10, 96),
+         (2 ** 255 + 2 ** 77 + 6, 320), (P384, 448)]
+
+
 @pytest.mark.parametrize("word_bits", WORD_BITS)
 @pytest.mark.parametrize("p", MODULI, ids=hex)
 def test_every_modular_plan_matches_integers(p, word_bits):
-    field, rng = check_modulus(hex(p), "test"), random.Random(p)
+    check_every_plan(check_modulus(hex(p), "test"), word_bits)
+
+
+@pytest.mark.parametrize("word_bits", WORD_BITS)
+@pytest.mark.parametrize("p, bits", WIDER, ids=lambda v: hex(v) if v > 1000 else str(v))
+def test_every_modular_plan_matches_integers_in_wider_numbers(p, bits, word_bits):
+    check_every_plan(check_modulus(hex(p), "test", bits=bits), word_bits)
+
+
+def check_every_plan(field, word_bits: int) -> None:
+    p = field.modulus
+    rng = random.Random(p)
     edges = sorted({0, 1, 2 % p, p - 1, p - 2 if p > 2 else 0, p // 2, (p + 1) // 2,
                     ((1 << 32 * (field.limbs - 1)) - 1) % p})
     ops = [op for op in MODULAR_OPERATIONS.values() if modular.available(op, field)

@@ -107,14 +107,19 @@ def test_karatsuba_matches_integers(name, bits):
         assert execute(fn, inputs) == words(want, op.result_limbs(size)), (hex(a), hex(b))
 
 
-def test_auto_uses_karatsuba_from_the_measured_threshold():
+@pytest.mark.parametrize("name", ["mul", "sqr"])
+@pytest.mark.parametrize("word_bits", [32, 64])
+def test_auto_uses_karatsuba_from_the_measured_threshold(name, word_bits):
     from mpgen.ops.mul import THRESHOLDS
-    limbs = THRESHOLDS["mul"]["threshold_limbs"]
-    plans = {method: len(find("mul").plan(Size(32 * limbs, method)).body)
-             for method in ("auto", "schoolbook", "karatsuba")}
-    assert plans["auto"] == plans["karatsuba"] != plans["schoolbook"]
-    below = Size(32 * (limbs - 1))
-    assert len(find("mul").plan(below).body) == len(find("mul").plan(Size(below.bits, "schoolbook")).body)
+    limbs = THRESHOLDS[word_bits][name]["threshold_limbs"]
+
+    def length(bits: int, method: str) -> int:
+        return len(find(name).plan(Size(bits, method, word_bits=word_bits)).body)
+
+    at = word_bits * limbs  # (one level: the halves are below the threshold)
+    assert length(at, "auto") == length(at, "karatsuba") != length(at, "schoolbook")
+    below = word_bits * (limbs - 1)
+    assert length(below, "auto") == length(below, "schoolbook") != length(below, "karatsuba")
 
 
 @pytest.mark.parametrize("bits", [64, 109, 131, 255, 256, 381, 521, 1024, 2048])

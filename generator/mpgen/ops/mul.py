@@ -18,8 +18,10 @@ from ..tomlcompat import tomllib
 from .karatsuba import karatsuba
 from .scanning import scan_product
 
-# Limb counts from which Karatsuba beats schoolbook, measured on the GPU (see the file).
-THRESHOLDS = tomllib.loads((Path(__file__).parents[1] / "data" / "karatsuba.toml").read_text())
+# Limb counts from which Karatsuba beats schoolbook, by limb width: measured on the GPU at 32
+# bits, on the host at 64 (see the files).
+THRESHOLDS = {bits: tomllib.loads((Path(__file__).parents[1] / "data" / name).read_text())
+              for bits, name in ((32, "karatsuba.toml"), (64, "karatsuba_host64.toml"))}
 
 
 def product_limbs(size: Size) -> int:
@@ -86,11 +88,11 @@ def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, li
              method: str = "auto") -> None:
     """acc[:limit] = a * b, or a * a when b is None, by `method`: "karatsuba" splits
     once and multiplies the parts by schoolbook; "auto" splits wherever the threshold
-    measured on the GPU says it pays, recursively (32-bit limbs: the 64-bit host lists,
-    whose threshold is not measured, are schoolbook)."""
+    measured for the limbs' width says it pays (the GPU's at 32 bits, the host's at 64),
+    recursively."""
     n = len(a)
     op = "mul" if b is not None else "sqr"
-    measured = fn.word_bits == 32 and n >= THRESHOLDS[op]["threshold_limbs"]
+    measured = n >= THRESHOLDS[fn.word_bits][op]["threshold_limbs"]
     split = n >= 2 and (method == "karatsuba" or method == "auto" and measured)
     if split:
         below = "schoolbook" if method == "karatsuba" else "auto"

@@ -212,7 +212,10 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     fn.chain("sub", [(r[i], (low[i], subtrahend[i])) for i in range(width)], carry_out=False)
     below_2p = fn.temps_list(width)
     subtract_if_not_below(fn, field, r, below_2p)
-    subtract_if_not_below(fn, field, below_2p, y)
+    fits = min(width, len(y))  # (y is wider where the modulus is narrower than its numbers)
+    subtract_if_not_below(fn, field, below_2p, y[:fits])
+    for dst in y[fits:]:
+        fn.emit("mov", dst, 0)
 
 
 def _constant_product(fn: Function, out: list[Reg], a: list[Reg], constant: list[int], limit: int) -> None:

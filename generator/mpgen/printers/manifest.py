@@ -77,7 +77,8 @@ def module(m: Module, files: dict[str, str]) -> dict:
     entry = {"name": m.name, "tier": size.tier.name, "bits": size.bits, "limbs": size.limbs,
              "mul": size.mul, "files": files, "field": None}
     if isinstance(size, Field):
-        field = {"modulus": f"{size.modulus:#x}", "reduction": size.reduction}
+        field = {"modulus": f"{size.modulus:#x}", "reduction": size.reduction,
+                 "reduction64": replace(size, word_bits=64).reduction}
         if size.modulus % 2:
             field.update(minus_inverse=f"{size.minus_inverse:#010x}",
                          radix_squared=f"{size.radix_squared:#x}")
