@@ -73,7 +73,7 @@ void cpu_rows(const Setting& s, std::vector<Row>& rows) {
   if (!s.fields.empty() && s.bits.empty()) return;
   const std::size_t n = s.quick ? 1000 : 100000;
 #define CPU_ROWS(b)                                                               \
-  if (b <= 1024 && s.wanted(b)) {                                                 \
+  if (s.wanted(b)) {                                                              \
     cpu_op_rows<mpgen::u##b::add>(n, s.quick, rows);                              \
     cpu_op_rows<mpgen::u##b::mul>(s.quick ? n : n / (b / 64 + 1), s.quick, rows); \
     cpu_op_rows<mpgen::u##b::sqr>(s.quick ? n : n / (b / 64 + 1), s.quick, rows); \
