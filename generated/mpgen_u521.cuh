@@ -759,7 +759,8 @@ MPGEN_HOST_NOINLINE void host64_limbs_call(uint64_t* y, const uint64_t* x) {
 #endif
 
 // Op on the device when compiled for it, else on the host: through its 64-bit list where
-// Wide and it has one (a loop's host64), else its 32-bit one; y and x must not overlap.
+// Wide and it has one (the element type's products, on 32-bit words paired into limbs),
+// else its 32-bit one; y and x must not overlap.
 template <class Op, bool Wide = false>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
@@ -783,14 +784,10 @@ MPGEN_HOST_DEVICE void apply(uint64_t* y, const uint64_t* x) {
 }
 #endif
 
-// Op's x and y in words of Word: its 32-bit words, or its 64-bit list's limbs.
+// Op's x in words of Word: its 32-bit words, or its 64-bit list's limbs.
 template <class Op, class Word>
 MPGEN_HOST_DEVICE constexpr unsigned in_words_of() {
   if constexpr (sizeof(Word) == 8) return Op::in_words64; else return Op::in_words;
-}
-template <class Op, class Word>
-MPGEN_HOST_DEVICE constexpr unsigned out_words_of() {
-  if constexpr (sizeof(Word) == 8) return Op::out_words64; else return Op::out_words;
 }
 
 template <unsigned N, class Word>
@@ -2316,7 +2313,8 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
 // reduction), with operators over the field's generated operations: on the host through
 // their 64-bit lists where they have them (its domain is loop_domain_at<true>: words of 32
-// bits, as on the device, paired into limbs on each call), as the runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
+// bits, as on the device, paired into limbs on each call), as the runtime's CPU path.
+// Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
 // Ops: the generated operations it uses: domain (the field's loop_domain_at<true>), add, sub, neg.

@@ -52,9 +52,10 @@ PLANNED_AT_64 = ["modadd", "modsub", "modneg", "is_zero", "montmul", "montmul_la
 
 
 # Moduli in wider numbers than their own (generate --modulus P --bits B): odd without a
-# special form (Montgomery; Barrett at 64 bits), even, and Solinas' at 32 bits.
+# special form (Montgomery; Barrett at 64 bits), even, Solinas' at 32 bits, pseudo-Mersenne.
 WIDER = [(0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 288), (10, 96),
-         (2 ** 255 + 2 ** 77 + 6, 320), (P384, 448)]
+         (2 ** 255 + 2 ** 77 + 6, 320), (P384, 448), (2 ** 256 - 2 ** 32 - 977, 320), (2 ** 255 - 19, 288),
+         (2 ** 521 - 1, 576)]
 
 
 @pytest.mark.parametrize("word_bits", WORD_BITS)

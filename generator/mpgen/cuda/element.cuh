@@ -3,7 +3,8 @@
 // domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
 // reduction), with operators over the field's generated operations: on the host through
 // their 64-bit lists where they have them (its domain is loop_domain_at<true>: words of 32
-// bits, as on the device, paired into limbs on each call), as the runtime's CPU path. Copied verbatim into every generated header, inside its version guard.
+// bits, as on the device, paired into limbs on each call), as the runtime's CPU path.
+// Copied verbatim into every generated header, inside its version guard.
 namespace mpgen {
 
 // Ops: the generated operations it uses: domain (the field's loop_domain_at<true>), add, sub, neg.

@@ -19,13 +19,17 @@ from .scanning import scan_montgomery, scan_product
 
 
 def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
-    """y = r - p if r >= p else r, for r < 2p (r may have one limb more than y)."""
+    """y = r - p if r >= p else r, for r < 2p (r may have one limb more than y, or fewer where
+    the modulus is narrower than its numbers: y's words above r's are 0)."""
     p = field.modulus_words + [0] * (len(r) - field.limbs)
     d = fn.temps_list(len(r))
     fn.chain("sub", [(d[k], (r[k], p[k])) for k in range(len(r))])
     keep_r = all_ones_if_borrow(fn)
     for k, dst in enumerate(y):
-        select(fn, dst, keep_r, r[k], d[k])
+        if k < len(r):
+            select(fn, dst, keep_r, r[k], d[k])
+        else:
+            fn.emit("mov", dst, 0)
 
 
 def masked_modulus(fn: Function, field: Field, mask: Reg) -> list[Reg]:
@@ -212,10 +216,7 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     fn.chain("sub", [(r[i], (low[i], subtrahend[i])) for i in range(width)], carry_out=False)
     below_2p = fn.temps_list(width)
     subtract_if_not_below(fn, field, r, below_2p)
-    fits = min(width, len(y))  # (y is wider where the modulus is narrower than its numbers)
-    subtract_if_not_below(fn, field, below_2p, y[:fits])
-    for dst in y[fits:]:
-        fn.emit("mov", dst, 0)
+    subtract_if_not_below(fn, field, below_2p, y)
 
 
 def _constant_product(fn: Function, out: list[Reg], a: list[Reg], constant: list[int], limit: int) -> None:
