@@ -70,39 +70,32 @@ Row powm_row(const Ceilings& c, std::size_t n) {
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
 
-// The CPU backend, one thread: modexp (a^e mod p, e as wide as p) through its 64-bit
-// products (host64, wide) or the GPU's 32-bit lists, over n instances, against mpz_powm on the
-// same operands (a below p).
+// The CPU backend, one thread: modexp (a^e mod p, e as wide as p) over n instances, as a CPU
+// batch runs them (wide: host64_range, its lanes side by side; else host_range, the GPU's
+// 32-bit lists), against mpz_powm on the same operands (a below p).
 template <class Op>
 Row powm_on_cpu(const uint32_t* modulus_words, std::size_t n, bool wide) {
-  constexpr unsigned words = Op::operand_limbs[0], limbs64 = (words + 1) / 2;
+  constexpr unsigned words = Op::operand_limbs[0];
   mpz_t p, r;
   mpz_inits(p, r, nullptr);
   mpz_import(p, words, -1, 4, 0, 0, modulus_words);
   gmp_randstate_t state;
   gmp_randinit_default(state);
   gmp_randseed_ui(state, 20261126);
-  std::vector<uint32_t> x(Op::in_words * n), y(Op::out_words * n);
-  std::vector<uint64_t> x64(2 * limbs64 * n, 0), y64(Op::out_words * n);  // (out_words64 where it has host64)
+  std::vector<uint32_t> x(Op::in_words * n, 0), y(Op::out_words * n);
   std::vector<__mpz_struct> a(2 * n);  // a_j, e_j
   for (std::size_t j = 0; j < 2 * n; ++j) {
     mpz_init(&a[j]);
     if (j % 2) mpz_urandomb(&a[j], state, Op::bits);
     else mpz_urandomm(&a[j], state, p);
     mpz_export(&x[j * words], nullptr, -1, 4, 0, 0, &a[j]);
-    mpz_export(&x64[j * limbs64], nullptr, -1, 8, 0, 0, &a[j]);
   }
   const auto seconds = [](const std::function<void()>& f) { return host_seconds(f, 1); };
+  const auto layout = mpgen::Layout::contiguous;
   double ours = 0;
   if constexpr (mpgen::has_host64<Op>::value)
-    if (wide)
-      ours = seconds([&] {
-        for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * 2 * limbs64]);
-      });
-  if (!wide)
-    ours = seconds([&] {
-      for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
-    });
+    if (wide) ours = seconds([&] { mpgen::host64_range<Op>(n, layout, x.data(), y.data(), 0, n); });
+  if (!wide) ours = seconds([&] { mpgen::host_range<Op>(n, layout, x.data(), y.data(), 0, n); });
   const double gmp = seconds([&] {
     for (std::size_t j = 0; j < n; ++j) mpz_powm(r, &a[2 * j], &a[2 * j + 1], p);
   });
@@ -110,7 +103,8 @@ Row powm_on_cpu(const uint32_t* modulus_words, std::size_t n, bool wide) {
   mpz_clears(p, r, nullptr);
   gmp_randclear(state);
   return {std::string("modexp, ") + std::to_string(Op::bits) + "-bit exponent" +
-              (wide ? " (one thread, host64)" : " (one thread, 32-bit host)"),
+              (wide ? " (one thread, host64, " + std::to_string(mpgen::lanes64_of<Op>::value) + " lanes)"
+                    : " (one thread, 32-bit host)"),
           "cpu", Op::bits, n / ours, gmp / ours, "GMP mpz_powm", n / gmp, "GMP mpz_powm"};
 }
 

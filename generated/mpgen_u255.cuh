@@ -74,24 +74,40 @@ struct has_host64 : std::false_type {};
 template <class Op>
 struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
 
-// Op::host64 on Op's 32-bit words: word(i) gives input word i; each operand's words are
-// paired into 64-bit limbs, and the result's limbs split back into words, the flag word
-// last, each stored by store(w, word).
-template <class Op, class Word, class Store>
+// How many instances Op's host64_lanes runs side by side (lanes64), else 1.
+template <class Op, class = void>
+struct lanes64_of : std::integral_constant<unsigned, 1> {};
+template <class Op>
+struct lanes64_of<Op, std::void_t<decltype(Op::lanes64)>> : std::integral_constant<unsigned, Op::lanes64> {};
+
+// Op::host64 on Op's 32-bit words (Lanes > 1: Op::host64_lanes on Lanes instances):
+// word(lane, i) gives input word i of instance lane; each operand's words are paired into
+// 64-bit limbs, lane after lane, and the result's limbs split back into words, the flag
+// word last, each stored by store(lane, w, word).
+template <class Op, unsigned Lanes = 1, class Word, class Store>
 inline void through_host64(Word&& word, Store&& store) {
-  uint64_t x[Op::in_words64], y[Op::out_words64];
+  uint64_t x[Lanes * Op::in_words64], y[Lanes * Op::out_words64];
   unsigned first = 0, limb = 0;
   for (unsigned k = 0; k < Op::operands; ++k) {
-    const unsigned words = Op::operand_limbs[k];
-    for (unsigned i = 0; i < words; ++i) {
-      const uint64_t w = word(first + i);
-      x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
-    }
-    first += words, limb += (words + 1) / 2;
+    const unsigned words = Op::operand_limbs[k], limbs = (words + 1) / 2;
+    for (unsigned lane = 0; lane < Lanes; ++lane)
+      for (unsigned i = 0; i < words; ++i) {
+        const uint64_t w = word(lane, first + i);
+        uint64_t& l = x[Lanes * limb + lane * limbs + i / 2];
+        l = i % 2 ? l | w << 32 : w;
+      }
+    first += words, limb += limbs;
   }
-  Op::host64(y, x);
-  for (unsigned w = 0; w < Op::result_limbs; ++w) store(w, uint32_t(y[w / 2] >> (w % 2 * 32)));
-  if (Op::flag_words) store(Op::result_limbs, uint32_t(y[Op::out_words64 - 1]));
+  if constexpr (Lanes == 1)
+    Op::host64(y, x);
+  else
+    Op::host64_lanes(y, x);
+  constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
+  for (unsigned lane = 0; lane < Lanes; ++lane) {
+    for (unsigned w = 0; w < Op::result_limbs; ++w)
+      store(lane, w, uint32_t(y[lane * result64 + w / 2] >> (w % 2 * 32)));
+    if (Op::flag_words) store(lane, Op::result_limbs, uint32_t(y[Lanes * result64 + lane]));
+  }
 }
 
 // Hex text (an optional 0x, then digits, most significant first) and count words, least
@@ -748,7 +764,7 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 // The same through Op's 64-bit list.
 template <class Op>
 MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
-  through_host64<Op>([&](unsigned w) { return x[w]; }, [&](unsigned w, uint32_t v) { y[w] = v; });
+  through_host64<Op>([&](unsigned, unsigned w) { return x[w]; }, [&](unsigned, unsigned w, uint32_t v) { y[w] = v; });
 }
 
 // Op::host64 itself, for the loops over 64-bit limbs (loop_domain64).
@@ -843,32 +859,75 @@ MPGEN_HOST_DEVICE void conditional_swap(Word* a, Word* b, Word bit) {
 template <unsigned Bits, class Word = uint32_t>
 constexpr unsigned words_for = (Bits + 8 * sizeof(Word) - 1) / (8 * sizeof(Word));
 
+// How many instances a domain's values hold side by side: side_by_side's lanes, else 1.
+template <class T>
+struct void_of {
+  using type = void;
+};
+template <class D, class = void>
+struct lanes_of {
+  static constexpr unsigned value = 1;
+};
+template <class D>
+struct lanes_of<D, typename void_of<decltype(D::lanes)>::type> {
+  static constexpr unsigned value = D::lanes;
+};
+
+// L instances of domain D side by side: values of L D::limbs limbs, lane l's at l D::limbs,
+// each product issued for every lane in turn. A power is a chain of dependent products
+// that waits on each one's latency; on a CPU core the lanes' chains overlap (a CPU batch
+// runs a field's modexp this way: host64_lanes).
+template <class D, unsigned L>
+struct side_by_side {
+  using word = typename D::word;
+  static constexpr unsigned lanes = L, limbs = L * D::limbs, window_bits = D::window_bits;
+  static constexpr bool scans_table = D::scans_table;
+  MPGEN_HOST_DEVICE static void one(word* r) {
+    for (unsigned l = 0; l < L; ++l) D::one(r + l * D::limbs);
+  }
+  MPGEN_HOST_DEVICE static void mul(word* r, const word* a, const word* b) {
+    for (unsigned l = 0; l < L; ++l) D::mul(r + l * D::limbs, a + l * D::limbs, b + l * D::limbs);
+  }
+  MPGEN_HOST_DEVICE static void sqr(word* r, const word* a) {
+    for (unsigned l = 0; l < L; ++l) D::sqr(r + l * D::limbs, a + l * D::limbs);
+  }
+  MPGEN_HOST_DEVICE static void enter(word* r, const word* a) {
+    for (unsigned l = 0; l < L; ++l) D::enter(r + l * D::limbs, a + l * D::limbs);
+  }
+  MPGEN_HOST_DEVICE static void leave(word* r, const word* a) {
+    for (unsigned l = 0; l < L; ++l) D::leave(r + l * D::limbs, a + l * D::limbs);
+  }
+};
+
 // r = a^e with a and r in D's form, for the low E bits of e: windows of `width` bits from
 // the top, `width` squarings and one product by a table entry each, whatever the digits.
 // scan: the table is built and read with constant indices only (it stays in registers)
 // and each entry is picked by masks over all of them, so that no address depends on e;
 // else each window loads the entry its digit names (the table in local memory).
 // d: the domain (a field's loop_domain or loop_domain64, whose members are static, or a
-// modulus given at run time: runtime_montgomery below); a, r in D's words, e in words of
-// its own type (32 or 64 bits).
+// modulus given at run time: runtime_montgomery below; side_by_side: one power a lane); a,
+// r in D's words, e in words of its own type (32 or 64 bits): a lane's E bits in each W
+// words, lane by lane.
 template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table, class EWord>
 MPGEN_HOST_DEVICE void power(const D& d, typename D::word* r, const typename D::word* a, const EWord* e) {
   static_assert(width >= 1 && width <= 8, "windows of 1 to 8 bits");
   using Word = typename D::word;
   constexpr unsigned B = 8 * sizeof(EWord), N = D::limbs, windows = (E + width - 1) / width,
-                     W = words_for<E, EWord>, size = 1u << width;
-  EWord digits[W + 1];  // and a zero word, so that a window may straddle the top word
-  copy<W>(digits, e);
-  if (E % B) digits[W - 1] &= (EWord(1) << E % B) - 1u;
-  digits[W] = 0;
-  const auto digit = [&](unsigned w) {
+                     W = words_for<E, EWord>, size = 1u << width, L = lanes_of<D>::value, M = N / L;
+  EWord digits[L][W + 1];  // and a zero word, so that a window may straddle the top word
+  for (unsigned l = 0; l < L; ++l) {
+    copy<W>(digits[l], e + l * W);
+    if (E % B) digits[l][W - 1] &= (EWord(1) << E % B) - 1u;
+    digits[l][W] = 0;
+  }
+  const auto digit = [&](unsigned l, unsigned w) {
     const unsigned at = width * w, shift = at % B;
     if constexpr (B == 32) {
-      const uint64_t pair = uint64_t(digits[at / 32 + 1]) << 32 | digits[at / 32];
+      const uint64_t pair = uint64_t(digits[l][at / 32 + 1]) << 32 | digits[l][at / 32];
       return unsigned(pair >> shift) & (size - 1u);
     } else {
-      const EWord high = shift ? digits[at / B + 1] << (B - shift) : 0;
-      return unsigned((digits[at / B] >> shift | high) & (size - 1u));
+      const EWord high = shift ? digits[l][at / B + 1] << (B - shift) : 0;
+      return unsigned((digits[l][at / B] >> shift | high) & (size - 1u));
     }
   };
   Word table[size][N];  // a^i
@@ -884,19 +943,23 @@ MPGEN_HOST_DEVICE void power(const D& d, typename D::word* r, const typename D::
     MPGEN_ROLLED for (unsigned i = 1; i < size / 2; ++i) extend(i);
   }
   Word entry[N];
-  const auto look_up = [&](unsigned d) {
-    if (scan) {
-      copy<N>(entry, table[0]);
-      MPGEN_UNROLL for (unsigned i = 1; i < size; ++i) select<N>(entry, Word(0) - Word(i == d), table[i], entry);
-    } else {
-      copy<N>(entry, table[d]);
+  const auto look_up = [&](unsigned w) {  // each lane's entry for its digit of window w
+    for (unsigned l = 0; l < L; ++l) {
+      const unsigned k = digit(l, w);
+      if (scan) {
+        copy<M>(entry + l * M, table[0] + l * M);
+        MPGEN_UNROLL for (unsigned i = 1; i < size; ++i)
+          select<M>(entry + l * M, Word(0) - Word(i == k), table[i] + l * M, entry + l * M);
+      } else {
+        copy<M>(entry + l * M, table[k] + l * M);
+      }
     }
   };
-  look_up(digit(windows - 1));
+  look_up(windows - 1);
   copy<N>(r, entry);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) d.sqr(r, r);
-    look_up(digit(w));
+    look_up(w);
     d.mul(r, r, entry);
   }
 }
@@ -1933,14 +1996,22 @@ inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
-// host_range through Op's 64-bit list (through_host64).
+// host_range through Op's 64-bit list (through_host64): lanes64 instances at a time where
+// Op has host64_lanes, the rest one by one.
 template <class Op>
 inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                          std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = first; j < last; ++j)
-    through_host64<Op>([&](unsigned w) { return in[w * si.word + j * si.instance]; },
-                       [&](unsigned w, uint32_t v) { out[w * so.word + j * so.instance] = v; });
+  constexpr unsigned L = lanes64_of<Op>::value;
+  std::size_t j = first;
+  const auto at = [&](auto lanes) {
+    through_host64<Op, decltype(lanes)::value>(
+        [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
+        [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
+  };
+  if constexpr (L > 1)
+    for (; last - j >= L; j += L) at(std::integral_constant<unsigned, L>{});
+  for (; j < last; ++j) at(std::integral_constant<unsigned, 1>{});
 }
 
 // The host's range of Op: through its 64-bit list where it has one, else its 32-bit one.

@@ -58,24 +58,40 @@ struct has_host64 : std::false_type {};
 template <class Op>
 struct has_host64<Op, std::void_t<decltype(&Op::host64)>> : std::true_type {};
 
-// Op::host64 on Op's 32-bit words: word(i) gives input word i; each operand's words are
-// paired into 64-bit limbs, and the result's limbs split back into words, the flag word
-// last, each stored by store(w, word).
-template <class Op, class Word, class Store>
+// How many instances Op's host64_lanes runs side by side (lanes64), else 1.
+template <class Op, class = void>
+struct lanes64_of : std::integral_constant<unsigned, 1> {};
+template <class Op>
+struct lanes64_of<Op, std::void_t<decltype(Op::lanes64)>> : std::integral_constant<unsigned, Op::lanes64> {};
+
+// Op::host64 on Op's 32-bit words (Lanes > 1: Op::host64_lanes on Lanes instances):
+// word(lane, i) gives input word i of instance lane; each operand's words are paired into
+// 64-bit limbs, lane after lane, and the result's limbs split back into words, the flag
+// word last, each stored by store(lane, w, word).
+template <class Op, unsigned Lanes = 1, class Word, class Store>
 inline void through_host64(Word&& word, Store&& store) {
-  uint64_t x[Op::in_words64], y[Op::out_words64];
+  uint64_t x[Lanes * Op::in_words64], y[Lanes * Op::out_words64];
   unsigned first = 0, limb = 0;
   for (unsigned k = 0; k < Op::operands; ++k) {
-    const unsigned words = Op::operand_limbs[k];
-    for (unsigned i = 0; i < words; ++i) {
-      const uint64_t w = word(first + i);
-      x[limb + i / 2] = i % 2 ? x[limb + i / 2] | w << 32 : w;
-    }
-    first += words, limb += (words + 1) / 2;
+    const unsigned words = Op::operand_limbs[k], limbs = (words + 1) / 2;
+    for (unsigned lane = 0; lane < Lanes; ++lane)
+      for (unsigned i = 0; i < words; ++i) {
+        const uint64_t w = word(lane, first + i);
+        uint64_t& l = x[Lanes * limb + lane * limbs + i / 2];
+        l = i % 2 ? l | w << 32 : w;
+      }
+    first += words, limb += limbs;
   }
-  Op::host64(y, x);
-  for (unsigned w = 0; w < Op::result_limbs; ++w) store(w, uint32_t(y[w / 2] >> (w % 2 * 32)));
-  if (Op::flag_words) store(Op::result_limbs, uint32_t(y[Op::out_words64 - 1]));
+  if constexpr (Lanes == 1)
+    Op::host64(y, x);
+  else
+    Op::host64_lanes(y, x);
+  constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
+  for (unsigned lane = 0; lane < Lanes; ++lane) {
+    for (unsigned w = 0; w < Op::result_limbs; ++w)
+      store(lane, w, uint32_t(y[lane * result64 + w / 2] >> (w % 2 * 32)));
+    if (Op::flag_words) store(lane, Op::result_limbs, uint32_t(y[Lanes * result64 + lane]));
+  }
 }
 
 // Hex text (an optional 0x, then digits, most significant first) and count words, least

@@ -19,14 +19,22 @@ inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
-// host_range through Op's 64-bit list (through_host64).
+// host_range through Op's 64-bit list (through_host64): lanes64 instances at a time where
+// Op has host64_lanes, the rest one by one.
 template <class Op>
 inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                          std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = first; j < last; ++j)
-    through_host64<Op>([&](unsigned w) { return in[w * si.word + j * si.instance]; },
-                       [&](unsigned w, uint32_t v) { out[w * so.word + j * so.instance] = v; });
+  constexpr unsigned L = lanes64_of<Op>::value;
+  std::size_t j = first;
+  const auto at = [&](auto lanes) {
+    through_host64<Op, decltype(lanes)::value>(
+        [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
+        [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
+  };
+  if constexpr (L > 1)
+    for (; last - j >= L; j += L) at(std::integral_constant<unsigned, L>{});
+  for (; j < last; ++j) at(std::integral_constant<unsigned, 1>{});
 }
 
 // The host's range of Op: through its 64-bit list where it has one, else its 32-bit one.
