@@ -6,6 +6,9 @@
 // one instruction list: device() as inline PTX, host() as C++ with PTX's carries.
 // Both take x = the operands' limbs one after the other, and write y = the result
 // limbs followed by the flag word (carry or borrow, 0 or 1) where there is one.
+// host64(), where an operation has it, renders the same operation planned on 64-bit limbs:
+// C++, and for Montgomery's products x86-64 assembly (mulx, adcx, adox) that it runs where
+// the CPU has BMI2 and ADX (mpgen::x86_adx).
 // Operations named after C++ operators get a trailing underscore (mpgen::u239::and_).
 #pragma once
 #if defined(MPGEN_PRELUDE) && !defined(MPGEN_PRELUDE_0_1_0)
@@ -36,6 +39,18 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
 #include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
 #define MPGEN_X86_CARRIES
+#if defined(__GNUC__) || defined(__clang__)
+#include <cpuid.h>
+// The 64-bit lists' x86-64 assembly (mulx, adcx, adox), where the CPU has BMI2 and ADX.
+#define MPGEN_X86_ASM
+namespace mpgen {
+inline bool x86_has_adx() {
+  unsigned a, b, c, d;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);  // BMI2, ADX
+}
+inline const bool x86_adx = x86_has_adx();
+}  // namespace mpgen
+#endif
 #endif
 #endif
 

@@ -116,11 +116,18 @@ def chained(kind: str, carry_in: bool, carry_out: bool) -> str:
 OPCODES: dict[str, Opcode] = {op.mnemonic: op for op in _opcodes()}
 
 
+# The carry flags a chain may run through: PTX's CC.CF, and for the host's 64-bit lists a
+# second one (x86-64's OF, which adox chains beside adcx's CF), so that two chains
+# interleave without waiting on each other.
+FLAGS = ("cf", "of")
+
+
 @dataclass(frozen=True)
 class Instr:
     opcode: Opcode
     dst: Reg
     srcs: tuple[Operand, ...]
+    flag: str = "cf"  # the flag its carry comes from and goes to (a chain step's)
 
 
 @dataclass
@@ -138,10 +145,11 @@ class Function:
     def mask(self) -> int:
         return mask(self.word_bits)
 
-    def emit(self, mnemonic: str, dst: Reg, *srcs: Operand) -> None:
+    def emit(self, mnemonic: str, dst: Reg, *srcs: Operand, flag: str = "cf") -> None:
         opcode = OPCODES[mnemonic]
         assert len(srcs) == opcode.sources, (mnemonic, srcs)
-        self.body.append(Instr(opcode, dst, tuple(srcs)))
+        assert flag == "cf" or (self.word_bits == 64 and opcode.chain_kind), (mnemonic, flag)
+        self.body.append(Instr(opcode, dst, tuple(srcs), flag))
 
     def chain(self, kind: str, steps: list[tuple[Reg, tuple[Operand, ...]]],
               carry_in: bool = False, carry_out: bool = True) -> None:
@@ -155,6 +163,12 @@ class Function:
             last = i == len(steps) - 1
             self.emit(chained(kind, carry_in or i > 0, carry_out or not last), dst, *srcs)
 
+    @property
+    def flags(self) -> list[str]:
+        """The carry flags its chains use, in FLAGS' order."""
+        used = {i.flag for i in self.body if i.opcode.chain_kind}
+        return [f for f in FLAGS if f in used]
+
     def temp(self) -> Reg:
         self.temps += 1
         return Reg("t", self.temps - 1)
@@ -163,28 +177,28 @@ class Function:
         return [self.temp() for _ in range(count)]
 
     def check(self) -> None:
-        """Every carry read has a carry written before it, within the list."""
-        live = False
+        """Every carry read has a carry written before it, within the list (each flag's)."""
+        live = {f: False for f in FLAGS}
         for ins in self.body:
-            if ins.opcode.carry_in and not live:
+            if ins.opcode.carry_in and not live[ins.flag]:
                 raise ValueError(f"{self.name}: {ins.opcode.mnemonic} reads a carry nobody set")
             if ins.opcode.carry_in or ins.opcode.carry_out:
-                live = ins.opcode.carry_out
+                live[ins.flag] = ins.opcode.carry_out
 
 
 def execute(fn: Function, x: list[int]) -> list[int]:
     """Runs the list on its words with PTX's carry semantics (for the generator's tests)."""
     assert len(x) == fn.in_words
     banks = {"x": list(x), "y": [0] * fn.out_words, "t": [0] * fn.temps}
-    carry = 0
+    carry = {f: 0 for f in FLAGS}
 
     def read(o: Operand) -> int:
         return o if isinstance(o, int) else banks[o.bank][o.index]
 
     w, ones = fn.word_bits, fn.mask
     for ins in fn.body:
-        full = ins.opcode.value(w, *(read(s) for s in ins.srcs), carry if ins.opcode.carry_in else 0)
+        full = ins.opcode.value(w, *(read(s) for s in ins.srcs), carry[ins.flag] if ins.opcode.carry_in else 0)
         banks[ins.dst.bank][ins.dst.index] = full & ones
         if ins.opcode.carry_out:
-            carry = (full >> w) & 1
+            carry[ins.flag] = (full >> w) & 1
     return banks["y"]

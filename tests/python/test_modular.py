@@ -3,10 +3,12 @@ Python's integers (the C++ tests check the rendered code against GMP), and the r
 of bad moduli."""
 import json
 import math
+import platform
 import random
 import shutil
 import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -284,3 +286,32 @@ def test_host64_compiled_matches_integers(field, mpgen, tmp_path):
             else:
                 ok = got == reference(name, p, f32.montgomery_radix, a, b)
             assert ok, (driver, name, hex(a), hex(b), hex(got), flag)
+
+
+# Montgomery's products at 64 bits print as x86-64 assembly too (mulx, adcx, adox: the rows of
+# ops/rows.py), which host64() runs where the CPU has BMI2 and ADX; the test above checks
+# both renderings against the integers, this one that the assembly is there and chosen
+# exactly where /proc/cpuinfo says the CPU has both.
+MONTGOMERY_AT_64 = ["montmul", "montmul_lazy", "montsqr", "montredc", "tomont", "frommont"]
+
+
+@pytest.mark.parametrize("field", ["p224", "p256", "p521", "bls12_381_fp", "curve25519"])
+def test_montgomery_products_print_as_x86_assembly(field, mpgen, tmp_path):
+    f32 = check_modulus(PRESETS[field]["modulus"], "test")
+    names = [n for n in MONTGOMERY_AT_64 if modular.available(MODULAR_OPERATIONS[n], f32)]
+    r = mpgen("generate", "--field", field, "--ops", ",".join(names), "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    header = tmp_path / f"mpgen_{field}.cuh"
+    assert header.read_text().count("if (::mpgen::x86_adx) {") == len(names)
+    (tmp_path / "adx.cpp").write_text(f'#include "{header.name}"\n'
+                                      "int main() {\n#ifdef MPGEN_X86_ASM\n  return mpgen::x86_adx ? 0 : 1;\n"
+                                      "#else\n  return 1;\n#endif\n}\n")
+    compiler = shutil.which("c++") or shutil.which("g++")
+    subprocess.run([compiler, "-std=c++17", "-o", str(tmp_path / "adx"), str(tmp_path / "adx.cpp")], check=True,
+                   cwd=tmp_path)
+    flags = set()
+    if platform.machine() == "x86_64" and Path("/proc/cpuinfo").exists():
+        flags = {w for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")
+                 for w in line.split(":", 1)[1].split()}
+    chosen = subprocess.run([str(tmp_path / "adx")]).returncode == 0
+    assert chosen == ({"bmi2", "adx"} <= flags)

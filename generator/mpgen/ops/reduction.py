@@ -5,8 +5,8 @@
 `field` is a Field (p fixed at generation time: its words are immediates) or, for the
 modular additions and Montgomery's products, a RuntimeModulus (p an operand: its words and
 -p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit.
-At the host's 64-bit limbs (a Field's), Montgomery's products scan by columns
-(scanning.scan_montgomery) and keep the contract's R = 2^(32 n) (Field.radix_shift)."""
+At the host's 64-bit limbs (a Field's), Montgomery's products go by rows through two carry
+chains (rows.py) and keep the contract's R = 2^(32 n) (Field.radix_shift)."""
 from __future__ import annotations
 
 from ..fields import Field, to_words
@@ -15,7 +15,8 @@ from ..size import limbs_for
 from .columns import Columns
 from .common import all_ones_if_borrow, select
 from .mul import square
-from .scanning import scan_montgomery, scan_product
+from .rows import RowSum, product_rows, reduce_rows, square_rows
+from .scanning import scan_product
 
 
 def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
@@ -73,14 +74,7 @@ def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y
     congruent, without the final subtraction (needs lazy_allowed)."""
     n = field.limbs
     if fn.word_bits == 64:
-        shifted = shift_left(fn, b, field.radix_shift)
-        if lazy:  # the sum, below 2p, is the result
-            assert lazy_allowed(field)
-            scan_montgomery(fn, field, a, shifted, [], y)
-            return
-        r = fn.temps_list(n if field.spare_bit else n + 1)
-        scan_montgomery(fn, field, a, shifted, [], r)
-        subtract_if_not_below(fn, field, r, y)
+        _reduce_rows(fn, field, product_rows(fn, a, shift_left(fn, b, field.radix_shift)), y, lazy)
         return
     columns = Columns(fn, 2 * n + 1)
     for i in range(n):
@@ -98,11 +92,14 @@ def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) ->
     """y = a a R^-1 mod p for a < p: the square with each cross product once (n(n+1)/2
     products instead of n^2), then the n rows m p that clear its low half."""
     n = field.limbs
+    if fn.word_bits == 64:
+        rows = square_rows(fn, a)
+        if field.radix_shift:
+            rows = RowSum(fn, 2 * n, shift_left(fn, [rows.word(k) for k in range(2 * n)], field.radix_shift))
+        _reduce_rows(fn, field, rows, y)
+        return
     product = fn.temps_list(2 * n + 1)
     square(fn, product, a, 2 * n)
-    if fn.word_bits == 64:
-        _scan_reduce(fn, field, shift_left(fn, product[:2 * n], field.radix_shift), y)
-        return
     columns = Columns(fn, 2 * n + 1, product, initial=2 * n)
     for i in range(n):
         _clear_column(fn, field, columns, i)
@@ -115,7 +112,7 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
     of a double-width value."""
     n = field.limbs
     if fn.word_bits == 64:  # low's words shifted into the radix' extra bits, under high
-        _scan_reduce(fn, field, shift_left(fn, low, field.radix_shift) + high, y)
+        _reduce_rows(fn, field, RowSum(fn, 2 * n, shift_left(fn, low, field.radix_shift) + high), y)
         return
     value = fn.temps_list(2 * n + 1)
     for dst, src in zip(value, low + high):
@@ -126,10 +123,15 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
     _finish(fn, field, columns, y)
 
 
-def _scan_reduce(fn: Function, field: Field, value: list[Operand], y: list[Reg]) -> None:
-    """y = value 2^(-w n) mod p for value < 2^(w n) p, by columns (64-bit limbs)."""
+def _reduce_rows(fn: Function, field: Field, value: RowSum, y: list[Reg], lazy: bool = False) -> None:
+    """y = value 2^(-w n) mod p for value < 2^(w n) p, by rows (64-bit limbs); lazy: below 2p
+    (the sum itself, needs lazy_allowed)."""
+    if lazy:
+        assert lazy_allowed(field)
+        reduce_rows(fn, field, value, y)
+        return
     r = fn.temps_list(field.limbs if field.spare_bit else field.limbs + 1)
-    scan_montgomery(fn, field, [], None, value, r)
+    reduce_rows(fn, field, value, r)
     subtract_if_not_below(fn, field, r, y)
 
 

@@ -3,9 +3,7 @@ products a_i b_j (i + j = k) summed into a three-word accumulator, whose low wor
 result limb k and whose upper words carry on to column k + 1. Each product's halves go into
 one short chain (low, high, the third word's carry), so the host compiler keeps the
 accumulator in registers and each product is one widening multiply and three adds with carry.
-Montgomery's products scan the same way (Koc, Acar and Kaliski's FIPS order): column k < n
-also takes the products m_j p_(k-j), then its own m_k = low word * -p^-1, whose product by p_0
-clears the column.
+(Montgomery's products go by rows through two carry chains instead: rows.py.)
 (The GPU's plan, columns.py, sums whole rows in even and odd accumulators instead: its
 multiply-adds take a carry in, and two independent chains hide their latency.)
 """
@@ -60,10 +58,6 @@ class Accumulator:
             fn.emit("addc", high, 0 if high in self.fresh else high, 0)
             self.fresh.discard(high)
 
-    def column(self) -> Operand:
-        """The current column's word so far (0 where nothing was added)."""
-        return 0 if self.low in self.fresh else self.low
-
     def next_column(self) -> Reg:
         """The current column's word (0 where nothing was added); the accumulator moves on
         to the column above."""
@@ -90,35 +84,3 @@ def scan_product(fn: Function, out: list[Reg], a: list[Operand], b: list[Operand
         for term in ([addend[k]] if k < len(addend) else []) + pairs(k):
             acc.add(term, last=k == limit - 1)
         fn.emit("mov", out[k], acc.next_column())
-
-
-def scan_montgomery(fn: Function, field, a: list[Operand], b: list[Operand] | None, addend: list[Operand],
-                    out: list[Reg]) -> None:
-    """out = (a b + addend) / 2^(w n) + the words above it, n = field.limbs: the Montgomery sum,
-    congruent to (a b + addend) 2^(-w n) mod p and below 2p where (a b + addend) < 2^(w n) p;
-    b None: no product (a reduction of the addend). out has n words, or n + 1 where the sum may
-    not fit n (the spare word)."""
-    n, p = field.limbs, field.modulus_words
-    acc, m = Accumulator(fn), []
-    for k in range(2 * n):
-        terms: list[Term] = [addend[k]] if k < len(addend) else []
-        if b is not None:
-            terms += [(a[i], b[k - i]) for i in range(max(0, k - n + 1), min(n, k + 1))]
-        terms += [(m[j], p[k - j]) for j in range(max(0, k - n + 1), min(n, k))]
-        for term in terms:
-            acc.add(term)
-        if k < n:
-            m.append(fn.temp())
-            low = acc.column()
-            if field.minus_inverse == 1:  # p = -1 mod 2^w: m is the word itself
-                fn.emit("mov", m[k], low)
-            elif field.minus_inverse == fn.mask:  # p = 1 mod 2^w: m = -word
-                fn.emit("sub", m[k], 0, low)
-            else:
-                fn.emit("mul.lo", m[k], low, field.minus_inverse)
-            acc.add((m[k], p[0]))  # the column is now 0 mod 2^w
-            acc.next_column()
-        else:
-            fn.emit("mov", out[k - n], acc.next_column())
-    if len(out) > n:
-        fn.emit("mov", out[n], acc.next_column())

@@ -50,7 +50,7 @@ def _statement(ins: Instr, read: set[Reg]) -> str:
     """A C++ statement; a result nobody reads (a step that only sets the carry) is dropped."""
     args = [f"{s}u" if isinstance(s, int) else str(s) for s in ins.srcs]
     if ins.opcode.carry_in or ins.opcode.carry_out:
-        args.insert(0, "cf")
+        args.insert(0, ins.flag)
     call = f"{ins.opcode.host_name}({', '.join(args)});"
     return call if ins.dst.bank == "t" and ins.dst not in read else f"{ins.dst} = {call}"
 
@@ -59,6 +59,7 @@ def function(fn: Function) -> list[str]:
     """The body of `host(y, x)` (of host64(y, x) for a 64-bit list), as lines of C++."""
     if not compiled(fn):
         assert fn.word_bits == 32, f"{fn.name}: a 64-bit list of {len(fn.body)} instructions is not printed"
+        assert fn.flags in ([], ["cf"]), f"{fn.name}: the steps' format has one carry flag"
         lines = [f"uint32_t t[{fn.temps}];"] if fn.temps else []
         lines += ["static const uint32_t code[] = {"]
         lines += [f"  {_step(i)}" for i in fn.body]
@@ -67,8 +68,7 @@ def function(fn: Function) -> list[str]:
     read = {s for i in fn.body for s in i.srcs if isinstance(s, Reg)}
     word = f"uint{fn.word_bits}_t"
     lines = []
-    if any(i.opcode.carry_in or i.opcode.carry_out for i in fn.body):
-        lines.append(f"{word} cf = 0;")
+    lines += [f"{word} {flag} = 0;" for flag in fn.flags]
     if any(isinstance(s, Reg) and s.bank == "t" for s in read):
         lines.append(f"{word} t[{fn.temps}];")
     return lines + [_statement(i, read) for i in fn.body]

@@ -15,6 +15,7 @@ def function(fn: Function) -> list[str]:
             return str(o)
         return {"y": f"%{o.index}", "x": f"%{fn.out_words + o.index}", "t": f"t{o.index}"}[o.bank]
 
+    assert fn.flags in ([], ["cf"]), f"{fn.name}: PTX has one carry flag"
     written: set[int] = set()
     clobbered = False  # an input read after an output was written
     lines = ['"{\\n\\t"']
