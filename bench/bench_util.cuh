@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,18 @@ inline double host_seconds(const std::function<void()>& f, int rounds) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int k = 0; k < rounds; ++k) f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
+}
+
+// Seconds one call of each of fs takes on the host (ours and its peers): each timed in turn
+// as host_seconds(f, rounds), `turns` times over, and the fastest turn of each kept. On a
+// shared machine a neighbour's load then weighs on all of them alike, not on whichever ran
+// while it lasted (the H100 machine's Xeon moved GMP's own rate 2-3x within one call).
+inline std::vector<double> host_seconds_in_turns(const std::vector<std::function<void()>>& fs, int rounds,
+                                                 int turns = 3) {
+  std::vector<double> best(fs.size(), 1e300);
+  for (int t = 0; t < turns; ++t)
+    for (std::size_t k = 0; k < fs.size(); ++k) best[k] = std::min(best[k], host_seconds(fs[k], rounds));
+  return best;
 }
 
 inline void check(cudaError_t e, const char* what) {

@@ -51,37 +51,36 @@ Row product_on_cpu(const char* field, const uint32_t* modulus_words, std::size_t
     mpz_export(&x64[j * limbs64], nullptr, -1, 8, 0, 0, v);
     mpz_export(&ab[j * gmp_limbs], nullptr, -1, sizeof(mp_limb_t), 0, 0, v);
   }
-  const int rounds = quick ? 1 : 20;
-  const auto time = [&](const std::function<void()>& f) { return host_seconds(f, rounds); };
-  double ours;
-  if (wide) {
-    if constexpr (mpgen::has_host64<Op>::value)
-      ours = time([&] {
-        for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * 2 * limbs64]);
-      });
-  } else {
-    ours = time([&] {
-      for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
-    });
-  }
-  const mp_limb_t* modulus = mpz_limbs_read(p);
-  const double mpn = time([&] {
-    for (std::size_t j = 0; j < n; ++j) {
-      mpn_mul_n(product.data(), &ab[2 * j * gmp_limbs], &ab[(2 * j + 1) * gmp_limbs], gmp_limbs);
-      mpn_tdiv_qr(quotient.data(), &remainder[j * gmp_limbs], 0, product.data(), 2 * gmp_limbs, modulus, gmp_limbs);
-    }
-  });
   std::vector<__mpz_struct> a(2 * n);
   for (std::size_t j = 0; j < 2 * n; ++j) {
     mpz_init(&a[j]);
     mpz_import(&a[j], gmp_limbs, -1, sizeof(mp_limb_t), 0, 0, &ab[j * gmp_limbs]);
   }
-  const double mpz = time([&] {
-    for (std::size_t j = 0; j < n; ++j) {
-      mpz_mul(q, &a[2 * j], &a[2 * j + 1]);
-      mpz_mod(r, q, p);
-    }
-  });
+  const mp_limb_t* modulus = mpz_limbs_read(p);
+  const std::vector<double> seconds = host_seconds_in_turns(
+      {[&] {
+         if constexpr (mpgen::has_host64<Op>::value)
+           if (wide) {
+             for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * 2 * limbs64]);
+             return;
+           }
+         for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+       },
+       [&] {
+         for (std::size_t j = 0; j < n; ++j) {
+           mpn_mul_n(product.data(), &ab[2 * j * gmp_limbs], &ab[(2 * j + 1) * gmp_limbs], gmp_limbs);
+           mpn_tdiv_qr(quotient.data(), &remainder[j * gmp_limbs], 0, product.data(), 2 * gmp_limbs, modulus,
+                       gmp_limbs);
+         }
+       },
+       [&] {
+         for (std::size_t j = 0; j < n; ++j) {
+           mpz_mul(q, &a[2 * j], &a[2 * j + 1]);
+           mpz_mod(r, q, p);
+         }
+       }},
+      quick ? 1 : 7);
+  const double ours = seconds[0], mpn = seconds[1], mpz = seconds[2];
   for (auto& z : a) mpz_clear(&z);
   mpz_clears(p, v, q, r, nullptr);
   gmp_randclear(state);

@@ -90,21 +90,26 @@ Row powm_on_cpu(const uint32_t* modulus_words, std::size_t n, bool wide) {
     else mpz_urandomm(&a[j], state, p);
     mpz_export(&x[j * words], nullptr, -1, 4, 0, 0, &a[j]);
   }
-  const auto seconds = [](const std::function<void()>& f) { return host_seconds(f, 1); };
   const auto layout = mpgen::Layout::contiguous;
-  double ours = 0;
-  if constexpr (mpgen::has_host64<Op>::value)
-    if (wide) ours = seconds([&] { mpgen::host64_range<Op>(n, layout, x.data(), y.data(), 0, n); });
-  if (!wide) ours = seconds([&] { mpgen::host_range<Op>(n, layout, x.data(), y.data(), 0, n); });
-  const double gmp = seconds([&] {
-    for (std::size_t j = 0; j < n; ++j) mpz_powm(r, &a[2 * j], &a[2 * j + 1], p);
-  });
+  const std::vector<double> seconds = host_seconds_in_turns(
+      {[&] {
+         if constexpr (mpgen::has_host64<Op>::value)
+           if (wide) return mpgen::host64_range<Op>(n, layout, x.data(), y.data(), 0, n);
+         mpgen::host_range<Op>(n, layout, x.data(), y.data(), 0, n);
+       },
+       [&] {
+         for (std::size_t j = 0; j < n; ++j) mpz_powm(r, &a[2 * j], &a[2 * j + 1], p);
+       }},
+      1);
+  const double ours = seconds[0], gmp = seconds[1];
   for (auto& z : a) mpz_clear(&z);
   mpz_clears(p, r, nullptr);
   gmp_randclear(state);
   return {std::string("modexp, ") + std::to_string(Op::bits) + "-bit exponent" +
-              (wide ? " (one thread, host64, " + std::to_string(mpgen::lanes64_of<Op>::value) + " lanes)"
-                    : " (one thread, 32-bit host)"),
+              (!wide ? " (one thread, 32-bit host)"
+               : mpgen::lanes64_of<Op>::value == 1
+                   ? " (one thread, host64)"
+                   : " (one thread, host64, " + std::to_string(mpgen::lanes64_of<Op>::value) + " lanes)"),
           "cpu", Op::bits, n / ours, gmp / ours, "GMP mpz_powm", n / gmp, "GMP mpz_powm"};
 }
 

@@ -22,6 +22,13 @@
 namespace bench {
 namespace {
 
+// Op's host64 words in (or out), 0 where it has no host64.
+template <class Op>
+constexpr unsigned words64(bool in) {
+  if constexpr (mpgen::has_host64<Op>::value) return in ? Op::in_words64 : Op::out_words64;
+  return 0;
+}
+
 // The CPU backend, one thread: Op::host (the GPU's 32-bit list) or, with wide, Op::host64
 // (the 64-bit list) over a batch against GMP's mpn function on as many 64-bit limbs.
 template <class Op>
@@ -33,28 +40,25 @@ Row on_cpu(std::size_t n, bool quick, bool wide) {
   for (auto* v : {&a, &b})
     for (auto& w : *v) w = (mp_limb_t(random_words(2, unsigned(w))[0]) << 32) | 0x9e3779b9u;
   const std::string name = Op::name;
-  const int rounds = quick ? 1 : 20;
-  const auto time = [&](const std::function<void()>& f) { return host_seconds(f, rounds); };
-  double ours = 0;
-  if constexpr (mpgen::has_host64<Op>::value) {
-    if (wide) {
-      std::vector<uint64_t> x64(Op::in_words64 * n), y64(Op::out_words64 * n);
-      for (std::size_t i = 0; i < x64.size(); ++i) x64[i] = uint64_t(x[i % x.size()]) << 32 | x[(i + 1) % x.size()];
-      ours = time([&] {
-        for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * Op::in_words64]);
-      });
-    }
-  }
-  if (!wide)
-    ours = time([&] {
-      for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
-    });
-  const double gmp = time([&] {
-    for (std::size_t j = 0; j < n; ++j)
-      if (name == "mul") mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
-      else if (name == "sqr") mpn_sqr(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], gmp_limbs);
-      else mpn_add_n(&r[gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
-  });
+  std::vector<uint64_t> x64(words64<Op>(true) * n), y64(words64<Op>(false) * n);
+  for (std::size_t i = 0; i < x64.size(); ++i) x64[i] = uint64_t(x[i % x.size()]) << 32 | x[(i + 1) % x.size()];
+  const std::vector<double> seconds = host_seconds_in_turns(
+      {[&] {
+         if constexpr (mpgen::has_host64<Op>::value)
+           if (wide) {
+             for (std::size_t j = 0; j < n; ++j) Op::host64(&y64[j * Op::out_words64], &x64[j * Op::in_words64]);
+             return;
+           }
+         for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+       },
+       [&] {
+         for (std::size_t j = 0; j < n; ++j)
+           if (name == "mul") mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+           else if (name == "sqr") mpn_sqr(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], gmp_limbs);
+           else mpn_add_n(&r[gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+       }},
+      quick ? 1 : 7);
+  const double ours = seconds[0], gmp = seconds[1];
   const char* peer = name == "mul" ? "GMP mpn_mul_n" : name == "sqr" ? "GMP mpn_sqr" : "GMP mpn_add_n";
   return {name + (wide ? " (one thread, host64)" : " (one thread, 32-bit host)"), "cpu", Op::bits, n / ours,
           gmp / ours, peer, n / gmp, peer};

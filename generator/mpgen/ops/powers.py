@@ -40,8 +40,8 @@ class LoopOperation:
     # as Operation's: 64 where the host runs the loop over its products' 64-bit lists too
     word_bits: tuple[int, ...] = (32,)
     # instances a CPU batch runs side by side through the 64-bit lists (host64_lanes; 1: one
-    # at a time), for the field's limbs at 64 bits
-    lanes64: Callable[[int], int] = lambda limbs: 1
+    # at a time)
+    lanes64: int = 1
 
     @property
     def cpp_name(self) -> str:
@@ -106,12 +106,13 @@ def _exponent(field: Field) -> tuple[int, ...]:
     return (field.bits, field.bits)
 
 
-def _power_lanes(limbs: int) -> int:
-    """A CPU batch's modexp, lanes side by side: their chains of products overlap where
-    each product waits on the one before. On the dev machine an instance took 2200, 1295
-    and 1058 ns with 1, 2 and 4 lanes at 128 bits; 8407, 7173, 6719 at 256; 38.6, 35.9,
-    36.9 us at 512; 246, 241, 241 us at 1024 (bench/NOTES.md, twenty-seventh session)."""
-    return 4 if limbs <= 4 else 2
+# A CPU batch's modexp runs this many instances side by side: their chains of products
+# overlap where each product waits on the one before, and at 1024 bits (a table in memory)
+# their loads too. Per instance on the dev machine, random exponents, the x86 assembly's
+# products, 1 to 4 lanes: 2216, 1443, 1144, 1088 ns at 128 bits; 7478, 5645, 5323, 5363 at
+# 256; 29.0, 26.8, 27.3, 27.3 us at 512; 216, 198, 197, 191 us at 1024 (bench/NOTES.md,
+# twenty-seventh session).
+POWER_LANES = 4
 
 
 OPERATIONS = [
@@ -119,7 +120,7 @@ OPERATIONS = [
                   "registers read by masks up to 8 limbs (no address depends on e), else of 5 "
                   "bits from a table in memory indexed by e's digits (not for secret exponents)",
                   _exponent, "::mpgen::loops::window_power<Domain, bits>(y, x, x + Domain::limbs);",
-                  domain_operations, word_bits=WORD_BITS, lanes64=_power_lanes),
+                  domain_operations, word_bits=WORD_BITS, lanes64=POWER_LANES),
     LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
                   "swaps, two products per bit of e whatever its value (constant time)", _exponent,
                   "::mpgen::loops::ladder_power<Domain, bits>(y, x, x + Domain::limbs);",

@@ -69,10 +69,9 @@ def host64(p: PlannedOp, m: Module) -> dict | None:
     operand_limbs = [limbs_for(bits, 64) for bits in p.operand_bits]
     result_limbs = p.op.result_limbs(replace(p.size, word_bits=64))
     # lanes: instances a CPU batch runs at once (host64_lanes), each operand's limbs lane by lane
-    lanes = p.op.lanes64(limbs_for(p.size.bits, 64)) if p.loop else 1
     return {"in_words": sum(operand_limbs), "out_words": result_limbs + p.op.flag,
             "operand_limbs": operand_limbs, "result_limbs": result_limbs, "instructions": instructions,
-            "lanes": lanes}
+            "lanes": p.op.lanes64 if p.loop else 1}
 
 
 def module(m: Module, files: dict[str, str]) -> dict:
