@@ -39,7 +39,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
 #include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
 #define MPGEN_X86_CARRIES
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(MPGEN_NO_X86_ASM)
 #include <cpuid.h>
 // The 64-bit lists' x86-64 assembly (mulx, adcx, adox), where the CPU has BMI2 and ADX.
 #define MPGEN_X86_ASM
@@ -2025,7 +2025,7 @@ inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint3
         [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
   };
   if constexpr (L > 1)
-    for (; last - j >= L; j += L) at(std::integral_constant<unsigned, L>{});
+    for (; j + L <= last; j += L) at(std::integral_constant<unsigned, L>{});
   for (; j < last; ++j) at(std::integral_constant<unsigned, 1>{});
 }
 

@@ -20,7 +20,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
 #include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
 #define MPGEN_X86_CARRIES
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(MPGEN_NO_X86_ASM)
 #include <cpuid.h>
 // The 64-bit lists' x86-64 assembly (mulx, adcx, adox), where the CPU has BMI2 and ADX.
 #define MPGEN_X86_ASM

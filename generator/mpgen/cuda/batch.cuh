@@ -33,7 +33,7 @@ inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint3
         [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
   };
   if constexpr (L > 1)
-    for (; last - j >= L; j += L) at(std::integral_constant<unsigned, L>{});
+    for (; j + L <= last; j += L) at(std::integral_constant<unsigned, L>{});
   for (; j < last; ++j) at(std::integral_constant<unsigned, 1>{});
 }
 

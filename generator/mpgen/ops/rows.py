@@ -58,7 +58,7 @@ class RowSum:
         above = top + 1
         tail = above < len(self.t)  # else the sum fits: nothing carries out of the top
         assert m != 0 and factors
-        if all(k in self.fresh for k in range(start, min(above, len(self.t)) + 1)) and extra == 0:
+        if all(k in self.fresh for k in range(start, (above if tail else top) + 1)) and extra == 0:
             # onto zeros: the halves' sums, one chain (a high half is below 2^w - 1, so the
             # top word takes the last carry)
             high: Operand = 0

@@ -223,7 +223,7 @@ class _Printer:
         """mul.lo and/or mul.hi of the same factors: one mulx."""
         a, b = (low or high).srcs
         if isinstance(b, Reg) and b in self.reg_of and not (isinstance(a, Reg) and a in self.reg_of):
-            a, b = b, a  # rdx takes the factor that is not in a register
+            a, b = b, a  # rdx takes the factor in a register, mulx reads the other from memory
         if self.rdx != a:
             self.emit(f"movq {self.operand(a)}, %%rdx")
             self.rdx = a
@@ -243,7 +243,8 @@ class _Printer:
         self.emit(f"mulx {source}, %%{regs[0]}, %%{regs[1]}")
 
     def step(self, i: int, ins: Instr) -> int:
-        """Prints instruction i (and i + 1 where they make one mulx); returns how many."""
+        """Prints instruction i (and i + 1 where they make one mulx: the halves of one product,
+        neither written over a factor or the other); returns how many."""
         op, (d, srcs) = ins.opcode, (ins.dst, ins.srcs)
         dead = self.after[i][d] == NEVER and d.bank != "y"
         if op.chain_kind:
@@ -251,7 +252,7 @@ class _Printer:
         elif op.mnemonic in ("mul.lo", "mul.hi"):
             following = self.body[i + 1] if i + 1 < len(self.body) else None
             if op.mnemonic == "mul.lo" and following is not None and following.opcode.mnemonic == "mul.hi" \
-                    and following.srcs == srcs:
+                    and following.srcs == srcs and d not in srcs and following.dst != d:
                 self.multiply(i, ins, following)
                 return 2
             if dead:
