@@ -44,11 +44,10 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 // The 64-bit lists' x86-64 assembly (mulx, adcx, adox), where the CPU has BMI2 and ADX.
 #define MPGEN_X86_ASM
 namespace mpgen {
-inline bool x86_has_adx() {
+inline const bool x86_adx = [] {
   unsigned a, b, c, d;
   return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);  // BMI2, ADX
-}
-inline const bool x86_adx = x86_has_adx();
+}();
 }  // namespace mpgen
 #endif
 #endif

@@ -65,9 +65,7 @@ class _Printer:
             for s in ins.srcs:
                 if isinstance(s, Reg):
                     upcoming[s] = i
-        self.next_read: dict[Reg, int] = {}
-        for r, first in upcoming.items():
-            self.next_read[r] = first
+        self.next_read = dict(upcoming)  # each word's first read
 
     # -- operands --------------------------------------------------------------------------
     def emit(self, text: str) -> None:
@@ -163,7 +161,7 @@ class _Printer:
         self.bind(d, reg)
         return reg
 
-    def retire(self, i: int, ins: Instr) -> None:
+    def retire(self, i: int) -> None:
         """Moves the read positions past instruction i; frees registers of dead words."""
         for r, at in self.after[i].items():
             self.next_read[r] = at
@@ -305,8 +303,8 @@ class _Printer:
         while i < len(self.body):
             count = self.step(i, self.body[i])
             for k in range(i, i + count):
-                self.retire(k, self.body[k])
-            self.free_scratch()
+                self.retire(k)
+            self.scratch.clear()  # a step's scratch registers are free again
             i += count
         for k in range(self.fn.out_words):
             y = Reg("y", k)
@@ -315,10 +313,6 @@ class _Printer:
         base = 8 * len(self.constants)
         return [re.sub(r"SLOT(\d+)", lambda m: f"{base + 8 * int(m.group(1))}(%%rcx)", line)
                 for line in self.lines]
-
-    def free_scratch(self) -> None:
-        """A step's scratch registers are free again."""
-        self.scratch.clear()
 
 
 def assembly(fn: Function) -> list[str] | None:
