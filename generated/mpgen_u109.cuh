@@ -3142,6 +3142,34 @@ struct mul {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r10\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq 0(%%rcx), %%r10\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq %%rax, 0(%%rdi)\n\t"
+          "movq %%rbx, 8(%%rdi)\n\t"
+          "movq %%r9, 16(%%rdi)\n\t"
+          "movq %%r10, 24(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[15];
     t[3] = ptx_mul_lo(x[0], x[2]);
@@ -3402,6 +3430,34 @@ struct mul_hi {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r10\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq 0(%%rcx), %%r10\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "shrdq $45, %%r9, %%rbx\n\t"
+          "shrdq $45, %%r10, %%r9\n\t"
+          "movq %%rbx, 0(%%rdi)\n\t"
+          "movq %%r9, 8(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[19];
     t[7] = ptx_mul_lo(x[0], x[2]);
@@ -3543,6 +3599,32 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%rax, %%rax\n\t"
+          "adoxq %%r9, %%rax\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%r9, %%r10\n\t"
+          "adcxq %%rbx, %%rbx\n\t"
+          "adoxq %%r9, %%rbx\n\t"
+          "movq $0, %%r9\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "movq %%r8, 0(%%rdi)\n\t"
+          "movq %%rax, 8(%%rdi)\n\t"
+          "movq %%rbx, 16(%%rdi)\n\t"
+          "movq %%r9, 24(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[15];
     t[3] = ptx_mul_lo(x[0], x[0]);

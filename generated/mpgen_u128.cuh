@@ -3133,6 +3133,34 @@ struct mul {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r10\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq 0(%%rcx), %%r10\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq %%rax, 0(%%rdi)\n\t"
+          "movq %%rbx, 8(%%rdi)\n\t"
+          "movq %%r9, 16(%%rdi)\n\t"
+          "movq %%r10, 24(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[15];
     t[3] = ptx_mul_lo(x[0], x[2]);
@@ -3329,10 +3357,10 @@ struct mul_hi {
         "addc.cc.u32 t5, t5, t12;\n\t"
         "addc.cc.u32 t6, t6, t13;\n\t"
         "addc.u32 t7, t7, t14;\n\t"
-        "shf.r.clamp.b32 %0, t4, t5, 0;\n\t"
-        "shf.r.clamp.b32 %1, t5, t6, 0;\n\t"
-        "shf.r.clamp.b32 %2, t6, t7, 0;\n\t"
-        "shr.b32 %3, t7, 0;\n\t"
+        "mov.b32 %0, t4;\n\t"
+        "mov.b32 %1, t5;\n\t"
+        "mov.b32 %2, t6;\n\t"
+        "mov.b32 %3, t7;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -3387,15 +3415,41 @@ struct mul_hi {
     t[5] = ptx_addc_cc(cf, t[5], t[12]);
     t[6] = ptx_addc_cc(cf, t[6], t[13]);
     t[7] = ptx_addc(cf, t[7], t[14]);
-    y[0] = ptx_shf_r_clamp(t[4], t[5], 0u);
-    y[1] = ptx_shf_r_clamp(t[5], t[6], 0u);
-    y[2] = ptx_shf_r_clamp(t[6], t[7], 0u);
-    y[3] = ptx_shr(t[7], 0u);
+    y[0] = ptx_mov(t[4]);
+    y[1] = ptx_mov(t[5]);
+    y[2] = ptx_mov(t[6]);
+    y[3] = ptx_mov(t[7]);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r10\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq 0(%%rcx), %%r10\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq %%r9, 0(%%rdi)\n\t"
+          "movq %%r10, 8(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[19];
     t[7] = ptx_mul_lo(x[0], x[2]);
@@ -3420,8 +3474,8 @@ struct mul_hi {
     ptx_addc(cf, 0u, 0u);
     t[2] = ptx_mov(t[6]);
     t[3] = ptx_mov(t[9]);
-    y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
-    y[1] = ptx_shr(t[3], 0u);
+    y[0] = ptx_mov(t[2]);
+    y[1] = ptx_mov(t[3]);
   }
 #endif
 #endif
@@ -3541,6 +3595,32 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%rax, %%rax\n\t"
+          "adoxq %%r9, %%rax\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%r9, %%r10\n\t"
+          "adcxq %%rbx, %%rbx\n\t"
+          "adoxq %%r9, %%rbx\n\t"
+          "movq $0, %%r9\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "adoxq %%r10, %%r9\n\t"
+          "movq %%r8, 0(%%rdi)\n\t"
+          "movq %%rax, 8(%%rdi)\n\t"
+          "movq %%rbx, 16(%%rdi)\n\t"
+          "movq %%r9, 24(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[15];
     t[3] = ptx_mul_lo(x[0], x[0]);

@@ -3199,6 +3199,55 @@ struct mul {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq 32(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r11\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r11, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq %%r11, %%r10\n\t"
+          "mulx 16(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adoxq 0(%%rcx), %%r11\n\t"
+          "adcxq 0(%%rcx), %%r11\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 40(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r12, %%r13\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r12, %%r9\n\t"
+          "adoxq %%r13, %%r10\n\t"
+          "mulx 8(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%r12, %%r10\n\t"
+          "adoxq %%r13, %%r11\n\t"
+          "mulx 16(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%r12, %%r11\n\t"
+          "adoxq %%r13, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "movq %%rax, 0(%%rdi)\n\t"
+          "movq %%rbx, 8(%%rdi)\n\t"
+          "movq %%r9, 16(%%rdi)\n\t"
+          "movq %%r10, 24(%%rdi)\n\t"
+          "movq %%r11, 32(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[26];
     t[3] = ptx_mul_lo(x[0], x[3]);
@@ -3559,6 +3608,56 @@ struct mul_hi {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq 32(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r11\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r11, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq %%r11, %%r10\n\t"
+          "mulx 16(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adoxq 0(%%rcx), %%r11\n\t"
+          "adcxq 0(%%rcx), %%r11\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 40(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r12, %%r13\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r12, %%r9\n\t"
+          "adoxq %%r13, %%r10\n\t"
+          "mulx 8(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%r12, %%r10\n\t"
+          "adoxq %%r13, %%r11\n\t"
+          "mulx 16(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%r12, %%r11\n\t"
+          "adoxq %%r13, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "shrdq $3, %%r10, %%r9\n\t"
+          "shrdq $3, %%r11, %%r10\n\t"
+          "shrq $3, %%r11\n\t"
+          "movq %%r9, 0(%%rdi)\n\t"
+          "movq %%r10, 8(%%rdi)\n\t"
+          "movq %%r11, 16(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[31];
     t[8] = ptx_mul_lo(x[0], x[3]);
@@ -3754,6 +3853,52 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adcxq 0(%%rcx), %%r9\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r10\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq 0(%%rcx), %%r10\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r11, %%r12\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%rax, %%rax\n\t"
+          "adoxq %%r12, %%rax\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%rbx, %%rbx\n\t"
+          "adoxq %%r12, %%rbx\n\t"
+          "adcxq %%r9, %%r9\n\t"
+          "adoxq %%r13, %%r9\n\t"
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 16(%%rsi), %%r12, %%r13\n\t"
+          "adcxq %%r10, %%r10\n\t"
+          "adoxq %%r12, %%r10\n\t"
+          "adcxq %%r8, %%r8\n\t"
+          "adoxq %%r13, %%r8\n\t"
+          "movq %%r11, 0(%%rdi)\n\t"
+          "movq %%rax, 8(%%rdi)\n\t"
+          "movq %%rbx, 16(%%rdi)\n\t"
+          "movq %%r9, 24(%%rdi)\n\t"
+          "movq %%r10, 32(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[26];
     t[3] = ptx_mul_lo(x[0], x[0]);

@@ -3399,6 +3399,84 @@ struct mul {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 32(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "mulx 24(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adcxq 0(%%rcx), %%r11\n\t"
+          "movq 40(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r12\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r12, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq %%r12, %%r10\n\t"
+          "mulx 16(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adoxq %%r12, %%r11\n\t"
+          "mulx 24(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r11\n\t"
+          "adoxq 0(%%rcx), %%r12\n\t"
+          "adcxq 0(%%rcx), %%r12\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 48(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r13, %%r14\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r13, %%r9\n\t"
+          "adoxq %%r14, %%r10\n\t"
+          "mulx 8(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r10\n\t"
+          "adoxq %%r14, %%r11\n\t"
+          "mulx 16(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r11\n\t"
+          "adoxq %%r14, %%r12\n\t"
+          "mulx 24(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r12\n\t"
+          "adoxq %%r14, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "movq $0, %%r13\n\t"
+          "adcxq 0(%%rcx), %%r13\n\t"
+          "adoxq 0(%%rcx), %%r13\n\t"
+          "movq 56(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r14, %%r15\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r14, %%r10\n\t"
+          "adoxq %%r15, %%r11\n\t"
+          "mulx 8(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r11\n\t"
+          "adoxq %%r15, %%r12\n\t"
+          "mulx 16(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r12\n\t"
+          "adoxq %%r15, %%r8\n\t"
+          "mulx 24(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r8\n\t"
+          "adoxq %%r15, %%r13\n\t"
+          "adcxq 0(%%rcx), %%r13\n\t"
+          "movq %%rax, 0(%%rdi)\n\t"
+          "movq %%rbx, 8(%%rdi)\n\t"
+          "movq %%r9, 16(%%rdi)\n\t"
+          "movq %%r10, 24(%%rdi)\n\t"
+          "movq %%r11, 32(%%rdi)\n\t"
+          "movq %%r12, 40(%%rdi)\n\t"
+          "movq %%r8, 48(%%rdi)\n\t"
+          "movq %%r13, 56(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[43];
     t[3] = ptx_mul_lo(x[0], x[4]);
@@ -3902,14 +3980,14 @@ struct mul_hi {
         "addc.cc.u32 t13, t13, t28;\n\t"
         "addc.cc.u32 t14, t14, t29;\n\t"
         "addc.u32 t15, t15, t30;\n\t"
-        "shf.r.clamp.b32 %0, t8, t9, 0;\n\t"
-        "shf.r.clamp.b32 %1, t9, t10, 0;\n\t"
-        "shf.r.clamp.b32 %2, t10, t11, 0;\n\t"
-        "shf.r.clamp.b32 %3, t11, t12, 0;\n\t"
-        "shf.r.clamp.b32 %4, t12, t13, 0;\n\t"
-        "shf.r.clamp.b32 %5, t13, t14, 0;\n\t"
-        "shf.r.clamp.b32 %6, t14, t15, 0;\n\t"
-        "shr.b32 %7, t15, 0;\n\t"
+        "mov.b32 %0, t8;\n\t"
+        "mov.b32 %1, t9;\n\t"
+        "mov.b32 %2, t10;\n\t"
+        "mov.b32 %3, t11;\n\t"
+        "mov.b32 %4, t12;\n\t"
+        "mov.b32 %5, t13;\n\t"
+        "mov.b32 %6, t14;\n\t"
+        "mov.b32 %7, t15;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -4072,19 +4150,93 @@ struct mul_hi {
     t[13] = ptx_addc_cc(cf, t[13], t[28]);
     t[14] = ptx_addc_cc(cf, t[14], t[29]);
     t[15] = ptx_addc(cf, t[15], t[30]);
-    y[0] = ptx_shf_r_clamp(t[8], t[9], 0u);
-    y[1] = ptx_shf_r_clamp(t[9], t[10], 0u);
-    y[2] = ptx_shf_r_clamp(t[10], t[11], 0u);
-    y[3] = ptx_shf_r_clamp(t[11], t[12], 0u);
-    y[4] = ptx_shf_r_clamp(t[12], t[13], 0u);
-    y[5] = ptx_shf_r_clamp(t[13], t[14], 0u);
-    y[6] = ptx_shf_r_clamp(t[14], t[15], 0u);
-    y[7] = ptx_shr(t[15], 0u);
+    y[0] = ptx_mov(t[8]);
+    y[1] = ptx_mov(t[9]);
+    y[2] = ptx_mov(t[10]);
+    y[3] = ptx_mov(t[11]);
+    y[4] = ptx_mov(t[12]);
+    y[5] = ptx_mov(t[13]);
+    y[6] = ptx_mov(t[14]);
+    y[7] = ptx_mov(t[15]);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 32(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 8(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "mulx 24(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adcxq 0(%%rcx), %%r11\n\t"
+          "movq 40(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r8, %%r12\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "adoxq %%r12, %%r9\n\t"
+          "mulx 8(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq %%r12, %%r10\n\t"
+          "mulx 16(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adoxq %%r12, %%r11\n\t"
+          "mulx 24(%%rsi), %%r8, %%r12\n\t"
+          "adcxq %%r8, %%r11\n\t"
+          "adoxq 0(%%rcx), %%r12\n\t"
+          "adcxq 0(%%rcx), %%r12\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 48(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r13, %%r14\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r13, %%r9\n\t"
+          "adoxq %%r14, %%r10\n\t"
+          "mulx 8(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r10\n\t"
+          "adoxq %%r14, %%r11\n\t"
+          "mulx 16(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r11\n\t"
+          "adoxq %%r14, %%r12\n\t"
+          "mulx 24(%%rsi), %%r13, %%r14\n\t"
+          "adcxq %%r13, %%r12\n\t"
+          "adoxq %%r14, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "movq $0, %%r13\n\t"
+          "adcxq 0(%%rcx), %%r13\n\t"
+          "adoxq 0(%%rcx), %%r13\n\t"
+          "movq 56(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r14, %%r15\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r14, %%r10\n\t"
+          "adoxq %%r15, %%r11\n\t"
+          "mulx 8(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r11\n\t"
+          "adoxq %%r15, %%r12\n\t"
+          "mulx 16(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r12\n\t"
+          "adoxq %%r15, %%r8\n\t"
+          "mulx 24(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r14, %%r8\n\t"
+          "adoxq %%r15, %%r13\n\t"
+          "adcxq 0(%%rcx), %%r13\n\t"
+          "movq %%r11, 0(%%rdi)\n\t"
+          "movq %%r12, 8(%%rdi)\n\t"
+          "movq %%r8, 16(%%rdi)\n\t"
+          "movq %%r13, 24(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[51];
     t[11] = ptx_mul_lo(x[0], x[4]);
@@ -4173,10 +4325,10 @@ struct mul_hi {
     ptx_addc(cf, 0u, 0u);
     t[6] = ptx_mov(t[34]);
     t[7] = ptx_mov(t[41]);
-    y[0] = ptx_shf_r_clamp(t[4], t[5], 0u);
-    y[1] = ptx_shf_r_clamp(t[5], t[6], 0u);
-    y[2] = ptx_shf_r_clamp(t[6], t[7], 0u);
-    y[3] = ptx_shr(t[7], 0u);
+    y[0] = ptx_mov(t[4]);
+    y[1] = ptx_mov(t[5]);
+    y[2] = ptx_mov(t[6]);
+    y[3] = ptx_mov(t[7]);
   }
 #endif
 #endif
@@ -4440,6 +4592,75 @@ struct sqr {
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
+    #ifdef MPGEN_X86_ASM
+    if (::mpgen::x86_adx) {
+      uint64_t s[1];
+      s[0] = 0x0ull;
+      asm volatile(
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%rax, %%rbx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r9\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%rbx\n\t"
+          "mulx 24(%%rsi), %%r8, %%r10\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adcxq 0(%%rcx), %%r10\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 16(%%rsi), %%r8, %%r11\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r8, %%r9\n\t"
+          "adoxq %%r11, %%r10\n\t"
+          "mulx 24(%%rsi), %%r8, %%r11\n\t"
+          "adcxq %%r8, %%r10\n\t"
+          "adoxq 0(%%rcx), %%r11\n\t"
+          "adcxq 0(%%rcx), %%r11\n\t"
+          "movq $0, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "adoxq 0(%%rcx), %%r8\n\t"
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 24(%%rsi), %%r12, %%r13\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%r12, %%r11\n\t"
+          "adoxq %%r13, %%r8\n\t"
+          "adcxq 0(%%rcx), %%r8\n\t"
+          "movq $0, %%r12\n\t"
+          "adcxq 0(%%rcx), %%r12\n\t"
+          "adoxq 0(%%rcx), %%r12\n\t"
+          "movq 0(%%rsi), %%rdx\n\t"
+          "mulx 0(%%rsi), %%r13, %%r14\n\t"
+          "testq %%rax, %%rax\n\t"
+          "adcxq %%rax, %%rax\n\t"
+          "adoxq %%r14, %%rax\n\t"
+          "movq 8(%%rsi), %%rdx\n\t"
+          "mulx 8(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%rbx, %%rbx\n\t"
+          "adoxq %%r14, %%rbx\n\t"
+          "adcxq %%r9, %%r9\n\t"
+          "adoxq %%r15, %%r9\n\t"
+          "movq 16(%%rsi), %%rdx\n\t"
+          "mulx 16(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r10, %%r10\n\t"
+          "adoxq %%r14, %%r10\n\t"
+          "adcxq %%r11, %%r11\n\t"
+          "adoxq %%r15, %%r11\n\t"
+          "movq 24(%%rsi), %%rdx\n\t"
+          "mulx 24(%%rsi), %%r14, %%r15\n\t"
+          "adcxq %%r8, %%r8\n\t"
+          "adoxq %%r14, %%r8\n\t"
+          "adcxq %%r12, %%r12\n\t"
+          "adoxq %%r15, %%r12\n\t"
+          "movq %%r13, 0(%%rdi)\n\t"
+          "movq %%rax, 8(%%rdi)\n\t"
+          "movq %%rbx, 16(%%rdi)\n\t"
+          "movq %%r9, 24(%%rdi)\n\t"
+          "movq %%r10, 32(%%rdi)\n\t"
+          "movq %%r11, 40(%%rdi)\n\t"
+          "movq %%r8, 48(%%rdi)\n\t"
+          "movq %%r12, 56(%%rdi)\n\t"
+          : : "S"(x), "D"(y), "c"(s) : "rax", "rbx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdx", "cc", "memory");
+      return;
+    }
+    #endif
     uint64_t cf = 0;
     uint64_t t[43];
     t[3] = ptx_mul_lo(x[0], x[0]);

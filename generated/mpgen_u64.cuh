@@ -3160,8 +3160,8 @@ struct mul_hi {
         "add.cc.u32 t1, t1, t4;\n\t"
         "addc.cc.u32 t2, t2, t5;\n\t"
         "addc.u32 t3, t3, t6;\n\t"
-        "shf.r.clamp.b32 %0, t2, t3, 0;\n\t"
-        "shr.b32 %1, t3, 0;\n\t"
+        "mov.b32 %0, t2;\n\t"
+        "mov.b32 %1, t3;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -3186,8 +3186,8 @@ struct mul_hi {
     t[1] = ptx_add_cc(cf, t[1], t[4]);
     t[2] = ptx_addc_cc(cf, t[2], t[5]);
     t[3] = ptx_addc(cf, t[3], t[6]);
-    y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
-    y[1] = ptx_shr(t[3], 0u);
+    y[0] = ptx_mov(t[2]);
+    y[1] = ptx_mov(t[3]);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3200,7 +3200,7 @@ struct mul_hi {
     t[3] = ptx_mov(t[6]);
     ptx_mov(t[2]);
     t[1] = ptx_mov(t[3]);
-    y[0] = ptx_shr(t[1], 0u);
+    y[0] = ptx_mov(t[1]);
   }
 #endif
 #endif

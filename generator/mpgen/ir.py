@@ -140,6 +140,9 @@ class Function:
     temps: int = 0
     body: list[Instr] = field(default_factory=list)
     word_bits: int = 32
+    # The list the x86-64 printer prints (64-bit words): its adcx and adox run two carry
+    # chains at speed, so products sum by rows (ops/rows.py) where C++ sums them by columns.
+    x86: bool = False
 
     @property
     def mask(self) -> int:

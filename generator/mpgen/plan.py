@@ -41,6 +41,7 @@ class PlannedOp:
     fn: Function | None
     program: Program | None = None
     fn64: Function | None = None  # the thread tier's list at 64-bit limbs, where the op has one (host64)
+    fn_x86: Function | None = None  # and its plan for the x86-64 assembly (host64 on CPUs with ADX)
 
     @property
     def loop(self) -> bool:
@@ -233,11 +234,14 @@ def plan(size: Size, ops: list) -> Module:
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
                                        group_program(size, op.name)) for op in ops])
     wide = replace(size, word_bits=64)
-    return Module(size, [
-        PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
-                  None if isinstance(op, LoopOperation) else op.plan(size),
-                  fn64=op.plan(wide) if 64 in op.word_bits and not isinstance(op, LoopOperation) else None)
-        for op in with_needs(size, ops)])
+    planned = []
+    for op in with_needs(size, ops):
+        straight = not isinstance(op, LoopOperation)
+        host64 = straight and 64 in op.word_bits
+        planned.append(PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
+                                 op.plan(size) if straight else None, fn64=op.plan(wide) if host64 else None,
+                                 fn_x86=op.plan(replace(wide, x86=True)) if host64 and op.x86_plan(size) else None))
+    return Module(size, planned)
 
 
 def plan_request(request: Request) -> list[Module]:

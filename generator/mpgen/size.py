@@ -35,6 +35,7 @@ class Size:
     threads: int = 0  # the group tier: the request's threads per integer (0: the table's)
     instances_per_block: int = 0  # and its instances per block (0: the table's)
     word_bits: int = LIMB_BITS  # the limbs' width: 32, or 64 for the host's 64-bit rendering
+    x86: bool = False  # at 64 bits: the plan for the x86-64 assembly (printers/x86.py)
 
     @property
     def tier(self) -> Tier:

@@ -82,8 +82,11 @@ def check_every_plan(field, word_bits: int) -> None:
     if word_bits == 64:
         assert [op.name for op in ops if 64 in op.word_bits] == [n for n in PLANNED_AT_64 if n in {op.name for op in ops}]
         ops, field = [op for op in ops if 64 in op.word_bits], replace(field, word_bits=64)
-    for op in ops:
-        fn = op.plan(field)
+    plans = [(op, op.plan(field)) for op in ops]
+    if word_bits == 64:  # and the x86 plans (modmul and modsqr's for a pseudo-Mersenne p)
+        plans += [(op, op.plan(replace(field, x86=True))) for op in ops if op.x86_plan(field)]
+        assert {op.name for op, fn in plans if fn.x86} == ({"modmul", "modsqr"} if field.pseudo_mersenne else set())
+    for op, fn in plans:
         binary = len(op.operand_bits(field)) == 2
         pairs = [(a, b) for a in edges for b in edges] + \
             [(rng.randrange(p), rng.randrange(p)) for _ in range(200)]

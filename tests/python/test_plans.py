@@ -60,16 +60,31 @@ def test_every_plan_matches_integers(bits, word_bits):
     for op in planned:
         if op.modulus_operand is not None or isinstance(op, LoopOperation):  # test_moduli.py, test_division.py
             continue
-        fn = op.plan(size)
-        assert fn.word_bits == word_bits
-        widths = op.operand_bits(size)
-        for t in range(120 if bits <= 521 else 20):
-            x = [rng.choice([0, 1, (1 << w) - 1, rng.getrandbits(w)]) if t % 2
-                 else rng.getrandbits(w) for w in widths]
-            inputs = [w for v, width in zip(x, widths) for w in words(v, -(-width // word_bits), word_bits)]
-            want = reference(op.name, bits, x, word_bits)
-            assert execute(fn, inputs) == words(want[0], op.result_limbs(size), word_bits) + want[1:], \
-                (op.name, [hex(v) for v in x])
+        check_plan(op, size, rng)
+
+
+def check_plan(op, size: Size, rng) -> None:
+    """op's list at this size against the integers, on random and edge operands."""
+    fn, bits, word_bits = op.plan(size), size.bits, size.word_bits
+    assert (fn.word_bits, fn.x86) == (word_bits, size.x86)
+    widths = op.operand_bits(size)
+    for t in range(120 if bits <= 521 else 20):
+        x = [rng.choice([0, 1, (1 << w) - 1, rng.getrandbits(w)]) if t % 2
+             else rng.getrandbits(w) for w in widths]
+        inputs = [w for v, width in zip(x, widths) for w in words(v, -(-width // word_bits), word_bits)]
+        want = reference(op.name, bits, x, word_bits)
+        assert execute(fn, inputs) == words(want[0], op.result_limbs(size), word_bits) + want[1:], \
+            (op.name, [hex(v) for v in x])
+
+
+@pytest.mark.parametrize("bits", SIZES + [1024, 2048])
+def test_every_x86_plan_matches_integers(bits):
+    """The plans for the x86-64 assembly (the full products by rows through two chains)."""
+    size, rng = Size(bits, word_bits=64, x86=True), random.Random(bits)
+    planned = [op for op in defaults(size) if 64 in op.word_bits and op.x86_plan(size)]
+    assert {op.name for op in planned} == ({"mul", "sqr", "mul_hi"} if bits > 64 else set())
+    for op in planned:
+        check_plan(op, size, rng)
 
 
 @pytest.mark.parametrize("bits, limbs", [(131, 9), (128, 8), (255, 16), (521, 33), (1024, 64)])
@@ -108,13 +123,14 @@ def test_karatsuba_matches_integers(name, bits):
 
 
 @pytest.mark.parametrize("name", ["mul", "sqr"])
-@pytest.mark.parametrize("word_bits", [32, 64])
-def test_auto_uses_karatsuba_from_the_measured_threshold(name, word_bits):
+@pytest.mark.parametrize("target", [32, 64, "x86"])
+def test_auto_uses_karatsuba_from_the_measured_threshold(name, target):
     from mpgen.ops.mul import THRESHOLDS
-    limbs = THRESHOLDS[word_bits][name]["threshold_limbs"]
+    limbs = THRESHOLDS[target][name]["threshold_limbs"]
+    word_bits = 32 if target == 32 else 64
 
     def length(bits: int, method: str) -> int:
-        return len(find(name).plan(Size(bits, method, word_bits=word_bits)).body)
+        return len(find(name).plan(Size(bits, method, word_bits=word_bits, x86=target == "x86")).body)
 
     at = word_bits * limbs  # (one level: the halves are below the threshold)
     assert length(at, "auto") == length(at, "karatsuba") != length(at, "schoolbook")

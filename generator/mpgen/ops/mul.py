@@ -1,6 +1,8 @@
 """Multiplication: schoolbook products (full, truncated, high half, by a word,
-multiply-add) and squaring, as rows of products summed in even and odd columns
-(`columns.Columns`).
+multiply-add) and squaring: on the GPU's 32-bit limbs as rows of products summed in even
+and odd columns (`columns.Columns`); on the host's 64-bit limbs by columns
+(scanning.py) for C++, and the full products by rows through two carry chains (rows.py)
+for the x86-64 assembly.
 
 A product of exact width ceil(2*bits/w) limbs (w: the limbs' bits) that is 2n-1 has a top limb known
 to be zero: no row computes or carries into it, as the truncated products
@@ -16,12 +18,20 @@ from .columns import Columns
 from .common import Operation, binary, mask_top, same_limbs, with_word
 from ..tomlcompat import tomllib
 from .karatsuba import karatsuba
+from .rows import RowSum, product_rows, square_rows
 from .scanning import scan_product
 
-# Limb counts from which Karatsuba beats schoolbook, by limb width: measured on the GPU at 32
-# bits, on the host at 64 (see the files).
-THRESHOLDS = {bits: tomllib.loads((Path(__file__).parents[1] / "data" / name).read_text())
-              for bits, name in ((32, "karatsuba.toml"), (64, "karatsuba_host64.toml"))}
+# Limb counts from which Karatsuba beats schoolbook, by target: measured on the GPU at 32
+# bits, on the host at 64 for C++ and for the x86-64 assembly (see the files).
+THRESHOLDS = {target: tomllib.loads((Path(__file__).parents[1] / "data" / name).read_text())
+              for target, name in ((32, "karatsuba.toml"), (64, "karatsuba_host64.toml"),
+                                   ("x86", "karatsuba_x86.toml"))}
+
+
+def _rows_into(fn: Function, acc: list[Reg], rows: RowSum, limit: int) -> None:
+    """acc[:limit] = the rows' sum, whose words from limit up are 0 (an exact width)."""
+    for k in range(limit):
+        fn.emit("mov", acc[k], rows.word(k))
 
 
 def product_limbs(size: Size) -> int:
@@ -32,7 +42,11 @@ def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: 
                accumulate: bool = False) -> None:
     """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(w limit), w the limbs' bits.
     Exact when the value fits in `limit` limbs. By rows on the GPU's 32-bit limbs, by
-    columns (scanning.py) on the host's 64-bit ones."""
+    columns (scanning.py) on the host's 64-bit ones, by rows through two chains (rows.py)
+    for the x86 assembly where the product is full (2n or, of an exact width, 2n - 1)."""
+    if fn.x86 and not accumulate and limit >= len(a) + len(b) - 1 and limit > max(len(a), len(b)):
+        _rows_into(fn, acc, product_rows(fn, a, b), limit)
+        return
     if fn.word_bits == 64:
         scan_product(fn, acc, a, b, limit, acc[:len(a)] if accumulate else ())
         return
@@ -42,7 +56,7 @@ def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: 
     columns.sum_into(acc[:limit])
 
 
-# Up to this many 64-bit limbs the host squares as it multiplies (each cross product twice):
+# Up to this many 64-bit limbs the C++ plan squares as it multiplies (each cross product twice):
 # the doubling and diagonal chains cost more than the few products they save (mpgen-bench
 # --device cpu on the dev machine, ours / mpn_sqr: 5.56 against 3.91 at 128 bits, 1.83
 # against 1.41 at 256; from 8 limbs the triangle wins, 1.15 against 0.90 at 512 bits).
@@ -52,9 +66,12 @@ SCAN_SQUARE_LIMBS = 4
 def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     """acc[:limit] = a * a, each cross product a_i a_j (i < j) computed once:
     their sum doubled, then the squares a_i^2 added on the diagonal (up to
-    SCAN_SQUARE_LIMBS 64-bit limbs, as a product instead). Exact when a*a fits in `limit`
-    limbs (2n or 2n-1)."""
+    SCAN_SQUARE_LIMBS 64-bit limbs, as a product instead; for the x86 assembly by rows through
+    two chains, rows.py). Exact when a*a fits in `limit` limbs (2n or 2n-1)."""
     n = len(a)
+    if fn.x86 and n > 1 and limit >= 2 * n - 1:
+        _rows_into(fn, acc, square_rows(fn, a), limit)
+        return
     if fn.word_bits == 64 and n <= SCAN_SQUARE_LIMBS:
         scan_product(fn, acc, a, a, limit)
         return
@@ -88,11 +105,11 @@ def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, li
              method: str = "auto") -> None:
     """acc[:limit] = a * b, or a * a when b is None, by `method`: "karatsuba" splits
     once and multiplies the parts by schoolbook; "auto" splits wherever the threshold
-    measured for the limbs' width says it pays (the GPU's at 32 bits, the host's at 64),
-    recursively."""
+    measured for the target says it pays (the GPU's at 32 bits, the host's C++ and x86
+    assembly at 64), recursively."""
     n = len(a)
     op = "mul" if b is not None else "sqr"
-    measured = n >= THRESHOLDS[fn.word_bits][op]["threshold_limbs"]
+    measured = n >= THRESHOLDS["x86" if fn.x86 else fn.word_bits][op]["threshold_limbs"]
     split = n >= 2 and (method == "karatsuba" or method == "auto" and measured)
     if split:
         below = "schoolbook" if method == "karatsuba" else "auto"
@@ -120,7 +137,9 @@ def _mul_hi(fn, size, x, y):
     q, r = divmod(size.bits, size.word_bits)
     for i, dst in enumerate(y):
         low = product[q + i]
-        if q + i + 1 < len(product):
+        if r == 0:
+            fn.emit("mov", dst, low)
+        elif q + i + 1 < len(product):
             fn.emit("shf.r.clamp", dst, low, product[q + i + 1], r)
         else:
             fn.emit("shr", dst, low, r)
@@ -132,12 +151,20 @@ def _mad(fn, size, x, y):
     schoolbook(fn, y, x[0], x[1], len(y), accumulate=True)
 
 
+def _by_rows(size: Size) -> bool:
+    """The full products' x86 plan: rows through two chains, from two 64-bit limbs."""
+    return size.bits > 64
+
+
 OPERATIONS = [
-    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul, word_bits=WORD_BITS),
+    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul, word_bits=WORD_BITS,
+              x86_plan=_by_rows),
     Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo, word_bits=WORD_BITS),
-    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi, word_bits=WORD_BITS),
+    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi, word_bits=WORD_BITS,
+              x86_plan=_by_rows),
     Operation("sqr", "a * a, full, each cross product once", lambda s: (s.bits,), product_limbs,
-              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul), word_bits=WORD_BITS),
+              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul), word_bits=WORD_BITS,
+              x86_plan=_by_rows),
     Operation("mul_ui", "a * u (u of one limb), full: one more limb", with_word,
               lambda s: limbs_for(s.bits + s.word_bits, s.word_bits),
               lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y)), word_bits=WORD_BITS),

@@ -6,7 +6,8 @@
 modular additions and Montgomery's products, a RuntimeModulus (p an operand: its words and
 -p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit.
 At the host's 64-bit limbs (a Field's), Montgomery's products go by rows through two carry
-chains (rows.py) and keep the contract's R = 2^(32 n) (Field.radix_shift)."""
+chains (rows.py) and keep the contract's R = 2^(32 n) (Field.radix_shift); so do the
+pseudo-Mersenne folds in the x86 plan (Function.x86)."""
 from __future__ import annotations
 
 from ..fields import Field, to_words
@@ -251,6 +252,9 @@ def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> N
             fn.emit("and", low[-1], value[q], (1 << r) - 1)
         bound = (1 << k) - 1 + (bound >> k) * c
         width = limbs_for(bound.bit_length(), w)
+        if fn.x86:  # c < 2^64: one word
+            value = _fold_rows(fn, low, high, c, width)
+            continue
         columns = Columns(fn, width, low + fn.temps_list(width - len(low)), initial=len(low))
         for i, word in enumerate(c_words):
             if word:
@@ -258,6 +262,23 @@ def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> N
         value = fn.temps_list(width)
         columns.sum_into(value)
     subtract_if_not_below(fn, field, value, y)
+
+
+def _fold_rows(fn: Function, low: list[Reg], high: list[Reg], c: int, width: int) -> list[Reg]:
+    """low + high c in `width` words (where it fits), c one word: one row through two chains
+    (the x86 plan), its carry word run through low's words above the row where low reaches
+    them."""
+    rows = RowSum(fn, max(width, len(high) + 2), low)
+    above = len(high) + 1
+    carry = rows.add_row(0, c, high)
+    if carry != 0 and above < width:
+        fn.chain("add", [(rows.t[k], (rows.word(k), carry if k == above else 0)) for k in range(above, width)],
+                 carry_out=False)
+        rows.fresh.difference_update(range(above, width))
+    value = fn.temps_list(width)
+    for k, dst in enumerate(value):
+        fn.emit("mov", dst, rows.word(k))
+    return value
 
 
 def solinas(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:

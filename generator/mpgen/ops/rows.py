@@ -1,5 +1,6 @@
-"""Montgomery's products by rows through two carry chains, the host's 64-bit plan for them
-(x86-64 runs it as mulx, adcx and adox: printers/x86.py). A row adds m f (a word by a
+"""Products by rows through two carry chains: Montgomery's in both 64-bit plans of the host,
+and the x86 plan's full products, squares and pseudo-Mersenne folds (Function.x86; x86-64
+runs them as mulx, adcx and adox: printers/x86.py). A row adds m f (a word by a
 number) into the running sum: each product's low word through the chain on CF, its high
 word through the chain on OF, so that a product costs a widening multiply and two adds
 and neither chain waits on the other. The product (or the square: its triangle of cross

@@ -1,11 +1,12 @@
 """The x86-64 printer: a 64-bit list as one inline assembly statement (GCC and Clang, AT&T
 syntax) for CPUs with BMI2 and ADX, which the header picks at run time (base.cuh's
-x86_adx) over the same list's C++ (printers/host.py). It prints the lists with two carry
-flags (Montgomery's products by rows, ops/rows.py): their chains on CF and OF become adcx
-and adox, interleaved; a product is one mulx; a subtraction's chain is sub and sbb. The
-list's words live in registers allocated here: a word no register holds stays in memory
-(x: the inputs, y: the outputs, t: a slot of a buffer that also holds the constants x86
-takes no immediate for), and a register is freed by evicting the word read furthest ahead
+x86_adx) over the C++ (printers/host.py) of the operation's 64-bit list. It prints the
+lists with two carry flags (products by rows, ops/rows.py: an operation's x86 plan,
+Function.x86, or Montgomery's one list): their chains on CF and OF become adcx and adox,
+interleaved; a product is one mulx; a subtraction's chain is sub and sbb. The list's words
+live in registers allocated here: a word no register holds stays in memory (x: the
+inputs, y: the outputs, t: a slot of a buffer that also holds the constants x86 takes no
+immediate for), and a register is freed by evicting the word read furthest ahead
 (Belady), stored first where it changed.
 
 `assembly` gives None for a list it cannot print (an opcode without a mapping here, or a
@@ -336,10 +337,11 @@ def assembly(fn: Function) -> list[str] | None:
     return lines
 
 
-def host64(fn: Function, cpp: list[str]) -> list[str]:
-    """host64's body: the assembly where the list has one and the CPU runs it, else `cpp`
-    (the same list's C++, printers/host.py)."""
-    asm = assembly(fn)
+def host64(fn: Function | None, cpp: list[str]) -> list[str]:
+    """host64's body: the assembly of `fn` (the operation's x86 plan, Function.x86; None where
+    it has none) where it prints and the CPU runs it, else `cpp` (the C++ plan's list,
+    printers/host.py)."""
+    asm = None if fn is None else assembly(fn)
     if asm is None:
         return cpp
     return ["#ifdef MPGEN_X86_ASM", "if (::mpgen::x86_adx) {", *("  " + line for line in asm), "  return;",
