@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -37,11 +39,42 @@ unsigned physical_cores() {
   return unsigned(cores.size());
 }
 
-// Rates on 2, 4, 8 ... threads up to cpu_threads() (and on all of them, and on the physical
-// cores), each with its fraction of linear scaling from the one-thread rate (the peer). The
+// The thread counts the rows scale to: 1, then 2, 4, 8 ... up to cpu_threads() (and all of
+// them), and the physical cores where they are fewer.
+std::vector<unsigned> thread_counts() {
+  const unsigned all = mpgen::cpu_threads();
+  std::vector<unsigned> counts{1};
+  for (unsigned threads = 2; threads <= all; threads = threads * 2 > all && threads < all ? all : threads * 2)
+    counts.push_back(threads);
+  const unsigned cores = physical_cores();
+  if (cores > 1 && std::find(counts.begin(), counts.end(), cores) == counts.end()) {
+    counts.push_back(cores);
+    std::sort(counts.begin(), counts.end());
+  }
+  return counts;
+}
+
+// Rows "what (how, T threads)" for each thread count T above one, each with its fraction of
+// linear scaling from the one-thread rate (the peer): `seconds(threads)` runs n once. The
 // counts are timed in turns, three times over, the fastest of each kept: on a shared
 // machine a neighbour's load then weighs on all counts alike.
-void scaling_rows(const mpgen::OpInfo& op, std::size_t n, const std::string& what, std::vector<Row>& rows) {
+void scaling_rows(const std::string& what, const std::string& how, unsigned bits, double n,
+                  const std::function<double(unsigned)>& seconds, std::vector<Row>& rows) {
+  const std::vector<unsigned> counts = thread_counts();
+  const unsigned all = mpgen::cpu_threads(), cores = physical_cores();
+  seconds(all);  // warm
+  std::vector<double> best(counts.size(), 1e300);
+  for (int turn = 0; turn < 3; ++turn)
+    for (std::size_t i = 0; i < counts.size(); ++i) best[i] = std::min(best[i], seconds(counts[i]));
+  for (std::size_t i = 1; i < counts.size(); ++i)
+    rows.push_back({what + " (" + how + ", " + std::to_string(counts[i]) + " threads" +
+                        (counts[i] == cores && cores < all ? ", the physical cores)" : ")"),
+                    "cpu", bits, n / best[i], best[0] / best[i] / counts[i], "linear scaling from 1 thread",
+                    n / best[0], "1 thread"});
+}
+
+// run_batch of op over n random instances on the CPU.
+void batch_scaling_rows(const mpgen::OpInfo& op, std::size_t n, const std::string& what, std::vector<Row>& rows) {
   mpgen::Batch batch(op, n, mpgen::Layout::contiguous);
   std::mt19937 rng(op.bits);
   for (std::size_t j = 0; j < n; ++j)
@@ -52,25 +85,39 @@ void scaling_rows(const mpgen::OpInfo& op, std::size_t n, const std::string& wha
       if (!op.modulus.empty() && (op.below_modulus >> k & 1)) limbs.back() &= op.modulus.back() >> 1;  // below p
       batch.set_operand(j, k, limbs);
     }
-  const unsigned all = mpgen::cpu_threads();
-  std::vector<unsigned> counts{1};
-  for (unsigned threads = 2; threads <= all; threads = threads * 2 > all && threads < all ? all : threads * 2)
-    counts.push_back(threads);
-  const unsigned cores = physical_cores();
-  if (cores > 1 && std::find(counts.begin(), counts.end(), cores) == counts.end()) {
-    counts.push_back(cores);
-    std::sort(counts.begin(), counts.end());
-  }
-  seconds(batch, all);  // warm
-  std::vector<double> best(counts.size(), 1e300);
-  for (int turn = 0; turn < 3; ++turn)
-    for (std::size_t i = 0; i < counts.size(); ++i) best[i] = std::min(best[i], seconds(batch, counts[i]));
-  for (std::size_t i = 1; i < counts.size(); ++i)
-    rows.push_back({what + " (run_batch, " + std::to_string(counts[i]) + " threads" +
-                        (counts[i] == cores && cores < all ? ", the physical cores" : "") + ")",
-                    "cpu", op.bits, n / best[i], best[0] / best[i] / counts[i], "linear scaling from 1 thread",
-                    n / best[0], "1 thread"});
-  ::setenv("MPGEN_CPU_THREADS", std::to_string(all).c_str(), 1);
+  const std::string all = std::to_string(mpgen::cpu_threads());
+  scaling_rows(what, "run_batch", op.bits, double(n), [&](unsigned threads) { return seconds(batch, threads); }, rows);
+  ::setenv("MPGEN_CPU_THREADS", all.c_str(), 1);
+}
+
+// The machine's own scaling, the ceilings for the rows above: `steps` 64-bit multiply-adds
+// split over the threads, started and joined as run_batch's threads are, each thread's in
+// registers (no memory, nothing shared) as `Chains` independent chains: one chain waits on
+// each multiply's latency, eight keep the multiplier busy every cycle. Turbo clocks that
+// fall as more cores run, and a neighbour on a shared machine, slow both; cores that share
+// their execution units (hardware threads, seen or hidden by a hypervisor) slow the eight.
+template <unsigned Chains>
+double register_chains_seconds(unsigned threads, std::uint64_t steps) {
+  std::vector<std::uint64_t> sums(threads);
+  const auto run = [&](unsigned t) {
+    std::uint64_t x[Chains];
+    for (unsigned c = 0; c < Chains; ++c) x[c] = t * Chains + c + 1;
+    for (std::uint64_t s = steps * t / threads / Chains; s < steps * (t + 1) / threads / Chains; ++s)
+      for (unsigned c = 0; c < Chains; ++c) {
+        x[c] = x[c] * 0x9e3779b97f4a7c15ull + s;
+        asm("" : "+r"(x[c]));  // each chain in a register: scalar multiplies, not the vector unit's
+      }
+    sums[t] = std::accumulate(x, x + Chains, std::uint64_t(0));
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
+  run(0);
+  for (auto& t : pool) t.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  volatile std::uint64_t sink = std::accumulate(sums.begin(), sums.end(), std::uint64_t(0));
+  (void)sink;
+  return seconds;
 }
 
 }  // namespace
@@ -80,10 +127,15 @@ void cpu_scaling_rows(const Setting& s, std::vector<Row>& rows) {
   const std::size_t n = s.quick ? 20000 : 2000000;
   for (unsigned bits : {256u, 1024u})
     if (s.wanted(bits)) {
-      scaling_rows(mpgen::find(bits, "add"), n, "add", rows);
-      scaling_rows(mpgen::find(bits, "mul"), bits == 256 ? n : n / 8, "mul", rows);
+      batch_scaling_rows(mpgen::find(bits, "add"), n, "add", rows);
+      batch_scaling_rows(mpgen::find(bits, "mul"), bits == 256 ? n : n / 8, "mul", rows);
     }
-  if (s.wanted(256)) scaling_rows(mpgen::find_field("p256", "modexp"), s.quick ? 64 : 20000, "modexp, p256", rows);
+  if (s.wanted(256)) batch_scaling_rows(mpgen::find_field("p256", "modexp"), s.quick ? 64 : 20000, "modexp, p256", rows);
+  const std::uint64_t steps = s.quick ? 1000000 : 400000000;
+  scaling_rows("one multiply-add chain a thread", "the machine's ceiling, latency", 64, double(steps),
+               [&](unsigned threads) { return register_chains_seconds<1>(threads, steps); }, rows);
+  scaling_rows("eight multiply-add chains a thread", "the machine's ceiling, throughput", 64, double(4 * steps),
+               [&](unsigned threads) { return register_chains_seconds<8>(threads, 4 * steps); }, rows);
 }
 
 }  // namespace bench
