@@ -650,6 +650,58 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   cf = out;
   return r;
 }
+// The same steps writing their word through d (what host64 prints: g++ 12 kept the result
+// of the form above in a stack slot as well where host64 was inlined into a loop or built at
+// -O1, one more store a word). may_alias: d points to a uint64_t (unsigned long).
+typedef unsigned long long __attribute__((may_alias)) aliased_word;
+inline void ptx_add_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_sub_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_mad_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_mad_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_addc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_subc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_madc_lo_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_madc_hi_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_addc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_subc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_madc_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_madc_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
 #else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
@@ -732,6 +784,42 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+inline void ptx_add_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_add_cc(cf, a, b);
+}
+inline void ptx_sub_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_sub_cc(cf, a, b);
+}
+inline void ptx_mad_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_mad_lo_cc(cf, a, b, e);
+}
+inline void ptx_mad_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_mad_hi_cc(cf, a, b, e);
+}
+inline void ptx_addc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_addc(cf, a, b);
+}
+inline void ptx_subc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_subc(cf, a, b);
+}
+inline void ptx_madc_lo_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_lo(cf, a, b, e);
+}
+inline void ptx_madc_hi_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_hi(cf, a, b, e);
+}
+inline void ptx_addc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_addc_cc(cf, a, b);
+}
+inline void ptx_subc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_subc_cc(cf, a, b);
+}
+inline void ptx_madc_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_lo_cc(cf, a, b, e);
+}
+inline void ptx_madc_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_hi_cc(cf, a, b, e);
+}
 #endif
 }  // namespace ptx_host64
 #endif
@@ -2743,8 +2831,8 @@ struct add {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
     ptx_add_cc(cf, x[4], 18446744073709551615u);
-    y[0] = ptx_addc_cc(cf, x[0], x[2]);
-    y[1] = ptx_addc(cf, x[1], x[3]);
+    ptx_addc_cc_to(cf, &y[0], x[0], x[2]);
+    ptx_addc_to(cf, &y[1], x[1], x[3]);
     y[2] = ptx_shr(y[1], 45u);
     y[1] = ptx_and(y[1], 35184372088831u);
   }
@@ -2815,8 +2903,8 @@ struct sub {
     uint64_t cf = 0;
     uint64_t t[2];
     ptx_sub_cc(cf, 0u, x[4]);
-    y[0] = ptx_subc_cc(cf, x[0], x[2]);
-    y[1] = ptx_subc_cc(cf, x[1], x[3]);
+    ptx_subc_cc_to(cf, &y[0], x[0], x[2]);
+    ptx_subc_cc_to(cf, &y[1], x[1], x[3]);
     t[1] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[1], 1u);
     y[1] = ptx_and(y[1], 35184372088831u);
@@ -2880,8 +2968,8 @@ struct add_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[2]);
-    y[1] = ptx_addc(cf, x[1], 0u);
+    ptx_add_cc_to(cf, &y[0], x[0], x[2]);
+    ptx_addc_to(cf, &y[1], x[1], 0u);
     y[2] = ptx_shr(y[1], 45u);
     y[1] = ptx_and(y[1], 35184372088831u);
   }
@@ -2949,8 +3037,8 @@ struct sub_ui {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
     uint64_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[2]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
+    ptx_sub_cc_to(cf, &y[0], x[0], x[2]);
+    ptx_subc_cc_to(cf, &y[1], x[1], 0u);
     t[0] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[0], 1u);
     y[1] = ptx_and(y[1], 35184372088831u);
@@ -3012,8 +3100,8 @@ struct neg {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc(cf, 0u, x[1]);
+    ptx_sub_cc_to(cf, &y[0], 0u, x[0]);
+    ptx_subc_to(cf, &y[1], 0u, x[1]);
     y[1] = ptx_and(y[1], 35184372088831u);
   }
 #endif

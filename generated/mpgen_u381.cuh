@@ -650,6 +650,58 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   cf = out;
   return r;
 }
+// The same steps writing their word through d (what host64 prints: g++ 12 kept the result
+// of the form above in a stack slot as well where host64 was inlined into a loop or built at
+// -O1, one more store a word). may_alias: d points to a uint64_t (unsigned long).
+typedef unsigned long long __attribute__((may_alias)) aliased_word;
+inline void ptx_add_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64(0, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_sub_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64(0, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_mad_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64(0, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_mad_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64(0, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_addc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_subc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_madc_lo_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_madc_hi_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  (void)out;
+}
+inline void ptx_addc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_subc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  const unsigned char out = _subborrow_u64((unsigned char)cf, uint64_t(a), uint64_t(b), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_madc_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t(a * b), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
+inline void ptx_madc_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  const unsigned char out = _addcarry_u64((unsigned char)cf, uint64_t((a * b) >> 64), uint64_t(e), reinterpret_cast<aliased_word*>(d));
+  cf = out;
+}
 #else
 inline uint64_t ptx_add_cc(uint64_t& cf, wide a, wide b) {
   const wide k = 0;
@@ -732,6 +784,42 @@ inline uint64_t ptx_madc_hi_cc(uint64_t& cf, wide a, wide b, wide d) {
   return uint64_t(v);
 }
 
+inline void ptx_add_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_add_cc(cf, a, b);
+}
+inline void ptx_sub_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_sub_cc(cf, a, b);
+}
+inline void ptx_mad_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_mad_lo_cc(cf, a, b, e);
+}
+inline void ptx_mad_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_mad_hi_cc(cf, a, b, e);
+}
+inline void ptx_addc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_addc(cf, a, b);
+}
+inline void ptx_subc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_subc(cf, a, b);
+}
+inline void ptx_madc_lo_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_lo(cf, a, b, e);
+}
+inline void ptx_madc_hi_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_hi(cf, a, b, e);
+}
+inline void ptx_addc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_addc_cc(cf, a, b);
+}
+inline void ptx_subc_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b) {
+  *d = ptx_subc_cc(cf, a, b);
+}
+inline void ptx_madc_lo_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_lo_cc(cf, a, b, e);
+}
+inline void ptx_madc_hi_cc_to(uint64_t& cf, uint64_t* d, wide a, wide b, wide e) {
+  *d = ptx_madc_hi_cc(cf, a, b, e);
+}
 #endif
 }  // namespace ptx_host64
 #endif
@@ -2759,12 +2847,12 @@ struct add {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
     ptx_add_cc(cf, x[12], 18446744073709551615u);
-    y[0] = ptx_addc_cc(cf, x[0], x[6]);
-    y[1] = ptx_addc_cc(cf, x[1], x[7]);
-    y[2] = ptx_addc_cc(cf, x[2], x[8]);
-    y[3] = ptx_addc_cc(cf, x[3], x[9]);
-    y[4] = ptx_addc_cc(cf, x[4], x[10]);
-    y[5] = ptx_addc(cf, x[5], x[11]);
+    ptx_addc_cc_to(cf, &y[0], x[0], x[6]);
+    ptx_addc_cc_to(cf, &y[1], x[1], x[7]);
+    ptx_addc_cc_to(cf, &y[2], x[2], x[8]);
+    ptx_addc_cc_to(cf, &y[3], x[3], x[9]);
+    ptx_addc_cc_to(cf, &y[4], x[4], x[10]);
+    ptx_addc_to(cf, &y[5], x[5], x[11]);
     y[6] = ptx_shr(y[5], 61u);
     y[5] = ptx_and(y[5], 2305843009213693951u);
   }
@@ -2851,12 +2939,12 @@ struct sub {
     uint64_t cf = 0;
     uint64_t t[2];
     ptx_sub_cc(cf, 0u, x[12]);
-    y[0] = ptx_subc_cc(cf, x[0], x[6]);
-    y[1] = ptx_subc_cc(cf, x[1], x[7]);
-    y[2] = ptx_subc_cc(cf, x[2], x[8]);
-    y[3] = ptx_subc_cc(cf, x[3], x[9]);
-    y[4] = ptx_subc_cc(cf, x[4], x[10]);
-    y[5] = ptx_subc_cc(cf, x[5], x[11]);
+    ptx_subc_cc_to(cf, &y[0], x[0], x[6]);
+    ptx_subc_cc_to(cf, &y[1], x[1], x[7]);
+    ptx_subc_cc_to(cf, &y[2], x[2], x[8]);
+    ptx_subc_cc_to(cf, &y[3], x[3], x[9]);
+    ptx_subc_cc_to(cf, &y[4], x[4], x[10]);
+    ptx_subc_cc_to(cf, &y[5], x[5], x[11]);
     t[1] = ptx_subc(cf, 0u, 0u);
     y[6] = ptx_and(t[1], 1u);
     y[5] = ptx_and(y[5], 2305843009213693951u);
@@ -2936,12 +3024,12 @@ struct add_ui {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[6]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc_cc(cf, x[4], 0u);
-    y[5] = ptx_addc(cf, x[5], 0u);
+    ptx_add_cc_to(cf, &y[0], x[0], x[6]);
+    ptx_addc_cc_to(cf, &y[1], x[1], 0u);
+    ptx_addc_cc_to(cf, &y[2], x[2], 0u);
+    ptx_addc_cc_to(cf, &y[3], x[3], 0u);
+    ptx_addc_cc_to(cf, &y[4], x[4], 0u);
+    ptx_addc_to(cf, &y[5], x[5], 0u);
     y[6] = ptx_shr(y[5], 61u);
     y[5] = ptx_and(y[5], 2305843009213693951u);
   }
@@ -3025,12 +3113,12 @@ struct sub_ui {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
     uint64_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[6]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    y[5] = ptx_subc_cc(cf, x[5], 0u);
+    ptx_sub_cc_to(cf, &y[0], x[0], x[6]);
+    ptx_subc_cc_to(cf, &y[1], x[1], 0u);
+    ptx_subc_cc_to(cf, &y[2], x[2], 0u);
+    ptx_subc_cc_to(cf, &y[3], x[3], 0u);
+    ptx_subc_cc_to(cf, &y[4], x[4], 0u);
+    ptx_subc_cc_to(cf, &y[5], x[5], 0u);
     t[0] = ptx_subc(cf, 0u, 0u);
     y[6] = ptx_and(t[0], 1u);
     y[5] = ptx_and(y[5], 2305843009213693951u);
@@ -3108,12 +3196,12 @@ struct neg {
   static inline void host64(uint64_t* y, const uint64_t* x) {
     using namespace ::mpgen::ptx_host64;
     uint64_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc_cc(cf, 0u, x[4]);
-    y[5] = ptx_subc(cf, 0u, x[5]);
+    ptx_sub_cc_to(cf, &y[0], 0u, x[0]);
+    ptx_subc_cc_to(cf, &y[1], 0u, x[1]);
+    ptx_subc_cc_to(cf, &y[2], 0u, x[2]);
+    ptx_subc_cc_to(cf, &y[3], 0u, x[3]);
+    ptx_subc_cc_to(cf, &y[4], 0u, x[4]);
+    ptx_subc_to(cf, &y[5], 0u, x[5]);
     y[5] = ptx_and(y[5], 2305843009213693951u);
   }
 #endif
@@ -6377,29 +6465,29 @@ struct sqr {
     ptx_addc(cf, 0u, 0u);
     y[9] = ptx_mov(t[31]);
     y[10] = ptx_mov(t[36]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
+    ptx_add_cc_to(cf, &y[1], y[1], y[1]);
+    ptx_addc_cc_to(cf, &y[2], y[2], y[2]);
+    ptx_addc_cc_to(cf, &y[3], y[3], y[3]);
+    ptx_addc_cc_to(cf, &y[4], y[4], y[4]);
+    ptx_addc_cc_to(cf, &y[5], y[5], y[5]);
+    ptx_addc_cc_to(cf, &y[6], y[6], y[6]);
+    ptx_addc_cc_to(cf, &y[7], y[7], y[7]);
+    ptx_addc_cc_to(cf, &y[8], y[8], y[8]);
+    ptx_addc_cc_to(cf, &y[9], y[9], y[9]);
+    ptx_addc_cc_to(cf, &y[10], y[10], y[10]);
+    ptx_addc_to(cf, &y[11], 0u, 0u);
     y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[5], y[11]);
+    ptx_mad_hi_cc_to(cf, &y[1], x[0], x[0], y[1]);
+    ptx_madc_lo_cc_to(cf, &y[2], x[1], x[1], y[2]);
+    ptx_madc_hi_cc_to(cf, &y[3], x[1], x[1], y[3]);
+    ptx_madc_lo_cc_to(cf, &y[4], x[2], x[2], y[4]);
+    ptx_madc_hi_cc_to(cf, &y[5], x[2], x[2], y[5]);
+    ptx_madc_lo_cc_to(cf, &y[6], x[3], x[3], y[6]);
+    ptx_madc_hi_cc_to(cf, &y[7], x[3], x[3], y[7]);
+    ptx_madc_lo_cc_to(cf, &y[8], x[4], x[4], y[8]);
+    ptx_madc_hi_cc_to(cf, &y[9], x[4], x[4], y[9]);
+    ptx_madc_lo_cc_to(cf, &y[10], x[5], x[5], y[10]);
+    ptx_madc_hi_to(cf, &y[11], x[5], x[5], y[11]);
   }
 #endif
 #endif
