@@ -39,14 +39,12 @@ unsigned physical_cores() {
   return unsigned(cores.size());
 }
 
-// The thread counts the rows scale to: 1, then 2, 4, 8 ... up to cpu_threads() (and all of
-// them), and the physical cores where they are fewer.
-std::vector<unsigned> thread_counts() {
-  const unsigned all = mpgen::cpu_threads();
+// The thread counts the rows scale to: 1, then 2, 4, 8 ... up to all (and all of them), and
+// the physical cores where they are fewer.
+std::vector<unsigned> thread_counts(unsigned all, unsigned cores) {
   std::vector<unsigned> counts{1};
   for (unsigned threads = 2; threads <= all; threads = threads * 2 > all && threads < all ? all : threads * 2)
     counts.push_back(threads);
-  const unsigned cores = physical_cores();
   if (cores > 1 && std::find(counts.begin(), counts.end(), cores) == counts.end()) {
     counts.push_back(cores);
     std::sort(counts.begin(), counts.end());
@@ -60,8 +58,8 @@ std::vector<unsigned> thread_counts() {
 // machine a neighbour's load then weighs on all counts alike.
 void scaling_rows(const std::string& what, const std::string& how, unsigned bits, double n,
                   const std::function<double(unsigned)>& seconds, std::vector<Row>& rows) {
-  const std::vector<unsigned> counts = thread_counts();
   const unsigned all = mpgen::cpu_threads(), cores = physical_cores();
+  const std::vector<unsigned> counts = thread_counts(all, cores);
   seconds(all);  // warm
   std::vector<double> best(counts.size(), 1e300);
   for (int turn = 0; turn < 3; ++turn)

@@ -19,7 +19,7 @@ from mpgen.printers import x86
 from mpgen.size import limbs_for
 from mpgen.request import check_modulus, check_preset, parse_field, parse_options
 
-from test_modular import MONTGOMERY_AT_64, WIDER
+from test_modular import MONTGOMERY_AT_64, WIDER, value, words
 
 M64 = (1 << 64) - 1
 MEMORY = re.compile(r"(-?\d+)\(%(\w+)\)")
@@ -101,21 +101,13 @@ def x86_lists(request):
                 yield module.size, planned.fn_x86 or planned.fn64
 
 
-def montgomery_lists(modulus: str, bits: str | None, label: str):
+def field_lists(modulus: str, bits: str | None, label: str):
     for name in MONTGOMERY_AT_64 + ["modmul", "modsqr"]:
         try:
             request = parse_field(modulus, bits, name, label)
         except ValueError:  # not for this modulus (montmul_lazy without spare bits)
             continue
         yield from x86_lists(request)
-
-
-def words(value: int, count: int) -> list[int]:
-    return [value >> (64 * k) & M64 for k in range(count)]
-
-
-def value(ws: list[int]) -> int:
-    return sum(w << (64 * k) for k, w in enumerate(ws))
 
 
 def check_assembly(fn, cases: list[list[int]], label: str) -> None:
@@ -143,7 +135,7 @@ def test_field_assembly_runs_as_its_list(modulus, bits, label):
     a b mod p (their contract for a, b below p; the compiled tests check the Montgomery
     products against GMP)."""
     rng = random.Random(label)
-    lists = list(montgomery_lists(modulus, bits, label))
+    lists = list(field_lists(modulus, bits, label))
     assert lists
     folded = check_modulus(modulus, "test", None if bits is None else int(bits)).pseudo_mersenne
     for field, fn in lists:
@@ -158,8 +150,8 @@ def test_field_assembly_runs_as_its_list(modulus, bits, label):
             for a, b in [(p - 1, p - 1), (0, p - 1), (1, 1)] + [(rng.randrange(p), rng.randrange(p))
                                                                for _ in range(30)]:
                 b = a if fn.name == "modsqr" else b
-                x = words(a, n) + (words(b, n) if fn.name == "modmul" else [])
-                assert value(execute(fn, x)) == a * b % p, (label, fn.name, hex(a), hex(b))
+                x = words(a, n, 64) + (words(b, n, 64) if fn.name == "modmul" else [])
+                assert value(execute(fn, x), 64) == a * b % p, (label, fn.name, hex(a), hex(b))
 
 
 # The integers' full products and squares print at every size of the thread tier with more
@@ -179,9 +171,9 @@ def test_products_assembly_runs_as_its_list():
                     "mul_hi": lambda a, b: a * b >> size.bits}[fn.name]
         cases = [(top, top), (top, 1), (0, top)] + [(rng.getrandbits(size.bits), rng.getrandbits(size.bits))
                                                       for _ in range(30)]
-        inputs = [words(a, n) + (words(b, fn.in_words - n) if fn.name != "sqr" else []) for a, b in cases]
+        inputs = [words(a, n, 64) + (words(b, fn.in_words - n, 64) if fn.name != "sqr" else []) for a, b in cases]
         for (a, b), x in zip(cases, inputs):
-            assert value(execute(fn, x)) == expected(a, b), (size.bits, fn.name, hex(a), hex(b))
+            assert value(execute(fn, x), 64) == expected(a, b), (size.bits, fn.name, hex(a), hex(b))
         assert x86.assembly(fn) is not None, (size.bits, fn.name)
         check_assembly(fn, inputs + [random_words(rng, fn.in_words) for _ in range(10)], fn.name)
 
@@ -227,4 +219,4 @@ def test_pseudo_mersenne_folds(p, bits, x86_plan):
             low = (2 ** k + 2 ** (64 * j) - 1 - h * c) % 2 ** k
             cases.append(min(h * 2 ** k + low, p * p - 1))
     for t in cases:
-        assert value(execute(fn, words(t, 2 * n))) == t % p, hex(t)
+        assert value(execute(fn, words(t, 2 * n, 64)), 64) == t % p, hex(t)
