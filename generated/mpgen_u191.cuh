@@ -31,6 +31,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -122,6 +123,57 @@ inline void through_host64(Word&& word, Store&& store) {
       store(lane, w, uint32_t(y[lane * result64 + w / 2] >> (w % 2 * 32)));
     if (Op::flag_words) store(lane, Op::result_limbs, uint32_t(y[Lanes * result64 + lane]));
   }
+}
+
+// Operand K on of Lanes instances (words one after another, in_words apart) into
+// through_host64's x, one copy each: the sizes known at compile time, so that the copies
+// are moves, not calls, at the tables' -O1 too.
+template <class Op, unsigned Lanes, unsigned K = 0, unsigned First = 0, unsigned Limb = 0>
+inline void copy_operands64(uint64_t* x, const uint32_t* in) {
+  if constexpr (K < Op::operands) {
+    constexpr unsigned words = Op::operand_limbs[K], limbs = (words + 1) / 2;
+    for (unsigned lane = 0; lane < Lanes; ++lane) {
+      uint64_t* to = &x[Lanes * Limb + lane * limbs];
+      const uint32_t* from = in + lane * Op::in_words + First;
+      std::memcpy(to, from, words / 2 * sizeof(uint64_t));
+      // an odd operand's last word alone, zero above: one store to its limb, which the
+      // product's load then takes whole (a zero and a word stored apart stall that load)
+      if constexpr (words % 2) to[limbs - 1] = from[words - 1];
+    }
+    copy_operands64<Op, Lanes, K + 1, First + words, Limb + limbs>(x, in);
+  }
+}
+
+// through_host64 on Lanes instances whose words lie one after another (instance lane's at
+// in + lane * Op::in_words, its results at out + lane * Op::out_words): on a little-endian
+// host an operand's words are its 64-bit limbs as they lie, so each is one copy (an odd
+// operand's last limb zero above), and the result's limbs copied back. (Through
+// through_host64's word() and store() a word at a time, the runtime's contiguous CPU
+// batches ran 1.8-7x slower than host64 over 64-bit records: bench/NOTES.md.)
+template <class Op, unsigned Lanes = 1>
+inline void through_host64_words(uint32_t* out, const uint32_t* in) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x[Lanes * Op::in_words64], y[Lanes * Op::out_words64];
+  copy_operands64<Op, Lanes>(x, in);
+  if constexpr (Lanes == 1)
+    Op::host64(y, x);
+  else
+    Op::host64_lanes(y, x);
+  constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
+  for (unsigned lane = 0; lane < Lanes; ++lane) {
+    // limb by limb, as host64 stored them: a wider load over several of its stores would
+    // wait for them to retire (1.7x on a 256-bit add); unrolled at the tables' -O1 too
+    uint32_t* to = out + lane * Op::out_words;
+    const uint64_t* from = &y[lane * result64];
+#pragma GCC unroll 128
+    for (unsigned i = 0; i < Op::result_limbs / 2; ++i) std::memcpy(to + 2 * i, from + i, sizeof(uint64_t));
+    if constexpr (Op::result_limbs % 2 == 1) to[Op::result_limbs - 1] = uint32_t(from[Op::result_limbs / 2]);
+    if constexpr (Op::flag_words > 0) to[Op::result_limbs] = uint32_t(y[Lanes * result64 + lane]);
+  }
+#else
+  through_host64<Op, Lanes>([&](unsigned lane, unsigned w) { return in[lane * Op::in_words + w]; },
+                            [&](unsigned lane, unsigned w, uint32_t v) { out[lane * Op::out_words + w] = v; });
+#endif
 }
 
 // Hex text (an optional 0x, then digits, most significant first) and count words, least
@@ -866,7 +918,7 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 // The same through Op's 64-bit list.
 template <class Op>
 MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
-  through_host64<Op>([&](unsigned, unsigned w) { return x[w]; }, [&](unsigned, unsigned w, uint32_t v) { y[w] = v; });
+  through_host64_words<Op>(y, x);
 }
 
 // Op::host64 itself, for the loops over 64-bit limbs (loop_domain64).
@@ -2124,23 +2176,25 @@ inline void host64_batch(std::size_t n, uint64_t* y, const uint64_t* x) {
 }
 
 // host_range through Op's 64-bit list (through_host64): lanes64 instances at a time where
-// Op has host64_lanes, the rest one by one; the contiguous layout prefetches as host64_batch.
+// Op has host64_lanes, the rest one by one; the contiguous layout copies each instance's
+// words as they lie (through_host64_words) and prefetches as host64_batch.
 template <class Op>
 inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                          std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   constexpr unsigned L = lanes64_of<Op>::value;
-  const bool prefetch = layout == Layout::contiguous &&
-                        n * (Op::in_words + Op::out_words) * sizeof(uint32_t) >= prefetch_from_bytes;
+  const bool prefetch = n * (Op::in_words + Op::out_words) * sizeof(uint32_t) >= prefetch_from_bytes;
   constexpr std::size_t ahead = prefetch_ahead_bytes / (Op::in_words * sizeof(uint32_t)) + 1;
   std::size_t j = first;
   const auto at = [&](auto lanes) {
     constexpr unsigned count = decltype(lanes)::value;
+    if (layout == Layout::interleaved)
+      return through_host64<Op, count>(
+          [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
+          [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
     if (prefetch && j + ahead + count <= n)
       prefetch_lines(in + (j + ahead) * Op::in_words, count * Op::in_words * sizeof(uint32_t));
-    through_host64<Op, count>(
-        [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
-        [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
+    through_host64_words<Op, count>(out + j * Op::out_words, in + j * Op::in_words);
   };
   if constexpr (L > 1)
     for (; j + L <= last; j += L) at(std::integral_constant<unsigned, L>{});

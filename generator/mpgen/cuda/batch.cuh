@@ -45,23 +45,25 @@ inline void host64_batch(std::size_t n, uint64_t* y, const uint64_t* x) {
 }
 
 // host_range through Op's 64-bit list (through_host64): lanes64 instances at a time where
-// Op has host64_lanes, the rest one by one; the contiguous layout prefetches as host64_batch.
+// Op has host64_lanes, the rest one by one; the contiguous layout copies each instance's
+// words as they lie (through_host64_words) and prefetches as host64_batch.
 template <class Op>
 inline void host64_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                          std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   constexpr unsigned L = lanes64_of<Op>::value;
-  const bool prefetch = layout == Layout::contiguous &&
-                        n * (Op::in_words + Op::out_words) * sizeof(uint32_t) >= prefetch_from_bytes;
+  const bool prefetch = n * (Op::in_words + Op::out_words) * sizeof(uint32_t) >= prefetch_from_bytes;
   constexpr std::size_t ahead = prefetch_ahead_bytes / (Op::in_words * sizeof(uint32_t)) + 1;
   std::size_t j = first;
   const auto at = [&](auto lanes) {
     constexpr unsigned count = decltype(lanes)::value;
+    if (layout == Layout::interleaved)
+      return through_host64<Op, count>(
+          [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
+          [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
     if (prefetch && j + ahead + count <= n)
       prefetch_lines(in + (j + ahead) * Op::in_words, count * Op::in_words * sizeof(uint32_t));
-    through_host64<Op, count>(
-        [&](unsigned lane, unsigned w) { return in[w * si.word + (j + lane) * si.instance]; },
-        [&](unsigned lane, unsigned w, uint32_t v) { out[w * so.word + (j + lane) * so.instance] = v; });
+    through_host64_words<Op, count>(out + j * Op::out_words, in + j * Op::in_words);
   };
   if constexpr (L > 1)
     for (; j + L <= last; j += L) at(std::integral_constant<unsigned, L>{});

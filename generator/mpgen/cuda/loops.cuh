@@ -38,7 +38,7 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 // The same through Op's 64-bit list.
 template <class Op>
 MPGEN_HOST_NOINLINE void host64_call(uint32_t* y, const uint32_t* x) {
-  through_host64<Op>([&](unsigned, unsigned w) { return x[w]; }, [&](unsigned, unsigned w, uint32_t v) { y[w] = v; });
+  through_host64_words<Op>(y, x);
 }
 
 // Op::host64 itself, for the loops over 64-bit limbs (loop_domain64).
