@@ -3,6 +3,7 @@
 // hardware threads share a core_id), against one thread ($MPGEN_CPU_THREADS=1), the same batch.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -118,6 +119,21 @@ double register_chains_seconds(unsigned threads, std::uint64_t steps) {
   return seconds;
 }
 
+// The memory's ceiling for the batch rows that stream (add): `from` copied into `to`, split
+// over the threads as above, each thread its contiguous range.
+double copy_seconds(unsigned threads, const std::vector<char>& from, std::vector<char>& to) {
+  const auto run = [&](unsigned t) {
+    const std::size_t first = from.size() * t / threads, last = from.size() * (t + 1) / threads;
+    std::memcpy(to.data() + first, from.data() + first, last - first);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
+  run(0);
+  for (auto& t : pool) t.join();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 void cpu_scaling_rows(const Setting& s, std::vector<Row>& rows) {
@@ -134,6 +150,11 @@ void cpu_scaling_rows(const Setting& s, std::vector<Row>& rows) {
                [&](unsigned threads) { return register_chains_seconds<1>(threads, steps); }, rows);
   scaling_rows("eight multiply-add chains a thread", "the machine's ceiling, throughput", 64, double(4 * steps),
                [&](unsigned threads) { return register_chains_seconds<8>(threads, 4 * steps); }, rows);
+  // as many bytes read and written (the row's rate) as add's 256-bit batch (17 + 9 words)
+  std::vector<char> from(n * 26 * 4 / 2, 1), to(from.size());
+  scaling_rows("copy of " + std::to_string(from.size() >> 20) + " MiB, bytes read and written",
+               "the machine's ceiling, memory", 8, double(2 * from.size()),
+               [&](unsigned threads) { return copy_seconds(threads, from, to); }, rows);
 }
 
 }  // namespace bench
