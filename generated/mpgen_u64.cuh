@@ -125,9 +125,9 @@ inline void through_host64(Word&& word, Store&& store) {
   }
 }
 
-// Operand K on of Lanes instances (words one after another, in_words apart) into
-// through_host64's x, one copy each: the sizes known at compile time, so that the copies
-// are moves, not calls, at the tables' -O1 too.
+// Operands K, K + 1, ... of Lanes instances (each instance's words one after another,
+// in_words apart) into through_host64's x, one copy each: the sizes known at compile time,
+// so that the copies are moves, not calls, at the tables' -O1 too.
 template <class Op, unsigned Lanes, unsigned K = 0, unsigned First = 0, unsigned Limb = 0>
 inline void copy_operands64(uint64_t* x, const uint32_t* in) {
   if constexpr (K < Op::operands) {
@@ -2178,7 +2178,8 @@ inline void host64_batch(std::size_t n, uint64_t* y, const uint64_t* x) {
 // Block instances of the interleaved layout (word w of instance j at w * n + j) from j on:
 // gathered into a tile where each instance's words lie one after another, run as the
 // contiguous layout runs (lanes64 at a time where Block allows), the results scattered
-// back. (Word by word through through_host64, its loads n words apart, it ran 3-9x slower.)
+// back. (Word by word through through_host64 it ran 3-9x behind the contiguous layout, by
+// tiles 2-6x: an instance's words still lie n apart, one memory stream a word.)
 template <class Op, unsigned Block>
 inline void host64_tile(std::size_t n, const uint32_t* in, uint32_t* out, std::size_t j) {
   constexpr unsigned L = Block % lanes64_of<Op>::value == 0 ? lanes64_of<Op>::value : 1;

@@ -106,9 +106,9 @@ inline void through_host64(Word&& word, Store&& store) {
   }
 }
 
-// Operand K on of Lanes instances (words one after another, in_words apart) into
-// through_host64's x, one copy each: the sizes known at compile time, so that the copies
-// are moves, not calls, at the tables' -O1 too.
+// Operands K, K + 1, ... of Lanes instances (each instance's words one after another,
+// in_words apart) into through_host64's x, one copy each: the sizes known at compile time,
+// so that the copies are moves, not calls, at the tables' -O1 too.
 template <class Op, unsigned Lanes, unsigned K = 0, unsigned First = 0, unsigned Limb = 0>
 inline void copy_operands64(uint64_t* x, const uint32_t* in) {
   if constexpr (K < Op::operands) {
