@@ -89,6 +89,17 @@ void batch_scaling_rows(const mpgen::OpInfo& op, std::size_t n, const std::strin
   ::setenv("MPGEN_CPU_THREADS", all.c_str(), 1);
 }
 
+// Seconds run(t) takes for t = 0 .. threads - 1 together, started and joined as run_batch's
+// threads are (thread 0 the calling one): the ceilings' timing.
+double split_seconds(unsigned threads, const std::function<void(unsigned)>& run) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
+  run(0);
+  for (auto& t : pool) t.join();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // The machine's own scaling, the ceilings for the rows above: `steps` 64-bit multiply-adds
 // split over the threads, started and joined as run_batch's threads are, each thread's in
 // registers (no memory, nothing shared) as `Chains` independent chains: one chain waits on
@@ -108,12 +119,7 @@ double register_chains_seconds(unsigned threads, std::uint64_t steps) {
       }
     sums[t] = std::accumulate(x, x + Chains, std::uint64_t(0));
   };
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
-  run(0);
-  for (auto& t : pool) t.join();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = split_seconds(threads, run);
   volatile std::uint64_t sink = std::accumulate(sums.begin(), sums.end(), std::uint64_t(0));
   (void)sink;
   return seconds;
@@ -126,12 +132,7 @@ double copy_seconds(unsigned threads, const std::vector<char>& from, std::vector
     const std::size_t first = from.size() * t / threads, last = from.size() * (t + 1) / threads;
     std::memcpy(to.data() + first, from.data() + first, last - first);
   };
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
-  run(0);
-  for (auto& t : pool) t.join();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return split_seconds(threads, run);
 }
 
 }  // namespace
@@ -150,8 +151,9 @@ void cpu_scaling_rows(const Setting& s, std::vector<Row>& rows) {
                [&](unsigned threads) { return register_chains_seconds<1>(threads, steps); }, rows);
   scaling_rows("eight multiply-add chains a thread", "the machine's ceiling, throughput", 64, double(4 * steps),
                [&](unsigned threads) { return register_chains_seconds<8>(threads, 4 * steps); }, rows);
-  // as many bytes read and written (the row's rate) as add's 256-bit batch (17 + 9 words)
-  std::vector<char> from(n * 26 * 4 / 2, 1), to(from.size());
+  // as many bytes read and written (the row's rate) as add's 256-bit batch of n
+  const mpgen::OpInfo& add = mpgen::find(256, "add");
+  std::vector<char> from(n * (add.in_words() + add.out_words()) * sizeof(uint32_t) / 2, 1), to(from.size());
   scaling_rows("copy of " + std::to_string(from.size() >> 20) + " MiB, bytes read and written",
                "the machine's ceiling, memory", 8, double(2 * from.size()),
                [&](unsigned threads) { return copy_seconds(threads, from, to); }, rows);

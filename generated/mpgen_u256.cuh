@@ -36,6 +36,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 #if defined(__x86_64__) && !defined(MPGEN_PORTABLE_HOST64)
 #include <x86intrin.h>  // the 64-bit host lists' carry chains (_addcarry_u64, _subborrow_u64)
@@ -144,6 +145,14 @@ inline void copy_operands64(uint64_t* x, const uint32_t* in) {
   }
 }
 
+// Limbs I... of from into words 2 I, 2 I + 1 of to, limb by limb, as host64 stored them (a
+// wider load over several of its stores would wait for them to retire: 1.7x on a 256-bit
+// add), each a move at the tables' -O1 too.
+template <std::size_t... I>
+inline void copy_limbs64(uint32_t* to, const uint64_t* from, std::index_sequence<I...>) {
+  (std::memcpy(to + 2 * I, from + I, sizeof(uint64_t)), ...);
+}
+
 // through_host64 on Lanes instances whose words lie one after another (instance lane's at
 // in + lane * Op::in_words, its results at out + lane * Op::out_words): on a little-endian
 // host an operand's words are its 64-bit limbs as they lie, so each is one copy (an odd
@@ -161,12 +170,9 @@ inline void through_host64_words(uint32_t* out, const uint32_t* in) {
     Op::host64_lanes(y, x);
   constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
   for (unsigned lane = 0; lane < Lanes; ++lane) {
-    // limb by limb, as host64 stored them: a wider load over several of its stores would
-    // wait for them to retire (1.7x on a 256-bit add); unrolled at the tables' -O1 too
     uint32_t* to = out + lane * Op::out_words;
     const uint64_t* from = &y[lane * result64];
-#pragma GCC unroll 128
-    for (unsigned i = 0; i < Op::result_limbs / 2; ++i) std::memcpy(to + 2 * i, from + i, sizeof(uint64_t));
+    copy_limbs64(to, from, std::make_index_sequence<Op::result_limbs / 2>{});
     if constexpr (Op::result_limbs % 2 == 1) to[Op::result_limbs - 1] = uint32_t(from[Op::result_limbs / 2]);
     if constexpr (Op::flag_words > 0) to[Op::result_limbs] = uint32_t(y[Lanes * result64 + lane]);
   }

@@ -24,7 +24,7 @@ RESERVED = frozenset("""
 loops ptx_host ptx_host64 detail batch_thread device_batch host_batch host_range host64_range cpu_range
 cpu_batch cpu_call cpu_arrays has_host64 lanes64_of through_host64 x86_adx instance_words wide_word pack
 unpack warp_rows staged_batch_thread dynamic_shared_bytes field_element uint_value uint_words hex
-through_host64_words copy_operands64 host64_tile host64_batch prefetch_lines prefetch_ahead_bytes prefetch_from_bytes
+through_host64_words copy_operands64 copy_limbs64 host64_tile host64_batch prefetch_lines prefetch_ahead_bytes prefetch_from_bytes
 """.split())
 
 ALLOWED = ("lower-case letters, digits and _, starting with a letter, no double _, "
