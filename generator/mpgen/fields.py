@@ -1,6 +1,7 @@
 """Fields: a modulus fixed at generation time, and the constants its operations use."""
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from functools import cached_property
@@ -197,5 +198,11 @@ class Field(Size):
 
 
 def default_label(modulus: int) -> str:
-    """The header and namespace name of an unnamed modulus: its width and low word."""
-    return f"p{modulus.bit_length()}_{modulus & 0xFFFFFFFF:08x}"
+    """The header and namespace name of an unnamed modulus: its width and all its digits in
+    hex up to 128 bits, else the first 64 bits of their SHA-256 (the whole of a 2048-bit
+    modulus would pass a file name's 255 bytes). Two moduli share none (the low word alone
+    named 0xffffffffffffffff and 0xfffffffeffffffff alike)."""
+    digits = f"{modulus:x}"
+    if modulus.bit_length() > 128:
+        digits = hashlib.sha256(digits.encode()).hexdigest()[:16]
+    return f"p{modulus.bit_length()}_{digits}"

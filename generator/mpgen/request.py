@@ -50,7 +50,7 @@ def check_tier(tier: object, where: str) -> str:
 
 def check_geometry(value: object, where: str) -> int:
     """A request's threads per integer or instances per block: a whole number, 0 for the table's."""
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():  # (see check_bits)
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RequestError(f"{where}: {shown(str(value))} is not a whole number; give a count "
@@ -78,6 +78,8 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
                threads: int | str = 0, instances_per_block: int = 0) -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
+        if not bits.isascii():  # int() reads other scripts' digits too (Arabic-Indic ٦٤ as 64)
+            raise RequestError(f"{where}: {shown(bits)} is not a number; {allowed}")
         digits = bits.strip().lstrip("+-").lstrip("0")
         if digits.isdigit() and len(digits) > len(str(MAX_BITS)):
             raise RequestError(f"{where}: {shown(bits)} is above the maximum; {allowed}")
@@ -112,9 +114,14 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
     return size
 
 
+# A constant shift as --list writes it: shl<3> is shl3.
+LISTED_SHIFT = re.compile(r"\A(shl|shr)<([0-9]+)>\Z")
+
+
 def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
     ops = []
     for name in names:
+        name = LISTED_SHIFT.sub(r"\1\2", name)
         shift = CONSTANT_SHIFT.match(name)
         if shift and len(shift[2]) > len(str(MAX_BITS)):
             raise RequestError(f"{where}: {shift[1]} by a {len(shift[2])}-digit amount is not below "
@@ -178,6 +185,8 @@ def check_modulus(text: str, where: str, bits: int | None = None, label: str | N
         raise RequestError(f"--tier: fields are planned for the thread tier only (moduli up to "
                            f"{THREAD_MAX_BITS} bits); give --tier thread or auto")
     digits = text.replace("_", "").strip().lower()
+    if not digits.isascii():  # (see check_bits)
+        raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}")
     if len(digits) > 4000 and digits.isdigit():  # past Python's limit on decimal conversions
         raise RequestError(f"{where}: {shown(text)} has more than {THREAD_MAX_BITS} bits; {allowed}")
     try:
@@ -194,8 +203,19 @@ def check_modulus(text: str, where: str, bits: int | None = None, label: str | N
     if bits is not None and bits < modulus.bit_length():
         raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits, more than the "
                            f"{bits} declared; declare at least {modulus.bit_length()}")
-    label = check_name(label or default_label(modulus), "--name")
+    label = default_label(modulus) if label is None else check_own_name(label, modulus)
     return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, "thread", modulus=modulus, label=label)
+
+
+def check_own_name(label: str, modulus: int) -> str:
+    """A name given to a modulus: no preset's for another modulus (mpgen::secp256k1 working
+    modulo 17 would mislead)."""
+    check_name(label, "--name")
+    preset = find_preset(label)
+    if preset is not None and int(PRESETS[preset]["modulus"], 0) != modulus:
+        raise RequestError(f"--name: {shown(label)} names the preset field {preset} (--field {preset}), "
+                           "another modulus; give this one another name")
+    return label
 
 
 KNOWN_MODULAR_OPS = f"known for a modulus: {', '.join(MODULAR_OPERATIONS)}"
@@ -281,9 +301,10 @@ def parse_spec(path: Path) -> tuple[Request, list, list]:
             if key not in allowed:  # the callers' fail() finds its line by the quoted key
                 raise RequestError(f"unknown key {key!r} {where}; allowed: {', '.join(allowed)}")
 
-    def op_names(value: object, where: str) -> list[str]:
+    def op_names(value: object, where: str | None) -> list[str]:
+        """The operations an entry (where; None: the top) lists."""
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise fail(f"{where}: ops must be a non-empty list of operation names", "ops")
+            raise RequestError(f"{f'{where}: ' if where else ''}ops must be a non-empty list of operation names")
         return value
 
     try:
@@ -296,7 +317,10 @@ def parse_spec(path: Path) -> tuple[Request, list, list]:
     if not any(spec.get(table) for table in ("sizes", "fields", "rns", "gf")):
         raise fail("no [sizes], [fields], [rns] or [gf] table: give one entry per size, modulus, RNS set "
                    "or prime field, e.g. 131 = {} under [sizes]", "sizes")
-    default_ops = op_names(spec["ops"], "ops") if "ops" in spec else None
+    try:
+        default_ops = op_names(spec["ops"], None) if "ops" in spec else None
+    except RequestError as e:
+        raise fail(str(e), "ops") from None
     try:
         default_mul = check_mul(spec.get("mul", "auto"), "mul")
     except RequestError as e:

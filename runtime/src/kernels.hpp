@@ -65,6 +65,23 @@ inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, 
 // library's function (host) its host side.
 const OpInfo& add_loaded(const Kernel& k);
 
+// The registry's lookups (registry.cpp), built in or loaded: an integer operation (field
+// empty) of a size in a checked tier with a checked method, or a field's; an RNS set's or a
+// generalized Fermat field's by its module's name (tier "rns" or "gf"). Both throw
+// InputError naming what is built where there is no such operation.
+const Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op, std::string_view tier,
+                          std::string_view mul = "");
+const Kernel& find_module_kernel(std::string_view tier, std::string_view module, std::string_view op);
+// Whether info is an operation of a module found by its name: an RNS set's or a generalized
+// Fermat field's.
+inline bool is_named_module(const OpInfo& info) { return info.tier == "rns" || info.tier == "gf"; }
+
+// Limbs, least significant first (values.cpp): |value|'s, at least `limbs` of them; and
+// whether a < b (either may be shorter: zeros above).
+std::vector<uint32_t> magnitude_limbs(const mpz_t value, unsigned limbs);
+bool below(const uint32_t* a, std::size_t na, const std::vector<uint32_t>& b);
+inline bool below(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) { return below(a.data(), a.size(), b); }
+
 // GPU side (gpu.cu, or gpu_none.cpp when built without CUDA).
 bool gpu_usable(std::string* why);
 void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out);

@@ -21,9 +21,12 @@
 
 namespace {
 
+// Prints the one line of an error. Input in messages is shown escaped where they are made
+// (mpgen::escaped, cut short); here any byte that still is not printable ASCII (from
+// CLI11's messages, say) is escaped too, so that the line is one line of text.
 int fail(const std::string& message, int status) {
   std::cout.flush();  // the results of the lines before it come first
-  std::cerr << "mpgen-run: error: " << message << "\n";
+  std::cerr << "mpgen-run: error: " << mpgen::escaped(message, std::string::npos) << "\n";
   return status;
 }
 
@@ -62,6 +65,10 @@ struct Operand {
     prefix = bad_seen = negative = false;
     bad = 0;
   }
+  // Its first characters as messages show them: escaped, cut short ("..." where it is longer).
+  std::string shown() const { return mpgen::escaped(head, shown_chars); }
+  std::string shown_bad() const { return mpgen::escaped(std::string_view(&bad, 1)); }
+
   void add(char c, std::size_t most_digits, bool signed_decimal) {
     if (head.size() < shown_chars + 2) head += c;
     ++length;
@@ -88,12 +95,12 @@ struct Operand {
 std::vector<uint32_t> parse_operand(const Operand& t, unsigned bits) {
   if (t.length <= shown_chars) return mpgen::parse_hex(t.head, bits);  // its own messages, whole
   if (t.bad_seen)
-    throw mpgen::InputError("'" + t.head.substr(0, shown_chars) + "...' (" + std::to_string(t.length) +
-                            " characters) is not a hex number (bad digit '" + t.bad + "')");
+    throw mpgen::InputError("'" + t.shown() + "' (" + std::to_string(t.length) +
+                            " characters) is not a hex number (bad digit '" + t.shown_bad() + "')");
   const unsigned top = t.significant ? 32 - __builtin_clz(unsigned(mpgen::hex::digit(t.digits[0]))) : 0;
   if (t.significant && 4 * (t.significant - 1) + top > bits) {
     const std::size_t skip = t.prefix ? 2 : 0;
-    throw mpgen::InputError("operand 0x" + t.head.substr(skip, shown_chars) + "... (" +
+    throw mpgen::InputError("operand 0x" + t.head.substr(skip, shown_chars) + "... (" +  // hex digits only
                             std::to_string(t.length - skip) + " digits) is wider than " + std::to_string(bits) +
                             " bits");
   }
@@ -211,13 +218,12 @@ struct Mpz {
 std::string parse_integer(const Operand& t, unsigned k, const mpgen::OpInfo& info, mpz_t value) {
   const std::size_t most = t.length - t.start - (t.prefix ? 2 : 0);  // the digits it has
   if (t.bad_seen || most == 0 || t.significant > t.digits.size()) {
-    const std::string shown = t.length <= shown_chars ? t.head : t.head.substr(0, shown_chars) + "...";
     const std::string limit = info.tier == "rns" ? "not below M of " + info.module + " in magnitude"
                                                  : "not below p of " + info.module;
-    return "operand " + std::to_string(k + 1) + ": '" + shown + "' is " +
+    return "operand " + std::to_string(k + 1) + ": '" + t.shown() + "' is " +
            (t.significant > t.digits.size()
                 ? limit
-                : "not a decimal or 0x hex integer" + (t.bad_seen ? std::string(" (bad digit '") + t.bad + "')" : ""));
+                : "not a decimal or 0x hex integer" + (t.bad_seen ? " (bad digit '" + t.shown_bad() + "')" : ""));
   }
   mpz_set_str(value, t.digits.empty() ? "0" : t.digits.c_str(), t.prefix ? 16 : 10);
   if (t.negative) mpz_neg(value, value);
@@ -312,7 +318,7 @@ class Transforms : public Runner {
     const unsigned words = info_.in_words();
     if (mpz_sgn(value.v) < 0 || mpz_sizeinbase(value.v, 2) > 32 * words ||
         mpz_cmp(value.v, p_.v) >= 0)
-      return "'" + operands[0].head.substr(0, shown_chars) + "' is not an integer from 0 to p - 1 of " + field_;
+      return "'" + operands[0].shown() + "' is not an integer from 0 to p - 1 of " + field_;
     uint32_t* at = values_.data() + n_ * words;
     std::fill(at, at + words, 0);
     mpz_export(at, nullptr, -1, sizeof(uint32_t), 0, 0, value.v);
@@ -434,146 +440,154 @@ int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpg
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);  // stdout buffered, flushed after each batch
-  CLI::App app{"Runs an mpgen operation on hex operands from stdin, one instance per line "
-               "(operands separated by spaces); prints one result per line in hex, followed "
-               "by the carry or borrow for operations that have one. RNS integers (--rns) are "
-               "signed, in decimal or 0x hex; a generalized Fermat field's (--gf) below p, likewise.",
-               "mpgen-run"};
-  app.footer(
-      "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
-      "an optional carry or borrow in as a third operand. cmp prints -1, 0 or 1. Blank lines\n"
-      "are skipped. Results come as the lines are read: a batch runs when it is full or when\n"
-      "no more input is waiting.\n"
-      "examples:\n"
-      "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
-      "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
-      "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
-      "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
-      "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
-      "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
-      "  echo '64 7' | mpgen-run --bits 256 --op div_qr          # e 2 0 (quotient, remainder, flag)\n"
-      "  echo '2 3 fb' | mpgen-run --bits 64 --op modexp         # 8 0 (the modulus an operand)\n"
-      "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
-      "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
-      "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
-      "  echo '-7 0x10' | mpgen-run --rns rns8 --op mul           # -112 0 (the product, the overflow flag)\n"
-      "  echo '-7 5' | mpgen-run --rns rns8 --op cmp              # -1\n"
-      "  echo '3 5' | mpgen-run --gf gf8 --op mul                 # 15 (seed 002's (2^63+2^34)^8+1)\n"
-      "  seq 1 16 | mpgen-run --gf gf8 --fft 16                   # the DFT of 1..16, one output a line\n"
-      "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
-      "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
+// What the command line asks for.
+struct Request {
   unsigned bits = 0;
   std::string op, field, modulus, rns, gf, device = "cpu", tier, mul;
   bool list = false, hex = false, inverse = false;
+  bool given_modulus = false;  // --modulus, even empty (then the modulus' own message)
   std::size_t fft_points = 0;
   std::vector<std::string> ptx_files;
-  app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
-  auto* bits_option = app.add_option("--bits", bits, "size in bits; with --modulus, the field's width (at least "
+};
+
+const char* const description =
+    "Runs an mpgen operation on hex operands from stdin, one instance per line "
+    "(operands separated by spaces); prints one result per line in hex, followed "
+    "by the carry or borrow for operations that have one. RNS integers (--rns) are "
+    "signed, in decimal or 0x hex; a generalized Fermat field's (--gf) below p, likewise.";
+
+const char* const footer =
+    "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
+    "an optional carry or borrow in as a third operand. cmp prints -1, 0 or 1. Blank lines\n"
+    "are skipped. Results come as the lines are read: a batch runs when it is full or when\n"
+    "no more input is waiting.\n"
+    "examples:\n"
+    "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
+    "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
+    "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
+    "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
+    "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
+    "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
+    "  echo '2 7' | mpgen-run --modulus 13 --op modmul          # 1 (a decimal modulus; operands hex)\n"
+    "  echo '64 7' | mpgen-run --bits 256 --op div_qr          # e 2 0 (quotient, remainder, flag)\n"
+    "  echo '2 3 fb' | mpgen-run --bits 64 --op modexp         # 8 0 (the modulus an operand)\n"
+    "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
+    "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
+    "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
+    "  echo '-7 0x10' | mpgen-run --rns rns8 --op mul           # -112 0 (the product, the overflow flag)\n"
+    "  echo '-7 5' | mpgen-run --rns rns8 --op cmp              # -1\n"
+    "  echo '3 5' | mpgen-run --gf gf8 --op mul                 # 15 (seed 002's (2^63+2^34)^8+1)\n"
+    "  seq 1 16 | mpgen-run --gf gf8 --fft 16                   # the DFT of 1..16, one output a line\n"
+    "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
+    "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0";
+
+// The command line's options, into r.
+void add_options(CLI::App& app, Request& r) {
+  app.add_flag("--list", r.list, "show the built sizes and operations with their operands' widths");
+  auto* bits_option = app.add_option("--bits", r.bits, "size in bits; with --modulus, the field's width (at least "
                                      "the modulus', as for mpgen generate)");
-  auto* field_option = app.add_option("--field", field, "a field built into the runtime (see --list): its "
+  auto* field_option = app.add_option("--field", r.field, "a field built into the runtime (see --list): its "
                                       "operations, operands below its modulus")->excludes(bits_option);
-  auto* modulus_option = app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's "
-                                        "operations, generated and compiled now for the device, then "
-                                        "cached")->excludes(field_option);
-  app.add_option("--tier", tier, "with --bits: thread (one integer per thread, up to 2048 bits) or group "
+  auto* modulus_option = app.add_option("--modulus", r.modulus, "any modulus, up to 2048 bits, as mpgen generate "
+                                        "--modulus reads it: 0x... hex or decimal (13 is thirteen; the operands "
+                                        "on the lines stay hex): its field's operations, generated and compiled "
+                                        "now for the device, then cached")->excludes(field_option);
+  app.add_option("--tier", r.tier, "with --bits: thread (one integer per thread, up to 2048 bits) or group "
                  "(a group of threads, from 2048 bits); default auto: thread up to 2048 bits, group above; "
                  "one not built is compiled now")->needs(bits_option)->excludes(modulus_option);
-  app.add_option("--mul", mul, "with --bits: how mul, mul_lo and sqr multiply: ntt (by number-theoretic "
+  app.add_option("--mul", r.mul, "with --bits: how mul, mul_lo and sqr multiply: ntt (by number-theoretic "
                  "transform; the group tier only: above 2048 bits, or 2048 with --tier group) or auto (the "
                  "default, the generator's own choice); a module not built is compiled now")
       ->needs(bits_option)->excludes(modulus_option);
-  auto* rns_option = app.add_option("--rns", rns, "an RNS set built into the runtime (see --list; rns8: 8 "
+  auto* rns_option = app.add_option("--rns", r.rns, "an RNS set built into the runtime (see --list; rns8: 8 "
                                     "moduli of 32 bits): its operations on signed integers below M in "
                                     "magnitude, in decimal or 0x hex (-0x1f), results in decimal")
                          ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option);
-  auto* gf_option = app.add_option("--gf", gf, "a generalized Fermat field built into the runtime (see --list; "
+  auto* gf_option = app.add_option("--gf", r.gf, "a generalized Fermat field built into the runtime (see --list; "
                                    "gf8: p = (2^63+2^34)^8+1, seed 002): its operations on integers below p, in "
                                    "decimal or 0x hex, results in decimal")
                         ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option)->excludes(rns_option);
-  auto* fft_option = app.add_option("--fft", fft_points, "with --gf: the FFT of N points (N = K^e, K = 2k): one "
+  auto* fft_option = app.add_option("--fft", r.fft_points, "with --gf: the FFT of N points (N = K^e, K = 2k): one "
                                     "integer below p a line, N lines a transform, as many transforms as given; "
                                     "prints the outputs one a line")->needs(gf_option);
-  app.add_flag("--inverse", inverse, "with --fft: the inverse transform (scaled by 1/N)")->needs(fft_option);
-  app.add_flag("--hex", hex, "with --rns or --gf: print the results in hex (0x1f)");
-  app.add_option("--op", op, "operation")->excludes(fft_option);
-  app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return fail(e.what(), 2);
-  }
-  if (hex && rns.empty() && gf.empty()) return fail("--hex: prints the results of --rns or --gf in hex", 2);
+  app.add_flag("--inverse", r.inverse, "with --fft: the inverse transform (scaled by 1/N)")->needs(fft_option);
+  app.add_flag("--hex", r.hex, "with --rns or --gf: print the results in hex (0x1f)");
+  app.add_option("--op", r.op, "operation")->excludes(fft_option);
+  app.add_option("--device", r.device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--ptx", r.ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
+}
 
-  if (list) {
-    for (unsigned b : mpgen::sizes()) {
-      std::cout << b << " bits:";
-      for (const auto& name : mpgen::operations(b)) {
-        const auto& info = mpgen::find(b, name);
-        std::cout << ' ' << name << '(';
-        for (unsigned k = 0; k < info.operand_bits.size(); ++k)
-          std::cout << (k ? "," : "") << info.operand_bits[k];
-        std::cout << ')';
-      }
-      std::cout << '\n';
+// --list: the sizes built in with their operations (and operands' widths), the fields, the
+// RNS sets and the generalized Fermat fields.
+void print_list() {
+  for (unsigned b : mpgen::sizes()) {
+    std::cout << b << " bits:";
+    for (const auto& name : mpgen::operations(b)) {
+      const auto& info = mpgen::find(b, name);
+      std::cout << ' ' << name << '(';
+      for (unsigned k = 0; k < info.operand_bits.size(); ++k)
+        std::cout << (k ? "," : "") << info.operand_bits[k];
+      std::cout << ')';
     }
-    for (const auto& name : mpgen::fields()) {
-      std::cout << "field " << name << ":";
-      for (const auto& op_name : mpgen::field_operations(name)) std::cout << ' ' << op_name;
-      std::cout << '\n';
-    }
-    for (const auto& name : mpgen::rns_sets()) {
-      std::cout << "rns " << name << " (|x| < 0x" << mpgen::to_hex(mpgen::find_rns(name, "add").modulus) << "):";
-      for (const auto& op_name : mpgen::rns_operations(name))
-        if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
-      std::cout << '\n';
-    }
-    for (const auto& name : mpgen::gf_fields()) {
-      const auto& from = mpgen::find_gf(name, "from_binary");
-      std::cout << "gf " << name << " (p = 0x" << mpgen::to_hex(from.modulus) << "):";
-      for (const auto& op_name : mpgen::gf_operations(name))
-        if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
-      if (from.transform_radix)
-        std::cout << "; --fft N: N = " << from.transform_radix << "^e up to 2^" << from.transform_largest_log;
-      std::cout << '\n';
-    }
-    return 0;
+    std::cout << '\n';
   }
-  if ((!bits && field.empty() && modulus.empty() && rns.empty() && gf.empty()) || (op.empty() && !fft_points))
-    return fail("--bits, --field, --modulus, --rns or --gf, and --op (or --gf with --fft), are required (or --list)", 2);
+  for (const auto& name : mpgen::fields()) {
+    std::cout << "field " << name << ":";
+    for (const auto& op_name : mpgen::field_operations(name)) std::cout << ' ' << op_name;
+    std::cout << '\n';
+  }
+  for (const auto& name : mpgen::rns_sets()) {
+    std::cout << "rns " << name << " (|x| < 0x" << mpgen::to_hex(mpgen::find_rns(name, "add").modulus) << "):";
+    for (const auto& op_name : mpgen::rns_operations(name))
+      if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
+    std::cout << '\n';
+  }
+  for (const auto& name : mpgen::gf_fields()) {
+    const auto& from = mpgen::find_gf(name, "from_binary");
+    std::cout << "gf " << name << " (p = 0x" << mpgen::to_hex(from.modulus) << "):";
+    for (const auto& op_name : mpgen::gf_operations(name))
+      if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
+    if (from.transform_radix)
+      std::cout << "; --fft N: N = " << from.transform_radix << "^e up to 2^" << from.transform_largest_log;
+    std::cout << '\n';
+  }
+}
 
+// The instances of the request, streamed from stdin: a size's or a field's operation (built
+// in, or generated and compiled now), an RNS set's, a generalized Fermat field's or its FFT.
+// Returns the exit status.
+int run(const Request& r) {
+  for (const auto& path : r.ptx_files) mpgen::load_ptx(path);
+  const mpgen::Device where = r.device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
+  if (!r.rns.empty()) {
+    Integers<mpgen::RnsBatch> runner(mpgen::find_rns(r.rns, r.op), where, r.hex);
+    return stream(runner, runner.op(), r.op, where);
+  }
+  if (!r.gf.empty() && r.fft_points) {
+    Transforms runner(r.gf, r.fft_points, r.inverse, where, r.hex);
+    return stream(runner, runner.op(), "--fft", where);
+  }
+  if (!r.gf.empty()) {
+    Integers<mpgen::GfBatch> runner(mpgen::find_gf(r.gf, r.op), where, r.hex);
+    return stream(runner, runner.op(), r.op, where);
+  }
+  // A size (in its tier, with its product method) or a modulus built nowhere: generated
+  // and compiled now, for the GPU or the CPU (cached on disk); the generator checks the
+  // request (--bits with --modulus: the field's width; a tier that does not hold the size;
+  // ntt in the thread tier).
+  const bool unbuilt = mpgen::operations(r.bits, r.tier, r.mul).empty();  // checks the tier's and the method's names
+  const mpgen::OpInfo& info = r.given_modulus    ? mpgen::compile_field_on_demand(r.modulus, r.op, r.bits, where)
+                              : !r.field.empty() ? mpgen::find_field(r.field, r.op)
+                              : unbuilt          ? mpgen::compile_on_demand(r.bits, r.op, where, r.tier, r.mul)
+                                                 : mpgen::find(r.bits, r.op, r.tier, r.mul);
+  Words runner(info, where);
+  return stream(runner, info, r.op, where);
+}
+
+// run(r), its errors as one line each: exit status 2 for bad input, 1 for the rest.
+int run_reporting(const Request& r) {
   try {
-    for (const auto& path : ptx_files) mpgen::load_ptx(path);
-    // A size (in its tier, with its product method) or a modulus built nowhere: generated
-    // and compiled now, for the GPU or the CPU (cached on disk); the generator checks the
-    // request (--bits with --modulus: the field's width; a tier that does not hold the size;
-    // ntt in the thread tier).
-    const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
-    if (!rns.empty()) {
-      Integers<mpgen::RnsBatch> runner(mpgen::find_rns(rns, op), where, hex);
-      return stream(runner, runner.op(), op, where);
-    }
-    if (!gf.empty() && fft_points) {
-      Transforms runner(gf, fft_points, inverse, where, hex);
-      return stream(runner, runner.op(), "--fft", where);
-    }
-    if (!gf.empty()) {
-      Integers<mpgen::GfBatch> runner(mpgen::find_gf(gf, op), where, hex);
-      return stream(runner, runner.op(), op, where);
-    }
-    const bool unbuilt = mpgen::operations(bits, tier, mul).empty();  // checks the tier's and the method's names
-    const mpgen::OpInfo& info = !modulus.empty() ? mpgen::compile_field_on_demand(modulus, op, bits, where)
-                                : !field.empty() ? mpgen::find_field(field, op)
-                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where, tier, mul)
-                                                 : mpgen::find(bits, op, tier, mul);
-    Words runner(info, where);
-    return stream(runner, info, op, where);
+    return run(r);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);
   } catch (const mpgen::GpuError& e) {
@@ -583,4 +597,32 @@ int main(int argc, char** argv) {
   } catch (const WriteError& e) {
     return fail(e.what(), 1);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);  // stdout buffered, flushed after each batch
+  CLI::App app{description, "mpgen-run"};
+  app.footer(footer);
+  Request r;
+  add_options(app, r);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(e.what(), 2);
+  }
+  r.given_modulus = app.get_option("--modulus")->count() > 0;
+  if (r.hex && r.rns.empty() && r.gf.empty()) return fail("--hex: prints the results of --rns or --gf in hex", 2);
+  if (r.list) {
+    print_list();
+    return 0;
+  }
+  if (app.get_option("--bits")->count() > 0 && !r.bits) return fail("--bits 0: give a size of 1 bit or more", 2);
+  if ((!r.bits && r.field.empty() && !r.given_modulus && r.rns.empty() && r.gf.empty()) ||
+      (r.op.empty() && !r.fft_points))
+    return fail("--bits, --field, --modulus, --rns or --gf, and --op (or --gf with --fft), are required (or --list)", 2);
+  return run_reporting(r);
 }

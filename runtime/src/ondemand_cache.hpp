@@ -20,7 +20,9 @@ KernelSource generate_kernels(const std::vector<std::string>& request, std::stri
 
 // The kernel cache entry of one request: <cache>/<op>-<hash>.ptx (or .so for the host's
 // shared libraries) and its checksum, the same path plus ".sum", where the hash covers
-// mpgen's version, key_request, op and target (a GPU architecture, or host_target()).
+// mpgen's version, the manifest's schema, key_request, op and target (a GPU architecture,
+// or host_target()). build_on_demand's key_request names what makes the entry: the
+// generator's fingerprint (a hash of its content) and the request's words.
 std::filesystem::path cache_entry(const std::filesystem::path& cache, const std::string& key_request,
                                   std::string_view op, const std::string& target);
 

@@ -39,11 +39,12 @@ for request in "-DBAD_BITS=131 -DBAD_OPS=mull" "-DBAD_BITS=524288 -DBAD_OPS=add"
 done
 
 echo "== add_subdirectory(mpgen)"
-# The runtime's built-in sizes are the main build's to test: here one size and no preset,
-# so that this build does not compile them all a second time.
+# The runtime's built-in modules are the main build's to test: here one size and no preset,
+# RNS set, GF field: so that this build does not compile them all a second time.
 PYTHONPATH=generator "$python" -m mpgen generate --table --bits 256 --ops add,mul --out "$work/builtin" >/dev/null
 cmake -S examples/consumer -B "$work/subdirectory" -G Ninja -DMPGEN_FROM=subdirectory \
-      -DMPGEN_GENERATED_DIR="$PWD/$work/builtin" -DMPGEN_RUNTIME_FIELDS= -DPython3_EXECUTABLE="$python" >/dev/null
+      -DMPGEN_GENERATED_DIR="$PWD/$work/builtin" -DMPGEN_RUNTIME_FIELDS= -DMPGEN_RUNTIME_RNS= -DMPGEN_RUNTIME_GF= \
+      -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build "$work/subdirectory" --target consumer
 "$work/subdirectory/consumer"
 echo "consumer: both ways built and ran"

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from ..request import RequestError, shown
+from ..request import RequestError, check_name, shown
 
 # The seed's table 3.1, by k: (w, u, sign) of r = 2^w + sign 2^u.
 TABLE_3_1 = {2: (63, 53, 1), 4: (64, 50, -1), 8: (63, 34, 1), 16: (62, 36, 1), 32: (62, 56, 1),
@@ -147,7 +147,8 @@ OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod
               "fft": "the FFT of K^e points, K = 2k (cuda/gf_fft.cuh's Stockham passes; needs mul and mul_r), and "
                      "integer products through it (cuda/gf_products.cuh; needs the conversions)"}
 DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1", "mul_r", "from_binary", "to_binary", "fft")
-_POWER = re.compile(r"mul_r(\d+)")
+_POWER = re.compile(r"mul_r([0-9]+)")  # (not \d: other scripts' digits name no C++ symbol)
+_LISTED_POWER = re.compile(r"\Amul_r<([0-9]+)>\Z")  # as --list and the messages write it: mul_r<3> is mul_r3
 
 
 def summary(name: str) -> str:
@@ -158,6 +159,7 @@ def summary(name: str) -> str:
 def check_ops(gf: GfField, names: list[str]) -> list[str]:
     """The operations named, checked against the field: add, sub, neg, mul_r<i>."""
     from .lists import unavailable
+    names = [_LISTED_POWER.sub(r"mul_r\1", name) for name in names]
     for name in names:
         power = _POWER.fullmatch(name)
         if name not in OPERATIONS and (power is None or not 0 < int(power[1]) < 2 * gf.k):
@@ -203,14 +205,23 @@ def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> lis
         if label is None:
             raise RequestError("--gf-prime: give the field a name with --name")
         w, sign, u, k = int(form[1]), 1 if form[2] == "+" else -1, int(form[3]), int(form[4])
-        return [field(w, u, sign, k, label)]
+        return [_own_name(field(w, u, sign, k, check_name(label, "--name")))]
     fields = []
     for item in dict.fromkeys(i.strip() for i in (ks_text or "").split(",")):
-        if not item.isdigit() or int(item) not in TABLE_3_1:
+        if not (item.isascii() and item.isdigit()) or int(item) not in TABLE_3_1:  # (not ٨: int() reads it)
             raise RequestError(f"--gf: {shown(item)} is no k of the seed's table 3.1; give "
                                f"{', '.join(map(str, TABLE_3_1))} (or --gf-prime {FORM!r})")
         fields.append(preset(int(item)))
     return fields
+
+
+def _own_name(gf: GfField) -> GfField:
+    """The field, where its name is no gf<k> of the seed's table 3.1 for another prime."""
+    k = re.fullmatch(r"gf([0-9]+)", gf.label)
+    if k and int(k[1]) in TABLE_3_1 and preset(int(k[1])).p != gf.p:
+        raise RequestError(f"--name: {shown(gf.label)} names the seed's {gf.label}, {preset(int(k[1])).text}; give "
+                           f"{gf.text} another name")
+    return gf
 
 
 SPEC_KEYS = ("prime", "ops")

@@ -34,7 +34,8 @@ def operation(p: PlannedOp, m: Module) -> dict:
         # where MPGEN_ARRAYS_ENTRIES is defined)
         "arrays_kernel": names.arrays_kernel(module, p.op.name),
         "summary": p.op.summary,
-        # a modulus operand says whether it must be odd (Montgomery form) or may be any
+        # a modulus operand says whether it must be odd (Montgomery form; modinv's divsteps, which
+        # start from f = p odd and divide by 2^30 modulo p) or may be any
         "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role,
                       **({"odd": p.op.odd_modulus} if role == "modulus" else {})}
                      for bits, limbs, below, role in zip(p.operand_bits, p.operand_limbs, p.below_modulus,

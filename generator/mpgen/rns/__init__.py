@@ -58,10 +58,12 @@ OPERATION_NAMES = tuple(OPERATIONS)
 
 
 def _number(text: str, where: str) -> int:
-    try:
-        return int(text, 0)
-    except ValueError:
-        raise RequestError(f"{where}: {shown(text)} is not a number; give decimal or 0x hex") from None
+    if text.isascii():  # int() reads other scripts' digits too (Arabic-Indic ٤ as 4)
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+    raise RequestError(f"{where}: {shown(text)} is not a number; give decimal or 0x hex")
 
 
 def _ops(ops_text: str | None) -> list[str]:
@@ -106,6 +108,14 @@ def _spec_entry(name: str, options: dict, where: str) -> list[tuple[RnsSet, list
     return parse(count[1], None, None, ops_text)
 
 
+def _own_name(label: str) -> str:
+    """A name for a set of one's own moduli: no rns<N>, which names Algorithm 3's N moduli."""
+    count = re.fullmatch(r"rns([0-9]+)", check_name(label, "--name"))
+    if count:
+        raise RequestError(f"--name: {shown(label)} names the set of --rns {count[1]}; give your moduli another name")
+    return label
+
+
 def parse(counts_text: str, moduli_text: str | None, label: str | None,
           ops_text: str | None) -> list[tuple[RnsSet, list[str]]]:
     """The request of `mpgen generate --rns N,... [--ops ...]` (sets by Algorithm 3, named
@@ -115,7 +125,7 @@ def parse(counts_text: str, moduli_text: str | None, label: str | None,
         if label is None:
             raise RequestError("--rns-moduli: give the set a name with --name")
         moduli = check([_number(m, "--rns-moduli") for m in split_items("--rns-moduli", moduli_text)])
-        return [(RnsSet(moduli, check_name(label, "--name")), ops)]
+        return [(RnsSet(moduli, _own_name(label)), ops)]
     sets = []
     for item in dict.fromkeys(split_items("--rns", counts_text)):
         count = _number(item, "--rns")

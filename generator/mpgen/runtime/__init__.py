@@ -7,11 +7,15 @@ host's C++ compiler), from Python ints, gmpy2, NumPy or CuPy.
     f = mpgen.field("secp256k1")               # or mpgen.field(modulus=p)
     f.modmul(a, b)
 
-A module's operations and their contracts come from the generator's manifest. Results come
-back as the first batch operand came (a list of ints or mpz, a NumPy or CuPy array); an
-operation with a flag gives (values, flags), one of several parts a tuple of them."""
+A module's operations and their contracts come from the generator's manifest (help(k.mul)
+says each one's operands, results and errors). Results come back as the first batch operand
+came (a list of ints or mpz, a NumPy or CuPy array); an operation with a flag gives (values,
+flags), one of several parts a tuple of them. A bad request raises RequestError, a bad operand
+OperandError (or TypeError), a compiler that fails CompileError."""
+from ..request import RequestError
 from .cpu import CompileError
 from .module import Module, Operation, compile, field, gf_field, rns_set
 from .values import OperandError
 
-__all__ = ["CompileError", "Module", "Operation", "OperandError", "compile", "field", "gf_field", "rns_set"]
+__all__ = ["CompileError", "Module", "OperandError", "Operation", "RequestError", "compile", "field", "gf_field",
+           "rns_set"]

@@ -1,10 +1,12 @@
 """A module on the CPU: its kernels source compiled by the host's C++ compiler ($MPGEN_CXX, else
 c++) into a shared library, as the C++ runtime's on-demand path does, cached under
-$MPGEN_CACHE (else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen) by a hash of the compiler, its
-options and the source itself, written atomically, and called through ctypes."""
+$MPGEN_CACHE (else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen) by a hash of the generator's own
+files, the compiler, its options and the source itself, written atomically beside its
+checksum, and called through ctypes."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import os
 import shlex
@@ -15,9 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from ..printers.cuda import arrays_results
+from ..request import RequestError
 from .source import Source
 
 OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-DMPGEN_ARRAYS_ENTRIES")
+GENERATOR_FILES = ("*.py", "*.j2", "*.toml", "*.cuh")  # what makes a source: code, templates, data
 
 
 class CompileError(RuntimeError):
@@ -33,6 +37,23 @@ def cache_dir() -> Path:
 
 def compiler() -> list[str]:
     return shlex.split(os.environ.get("MPGEN_CXX") or "c++")
+
+
+def content_hash(root: Path) -> str:
+    """A hash of the generator's files under root, each by its path and bytes."""
+    digest = hashlib.sha256()
+    for path in sorted({p for pattern in GENERATOR_FILES for p in root.rglob(pattern)}):
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+@functools.cache
+def generator_fingerprint() -> str:
+    """This package's content_hash, once a process (a few milliseconds): part of the cache key,
+    so that a changed generator never loads an old library."""
+    return content_hash(Path(__file__).resolve().parents[1])
 
 
 def _umask() -> int:
@@ -56,37 +77,90 @@ def _version(command: list[str]) -> str:
         raise CompileError(f"cannot start the C++ compiler {command[0]!r} (MPGEN_CXX): {e.strerror}") from None
 
 
+def _checksum_file(entry: Path) -> Path:
+    return entry.with_name(entry.name + ".sha256")
+
+
+def _checksum(path: Path | str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _whole(entry: Path) -> bool:
+    """Whether entry is there with the bytes its checksum was written for. A cut or damaged
+    library is never loaded: dlopen would map it, and the first touch of a missing page kills
+    the process (SIGBUS)."""
+    try:
+        return _checksum_file(entry).read_text() == _checksum(entry)
+    except OSError:
+        return False
+
+
+def _beside(entry: Path) -> str:
+    """A new empty file in entry's folder, to be renamed over it (a reader sees no entry or a
+    whole one); the folder is made where missing."""
+    folder = entry.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=entry.name + ".tmp-", dir=folder)
+    except (FileExistsError, NotADirectoryError):
+        raise RequestError(f"the cache folder {str(folder)!r} is not a folder; set MPGEN_CACHE to a folder you may "
+                           "write") from None
+    except OSError as e:
+        raise RequestError(f"the cache folder {str(folder)!r} cannot be written ({e.strerror}); set MPGEN_CACHE to "
+                           "a folder you may write") from None
+    os.close(fd)
+    return temporary
+
+
 def library(source: Source, rebuild: bool = False) -> Path:
-    """The cached library of source, compiled first where the cache has none (or rebuild)."""
+    """The cached library of source, compiled first where the cache has no whole one (or rebuild)."""
     command = compiler()
-    key = "\0".join([*command, _version(command), *OPTIONS, source.header_name, source.header, source.kernels])
-    path = cache_dir() / f"{source.contract['name']}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.so"
-    if path.exists() and not rebuild:
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
+    key = "\0".join([generator_fingerprint(), *command, _version(command), *OPTIONS, source.header_name,
+                     source.header, source.kernels])
+    entry = cache_dir() / f"{source.contract['name']}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.so"
+    if rebuild or not _whole(entry):
+        _build(source, command, entry)
+    return entry
+
+
+def _build(source: Source, command: list[str], entry: Path) -> None:
+    """Compiles source into the cache as entry, then its checksum beside it, each written whole
+    and renamed into place (an entry without its checksum is built again)."""
+    built = _beside(entry)  # first: a cache that cannot be written fails before the compiler runs
+    try:
+        _compile(source, command, built)
+        os.chmod(built, 0o755 & ~_umask())  # as the compiler's own output would be
+        checksum = _checksum(built)
+        os.replace(built, entry)
+    finally:
+        if os.path.exists(built):
+            os.unlink(built)
+    _write_whole(_checksum_file(entry), checksum)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    temporary = _beside(path)
+    try:
+        Path(temporary).write_text(text)
+        os.chmod(temporary, 0o644 & ~_umask())  # readable where the library is
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _compile(source: Source, command: list[str], output: str) -> None:
     with tempfile.TemporaryDirectory(prefix="mpgen-compile-") as work:
         (Path(work) / source.header_name).write_text(source.header)
         kernels = Path(work) / "kernels.cpp"
         kernels.write_text(source.kernels)
-        built = Path(work) / "kernels.so"
         try:
-            done = subprocess.run([*command, *OPTIONS, "-o", str(built), str(kernels)], capture_output=True, text=True)
+            done = subprocess.run([*command, *OPTIONS, "-o", output, str(kernels)], capture_output=True, text=True)
         except OSError as e:
             raise CompileError(f"cannot start the C++ compiler {command[0]!r} (MPGEN_CXX): {e.strerror}") from None
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if "error" in line] or [f"exit status {done.returncode}"]
-            raise CompileError(f"compiling {source.header_name} with {command[0]} failed: {lines[0]}")
-        # beside the entry, then renamed over it: a reader sees no entry or a whole one
-        fd, temporary = tempfile.mkstemp(prefix=path.name + ".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(built.read_bytes())
-            os.chmod(temporary, 0o755 & ~_umask())  # as the compiler's own output would be
-            os.replace(temporary, path)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-    return path
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if "error" in line] or [f"exit status {done.returncode}"]
+        raise CompileError(f"compiling {source.header_name} with {command[0]} failed: {lines[0]}")
 
 
 def _on_host(array) -> np.ndarray:
@@ -106,7 +180,7 @@ class CpuModule:
     def __init__(self, source: Source) -> None:
         try:
             self._library = ctypes.CDLL(str(library(source)))
-        except OSError:  # an entry that does not load (damaged, another machine's): made afresh
+        except OSError:  # a whole entry that does not load (another machine's): made afresh
             self._library = ctypes.CDLL(str(library(source, rebuild=True)))
         self._functions = {}
         for op in source.contract["operations"]:

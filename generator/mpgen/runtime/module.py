@@ -2,8 +2,13 @@
 launch come from its contract in the manifest (printers/manifest.py), none from a list here."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
+from ..request import RequestError
+from ..size import MAX_BITS, MIN_BITS
+from ..tiers import THREAD_MAX_BITS
 from . import values
 from .cpu import CpuModule
 from .gpu import GpuModule, available, batch_memory
@@ -32,13 +37,86 @@ DERIVED = {"minus_inverse": (minus_inverse, lambda limbs: f"-p^-1 mod 2^{32 * li
 CODED = ("rns", "element")
 
 
+# Operands' names in help: an RNS set's integers and a field's elements x, y (as their
+# summaries say), other values a, b, c, the rest by their role
+LETTERS = {"rns": "xyz", "element": "xyz", "value": "abcdefgh"}
+CODED_WHAT = {"rns": "an RNS integer", "element": "a field element"}
+FORMS = ("Operands: each a batch (a list of ints or gmpy2 mpz, or a uint32 array of limbs, least significant "
+         "first, of shape (n, limbs), or (limbs, n) with layout=\"interleaved\": NumPy on the CPU, CuPy on the GPU) "
+         "or a single int, used for every instance.")
+RESULTS = ("Returns, as the first batch operand came (a list of ints or mpz, an int where every operand was one, "
+           "or an array of the operand's kind: NumPy or CuPy)")
+
+
+def _wrapped(text: str, indent: str = "") -> str:
+    return textwrap.fill(text, 100, initial_indent=indent, subsequent_indent=indent + "    ")
+
+
+def _operand_names(operands: list) -> list[str]:
+    used: dict[str, int] = {}
+    names = []
+    for o in operands:
+        letters = LETTERS.get(o["role"])
+        if letters is None:
+            names.append(o["role"])
+        else:
+            names.append(letters[used.get(letters, 0)])
+            used[letters] = used.get(letters, 0) + 1
+    return names
+
+
+def _odd_reason(op: str) -> str:
+    """Why an operation needs an odd modulus: Montgomery's form, or modinv's halving modulo p."""
+    return "modinv divides by 2 modulo p" if op.startswith("modinv") else "Montgomery form"
+
+
+def _operand_text(module: "Module", o: dict, runtime_modulus: bool, optional: bool) -> str:
+    role = o["role"]
+    if role in DERIVED:
+        return f"{DERIVED[role][1](o['limbs'])} of the modulus; computed from the modulus where left out"
+    if role in CODED:
+        return (f"{CODED_WHAT[role]}: an int below {module.bound_text}, or an array of its {o['limbs']} words "
+                "(the module's own form)")
+    text = "0 or 1" if o["bits"] == 1 else f"an integer below 2^{o['bits']}"
+    if o["below_modulus"]:
+        text += f" and below {'the modulus' if runtime_modulus else module.bound_text}"
+    if role == "modulus":
+        text = f"the modulus, {text}, " + ("odd" if o.get("odd") else "not 0")
+    return text + ("; optional: 0 where left out" if optional else "")
+
+
+def _part_text(result: dict, width: int, flat: bool) -> str:
+    shape = "(n,)" if flat else f"(n, {width}), ({width}, n) interleaved"
+    if result.get("role") in CODED:
+        return f"{CODED_WHAT[result['role']]}: an int, or an array of its {width} words of shape {shape}"
+    if result["signed"]:
+        return f"a signed integer of {width} word{'s' * (width > 1)}: an int, or an int32 array of shape {shape}"
+    return f"an integer below 2^{32 * width}: an int, or an array of shape {shape}"
+
+
+def _errors(module: "Module", operands: list, least: int) -> list[str]:
+    roles = {o["role"] for o in operands}
+    bad = ["negative"] * ("rns" not in roles) + ["too wide for its operand"]  # RNS integers are signed
+    if any(o["below_modulus"] for o in operands) or roles & set(CODED):
+        bad.append("not below the modulus" if "modulus" in roles else f"not below {module.bound_text}")
+    if "modulus" in roles:
+        bad.append("a modulus of 0 (or an even one in Montgomery form)")
+    for role in sorted(roles & set(DERIVED)):
+        bad.append(f"a given {role.replace('_', ' ')} that is not the modulus' own")
+    count = f"{least} operand{'s' * (least > 1)}" if least == len(operands) else f"{least} to {len(operands)} operands"
+    return [f"OperandError: a value {', '.join(bad)}",
+            "TypeError: an operand not an integer (a float, a bool, text) or an array not of uint32; a call with "
+            f"other than {count}",
+            "ValueError: batches of different lengths; an array not of the layout's shape; an unknown layout",
+            "MemoryError: a batch that does not fit the GPU's memory (on the GPU)"]
+
+
 class Operation:
     """One operation of a module: call it on batches (see mpgen.runtime)."""
 
     def __init__(self, module: "Module", contract: dict) -> None:
         self.module, self.contract = module, contract
         self.name = contract["name"]
-        self.__doc__ = contract["summary"]
         operands = contract["operands"]
         self._modulus = next((i for i, o in enumerate(operands) if o["role"] == "modulus"), None)
         derived = 0  # trailing operands the call may leave out: computed from the modulus
@@ -56,6 +134,25 @@ class Operation:
         self._unchecked = (contract["arrays_kernel"] is not None and module.modulus is None and
                            all(o["role"] == "value" and not o["below_modulus"] and o["bits"] == 32 * o["limbs"]
                                for o in operands))
+        self.__doc__ = self._doc()
+
+    def _doc(self) -> str:
+        """What help() says: the call, its operands, results and errors, from the contract."""
+        contract, operands = self.contract, self.contract["operands"]
+        names = _operand_names(operands)
+        optional = "".join(f"[, {n}" for n in names[self._least:]) + "]" * (len(names) - self._least)
+        call = f"{self.module.name}.{self.name}({', '.join(names[:self._least])}{optional}, *, layout=\"contiguous\")"
+        first_optional = len(operands) - contract["optional_operands"]
+        described = [_wrapped(f"{n}: {_operand_text(self.module, o, self._modulus is not None, k >= first_optional)}",
+                              "  ") for k, (n, o) in enumerate(zip(names, operands))]
+        result = contract["result"]
+        parts = [_part_text(result, w, f) for w, f in zip(self._widths[:result["parts"]], self._flat)]
+        parts += ["a flag, 0 or 1: an int, or an array of shape (n,)"] * result["flag"]
+        returns = [_wrapped(f"{RESULTS}: {parts[0]}.")] if len(parts) == 1 else \
+            [_wrapped(f"{RESULTS}, a tuple of:"), *(_wrapped(f"{k + 1}. {p}", "  ") for k, p in enumerate(parts))]
+        errors = [_wrapped(e, "  ") for e in _errors(self.module, operands, self._least)]
+        return "\n".join([_wrapped(f"{call}: {contract['summary']}"), "", _wrapped(FORMS), *described, "", *returns,
+                          "", "Raises:", *errors])
 
     def __repr__(self) -> str:
         return f"<mpgen operation {self.module.name}.{self.name}: {self.contract['summary']}>"
@@ -139,7 +236,7 @@ class Operation:
 
     def _derived(self, modulus: values.Operand, role: str, limbs: int):
         moduli = values.limbs_to_ints(modulus.rows)
-        rows = np.concatenate([values.int_row(DERIVED[role][0](p, limbs), limbs) for p in moduli])
+        rows = values.ints_to_limbs([DERIVED[role][0](p, limbs) for p in moduli], limbs, 32 * limbs, role)
         return values.common_module(modulus.rows).asarray(rows) if modulus.kind == "cupy" else rows
 
     def _check_modulus(self, modulus: values.Operand) -> None:
@@ -149,7 +246,7 @@ class Operation:
         values.raise_at(xp, (rows == 0).all(axis=1), lambda i: f"{what}: element {i} is 0")
         if self.contract["operands"][self._modulus].get("odd", False):
             values.raise_at(xp, rows[:, 0] & 1 == 0,
-                             lambda i: f"{what}: element {i} is even; it must be odd (Montgomery form)")
+                             lambda i: f"{what}: element {i} is even; it must be odd ({_odd_reason(self.name)})")
 
     def _check(self, parts: list, given: int) -> None:
         """Operands below the modulus where the contract says so; derived ones given right."""
@@ -220,7 +317,7 @@ class Module:
 
     def __init__(self, source: Source, device: str = "auto") -> None:
         if device not in ("auto", "cpu", "gpu"):
-            raise ValueError(f"device {device!r}: give auto, cpu or gpu")
+            raise RequestError(f"device {device!r}: give auto, cpu or gpu")
         why = available() if device != "cpu" else "not asked for"
         if device == "gpu" and why:
             raise RuntimeError(f"device gpu: {why}")
@@ -280,31 +377,101 @@ class Module:
         return f"<mpgen module {self.name} ({self.tier} tier, {self.device}): {', '.join(self.operations)}>"
 
 
+# What every public function's help says of the module it returns and of its errors
+MODULE_RETURNS = """    Returns a Module: its operations are its methods (module.mul(a, b)), listed in
+    module.operations, each with its operands, results and errors in help(module.mul).
+
+    Raises:
+        RequestError: a bad argument (a size, modulus, name or operation that is not one, of the
+            wrong type or out of range), or a cache folder (MPGEN_CACHE) that cannot be written.
+        CompileError: the compiler failed on the generated source (the host's C++ compiler,
+            $MPGEN_CXX or c++, on the CPU; NVRTC on the GPU).
+        RuntimeError: device="gpu" where no GPU can be used."""
+DEVICE = """        device: "cpu", "gpu", or "auto" (the GPU where CuPy sees one, else the CPU)."""
+
+
+def _documented(function):
+    """function with its docstring's shared parts filled in (none under python -OO)."""
+    if function.__doc__:
+        function.__doc__ = function.__doc__.format(returns=MODULE_RETURNS, device=DEVICE, min_bits=MIN_BITS,
+                                                   max_bits=MAX_BITS, thread_max_bits=THREAD_MAX_BITS)
+    return function
+
+
+@_documented
 def compile(bits: int, ops=None, *, device: str = "auto", tier: str | None = None, mul: str | None = None) -> Module:
-    """The operations `ops` (all of the size's by default) on integers of `bits` bits."""
+    """A module of operations on unsigned integers of `bits` bits, compiled for a device.
+
+    Args:
+        bits: the integers' width, an int from {min_bits} to {max_bits}.
+        ops: operation names (["mul", "add"], or "mul,add"); None: every operation of the size.
+{device}
+        tier: "thread" (one integer a thread, up to {thread_max_bits} bits), "group" (threads an
+            integer) or "auto" (None: by the size).
+        mul: the products' method: "schoolbook", "karatsuba", "ntt" (the group tier) or "auto".
+
+{returns}
+    """
     return Module(size_source(bits, ops, tier, mul), device)
 
 
+@_documented
 def field(name: str | None = None, *, modulus: int | None = None, bits: int | None = None, ops=None,
           device: str = "auto", tier: str | None = None, mul: str | None = None) -> Module:
-    """Arithmetic modulo a preset's prime (field("secp256k1")) or any modulus (field(modulus=p))."""
+    """Arithmetic modulo a prime or any modulus: a preset's (field("secp256k1")) or yours
+    (field(modulus=p)); operands below p, results mod p.
+
+    Args:
+        name: a preset's name (case, "-" and "_" ignored); or give modulus=, not both.
+        modulus: any modulus above 1 of at most {thread_max_bits} bits, an int.
+        bits: the width to plan the field at (at least the modulus's; None: the modulus's).
+        ops: modular operation names (["modmul", "modinv"]); None: every one the modulus allows.
+{device}
+        tier, mul: as compile's (fields are the thread tier's).
+
+{returns}
+    """
     return Module(field_source(name, modulus, bits, ops, tier, mul), device)
 
 
+@_documented
 def rns_set(count: int | None = None, *, moduli=None, name: str | None = None, ops=None, device: str = "auto") -> Module:
     """Signed integers in a residue number system (seed 001): rns_set(8) is 8 moduli by its
     Algorithm 3 (rns8), rns_set(moduli=[...], name="mine") a set of yours. Python ints go in and
     come out as integers (through from_binary and to_binary on the device); arrays are the
-    residues' own words."""
+    residues' own words.
+
+    Args:
+        count: how many moduli the seed's Algorithm 3 picks, an int; or give moduli=.
+        moduli: pairwise coprime moduli of yours, a list of ints, with name=.
+        name: the set's name (a C++ identifier), for moduli=.
+        ops: operation names (["add", "mul"]); None: every one. from_binary and to_binary are
+            always there.
+{device}
+
+{returns}
+    """
     return Module(rns_source(count, moduli, name, ops), device)
 
 
+@_documented
 def gf_field(k: int | None = None, *, prime: str | None = None, name: str | None = None, ops=None,
-       device: str = "auto") -> Module:
+             device: str = "auto") -> Module:
     """A generalized Fermat prime field p = r^k + 1 (seed 002): gf_field(8) is table 3.1's k = 8,
     gf_field(prime="(2^63+2^34)^8+1", name="mine") one of yours. Python ints below p go in and come
     out as integers (through from_binary and to_binary on the device); arrays are elements'
-    own digits."""
+    own digits.
+
+    Args:
+        k: a k of the seed's table 3.1, an int; or give prime=.
+        prime: your prime as text, "(2^w+2^u)^k+1" or "(2^w-2^u)^k+1", with name=.
+        name: the field's name (a C++ identifier), for prime=.
+        ops: operation names (["mul", "fft"]); None: the defaults. from_binary and to_binary
+            are always there.
+{device}
+
+{returns}
+    """
     return Module(gf_source(k, prime, name, ops), device)
 
 

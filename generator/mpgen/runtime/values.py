@@ -50,6 +50,8 @@ def is_array(x: object) -> bool:
 
 
 def index(v: object, what: str, i: int) -> int:
+    if isinstance(v, (bool, np.bool_)):  # True is 1 to Python, but no operand here
+        raise TypeError(f"{what}: element {i} is a bool, not an integer")
     try:
         return operator.index(v)
     except TypeError:
@@ -60,19 +62,28 @@ def ints_to_limbs(values, limbs: int, bits: int, what: str) -> np.ndarray:
     """The (n, limbs) uint32 array of values (ints or anything with __index__), each checked
     to be in [0, 2^bits)."""
     size = 4 * limbs
-    try:  # the fast path: one bytes object for the whole batch
-        data = b"".join([v.to_bytes(size, "little") for v in values])
-    except (AttributeError, OverflowError, TypeError):
+    data = _fast_bytes(values, size)
+    if data is None:
         ints = [index(v, what, i) for i, v in enumerate(values)]
         for i, x in enumerate(ints):
             if x < 0:
-                raise OperandError(f"{what}: element {i} is negative ({x}); give values in [0, 2^{bits})") from None
+                raise OperandError(f"{what}: element {i} is negative ({x}); give values in [0, 2^{bits})")
             if x.bit_length() > bits:
-                raise OperandError(f"{what}: element {i} is wider than {bits} bits") from None
+                raise OperandError(f"{what}: element {i} is wider than {bits} bits")
         data = b"".join([x.to_bytes(size, "little") for x in ints])
     array = np.frombuffer(data, dtype="<u4").reshape(-1, limbs)
     check_width(array, bits, what)
     return array
+
+
+def _fast_bytes(values, size: int) -> bytes | None:
+    """The batch as one bytes object where every value is an int that fits, else None."""
+    if bool in map(type, values):  # bools have to_bytes, but are refused (by index)
+        return None
+    try:
+        return b"".join([v.to_bytes(size, "little") for v in values])
+    except (AttributeError, OverflowError, TypeError):
+        return None
 
 
 def limbs_to_ints(array, signed: bool = False) -> list[int]:
@@ -107,7 +118,7 @@ def below(rows, bound):
     """For each row of rows (n, limbs), whether it is below the row of bound broadcast
     against it (1 or n rows of the same limbs)."""
     xp = common_module(rows, bound)
-    n = max(rows.shape[0], bound.shape[0])  # a single value against a batch, either way
+    n = rows.shape[0] if bound.shape[0] == 1 else bound.shape[0]  # one value against a batch, either way
     rows = xp.broadcast_to(xp.asarray(rows), (n, rows.shape[1]))
     bound = xp.broadcast_to(xp.asarray(bound), (n, bound.shape[1]))
     less = xp.zeros(n, dtype=bool)

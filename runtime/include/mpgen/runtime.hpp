@@ -213,17 +213,20 @@ std::vector<OpInfo> load_ptx(const std::string& path);
 // it, for the GPU present with NVRTC (to PTX), or for the CPU with the host's C++ compiler
 // ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in $MPGEN_CACHE, else
 // $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the request, its tier and
-// method included, the target and mpgen's version) and loads it, so that
+// method included, the target, mpgen's version and a fingerprint of the generator's
+// content, so that an entry made by another generator is never taken) and loads it, so that
 // find(bits, op, tier, mul) finds it too. A cache entry that does not load or does not hold
 // the request is rebuilt, never run. Throws InputError for a bad request (a tier that does
 // not hold the size, ntt in the thread tier: the generator's message), GpuError without a
-// GPU (Device::gpu), CompileError when generation or compilation fails.
+// GPU (Device::gpu), CompileError when generation or compilation fails or no generator is
+// found (even where the cache holds an entry: whose generator made it cannot be told then).
 const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu,
                                 std::string_view tier = "", std::string_view mul = "");
 
-// The same for a field of any modulus (hex, odd or even; named as `mpgen generate
-// --modulus` names it), in `bits`-bit numbers (0: the modulus' width). Throws InputError
-// for a bad modulus or an operation it cannot have (the generator's message).
+// The same for a field of any modulus, odd or even, read as `mpgen generate --modulus`
+// reads it: 0x and hex digits, else decimal digits ("13" is thirteen, "0x13" nineteen),
+// in `bits`-bit numbers (0: the modulus' width). Throws InputError for a bad modulus or
+// an operation it cannot have (the generator's message).
 const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits = 0,
                                       Device device = Device::gpu);
 
@@ -286,10 +289,17 @@ class Batch {
 
 // Values. limbs are 32-bit, least significant first.
 // parse_hex accepts an optional 0x and hex digits; throws InputError when the text is
-// not hex or its value needs more than `bits` bits.
+// not hex (naming its first bad digit) or its value needs more than `bits` bits, the text
+// shown escaped().
 std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits);
 std::string to_hex(const std::vector<uint32_t>& limbs);  // lowercase, no 0x, no leading zeros
 void to_mpz(mpz_t out, const std::vector<uint32_t>& limbs);
 std::vector<uint32_t> from_mpz(const mpz_t value, unsigned bits);  // throws InputError if wider
+
+// Text as the runtime's messages (and mpgen-run's) show what they were given: printable
+// ASCII as it is, any other byte (a NUL, a control character, a byte above 0x7e) as \xNN,
+// cut after at most `most` characters of the shown text with "..." after them. A message
+// so made is one line of printable ASCII, whole through what(), however binary the input.
+std::string escaped(std::string_view text, std::size_t most = 40);
 
 }  // namespace mpgen
