@@ -10,7 +10,10 @@ from .tiers import THREAD, Tier, auto_tier
 LIMB_BITS = 32
 MIN_BITS = 32
 MAX_BITS = tiers.GROUP_MAX_BITS
-DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024, 2048, 4096, 8192)
+# The sizes generated/ holds and the runtime builds in: the curves' and fields' sizes. Larger
+# ones (RSA's 1024 to 8192 bits, the group tier) compile at first use, on demand, and are
+# cached: built in they took three quarters of the runtime's compile time.
+DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521)
 
 
 def limbs_for(bits: int, word_bits: int = LIMB_BITS) -> int:

@@ -38,6 +38,9 @@ void require_gpu() {
 
 void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out) {
   require_gpu();
+  if (!k.loaded && !k.device)
+    throw GpuError(k.info.name + ": this runtime was built without the GPU side of its built-in modules "
+                   "(-DMPGEN_RUNTIME_GPU_TABLES=OFF); build it with ON to run them on the GPU");
   if (n == 0) return;
   const std::size_t in_words = k.info.in_words() * n, out_words = k.info.out_words() * n;
   DeviceWords d_in(in_words), d_out(out_words);

@@ -26,7 +26,7 @@ struct TransformEntry {
 struct Kernel {
   OpInfo info;
   RangeFn cpu;     // on host memory, built in (through the 64-bit list where the operation has one)
-  BatchFn device;  // launches on device memory; null when built without CUDA or loaded
+  BatchFn device;  // launches on device memory; null when built without CUDA (or its tables') or loaded
   const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
   const TransformEntry* transform = nullptr;  // its module's FFT (a generalized Fermat field's)
   RangeFn cpu32 = nullptr;  // on host memory through the GPU's 32-bit list, where cpu does not

@@ -267,36 +267,38 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
 
 }  // namespace
 
+// At the sizes compiled on demand, these, which both tiers have (the modular ones: moduli.cpp).
+const std::vector<const char*> on_demand_arithmetic = {"add", "sub", "mul", "sqr", "div_qr", "div_qr_wide", "gcd",
+                                                       "sqrt"};
+
 TEST_CASE("every operation at every size agrees with GMP") {
   const bool gpu = gpu_for_tests();
   const uint64_t seed = test_seed();
   MESSAGE("random operands from seed " << seed << " (MPGEN_TEST_SEED changes it), "
                                        << random_cases() << " sets per operation and size");
-  for (unsigned bits : mpgen::sizes())
-    for (const std::string& name : mpgen::operations(bits)) {
-      const mpgen::OpInfo& op = mpgen::find(bits, name);
-      if (op.modulus_operand >= 0) continue;  // those with a modulus operand: moduli.cpp
-      // Past 768 bits gcd's rounds run in the host's interpreter (lists over 1,500
-      // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs (sqrt's
-      // Newton levels, a division each, take all); the group tier's mont_radix_squared doubles 1 about 32
-      // limbs times: 20 random cases; its mont_minus_inverse (Newton's steps of group
-      // products) a tenth of the random cases on the host, all of them on the GPU
-      const bool long_loop = name == "gcd" && bits > 768;
-      const bool doublings = name == "mont_radix_squared" && op.tier == "group";
-      const std::size_t count = doublings ? random_cases() / 500 : long_loop ? random_cases() / 10 : random_cases();
-      if (slow_on_host(op)) {
-        const std::size_t edges = host_edge_cases(op);
-        check_operation(op, true, false, seed, edges / 4, edges);
-        if (gpu) check_operation(op, false, true, seed, count);
-        continue;
-      }
-      if (name == "mont_minus_inverse" && op.tier == "group") {
-        check_operation(op, true, false, seed, count / 10);
-        if (gpu) check_operation(op, false, true, seed, count);
-        continue;
-      }
-      check_operation(op, true, gpu, seed, count, long_loop ? 2000 : SIZE_MAX);
+  for_each_operation(gpu, on_demand_arithmetic, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
+    if (op.modulus_operand >= 0) return;  // those with a modulus operand: moduli.cpp
+    // Past 768 bits gcd's rounds run in the host's interpreter (lists over 1,500
+    // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs (sqrt's
+    // Newton levels, a division each, take all); the group tier's mont_radix_squared doubles 1 about 32
+    // limbs times: 20 random cases; its mont_minus_inverse (Newton's steps of group
+    // products) a tenth of the random cases on the host, all of them on the GPU
+    const bool long_loop = op.name == "gcd" && op.bits > 768;
+    const bool doublings = op.name == "mont_radix_squared" && op.tier == "group";
+    const std::size_t count = doublings ? random_cases() / 500 : long_loop ? random_cases() / 10 : random_cases();
+    if (slow_on_host(op)) {
+      const std::size_t edges = host_edge_cases(op);
+      if (on_cpu) check_operation(op, true, false, seed, edges / 4, edges);
+      if (on_gpu) check_operation(op, false, true, seed, count);
+      return;
     }
+    if (op.name == "mont_minus_inverse" && op.tier == "group") {
+      if (on_cpu) check_operation(op, true, false, seed, count / 10);
+      if (on_gpu) check_operation(op, false, true, seed, count);
+      return;
+    }
+    check_operation(op, on_cpu, on_gpu, seed, count, long_loop ? 2000 : SIZE_MAX);
+  });
 }
 
 // Division by constructed quotients: a = q b + r for divisors b among the edge values
@@ -348,21 +350,17 @@ std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& 
 
 TEST_CASE("division by quotients of all ones and other edges agrees with GMP at every size") {
   const bool gpu = gpu_for_tests();
-  for (unsigned bits : mpgen::sizes()) {
-    const auto ops = mpgen::operations(bits);
-    if (std::find(ops.begin(), ops.end(), "div_qr_wide") == ops.end()) continue;
-    for (const char* name : {"div_qr_wide", "div_qr", "div", "rem"}) {
-      const mpgen::OpInfo& op = mpgen::find(bits, name);
-      std::mt19937_64 rng(test_seed() ^ bits);
-      auto cases = constructed_division_cases(op, rng);
-      if (!slow_on_host(op)) {
-        check_against_gmp(op, reference_for(op), cases, true, gpu);
-        continue;
-      }
-      if (gpu) check_against_gmp(op, reference_for(op), cases, false, true);
-      check_against_gmp(op, reference_for(op), thinned(std::move(cases), host_divisions), true, false);
+  for_each_operation(gpu, {"div_qr_wide", "div_qr"}, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
+    if (op.name != "div_qr_wide" && op.name != "div_qr" && op.name != "div" && op.name != "rem") return;
+    std::mt19937_64 rng(test_seed() ^ op.bits);
+    auto cases = constructed_division_cases(op, rng);
+    if (!slow_on_host(op)) {
+      check_against_gmp(op, reference_for(op), cases, on_cpu, on_gpu);
+      return;
     }
-  }
+    if (on_gpu) check_against_gmp(op, reference_for(op), cases, false, true);
+    if (on_cpu) check_against_gmp(op, reference_for(op), thinned(std::move(cases), host_divisions), true, false);
+  });
 }
 
 // The group tier's division where the group holds more limbs than the size (3000 bits: 94

@@ -112,6 +112,7 @@ TEST_CASE("a tier is named thread, group or auto; one that does not hold the siz
     CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(2048, "add", mpgen::Device::cpu, tier),
                          doctest::Contains("allowed: thread, group, auto"), mpgen::InputError);
   }
+  CHECK(mpgen::compile_on_demand(4096, "add", mpgen::Device::cpu, "group").module == "u4096");
   CHECK_THROWS_WITH_AS(
       mpgen::find(4096, "add", "thread"),
       doctest::Contains("4096 bits in the thread tier is not built in; built tiers at 4096 bits: group"),

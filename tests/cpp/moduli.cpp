@@ -198,39 +198,42 @@ std::vector<std::vector<Limbs>> spread(const std::vector<std::vector<Limbs>>& ca
 TEST_CASE("operations with the modulus as an operand agree with GMP at every size") {
   const bool gpu = gpu_for_tests();
   std::size_t checked = 0;
-  for (unsigned bits : mpgen::sizes())
-    for (const std::string& name : mpgen::operations(bits)) {
-      const mpgen::OpInfo& op = mpgen::find(bits, name);
-      if (op.modulus_operand < 0) continue;
-      // modexp loops bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then 20;
-      // modinv's divsteps (bits / 10 rounds of O(limbs), in the host's interpreter past 768
-      // bits) 200 from there, and every edge case. The group tier's modexp (2 bits Montgomery
-      // products of the group) and modinv (2 bits steps) on the CPU 8 of their cases at 4096
-      // bits and 2 at 8192 (8 s each), its modmul (a product and a division's 20) 40, spread
-      // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
-      // the random ones. Its other operations (a few group products each) on the CPU the edge
-      // cases and a tenth of the random ones (at 8192 bits 300 of them, spread), all on the GPU
-      const bool group_slow = op.tier == "group" && (name == "modexp" || name == "modinv" || name == "modmul");
-      const std::size_t count = group_slow                        ? 2
-                                : name == "modinv"                ? (bits <= 768 ? random_cases() : random_cases() / 50)
-                                : name != "modexp" || bits <= 256 ? random_cases()
-                                : bits <= 768                     ? random_cases() / 10
-                                                                  : 20;
-      const std::vector<std::vector<Limbs>> cases = modulus_cases(op, count, test_seed());
-      if (group_slow) {
+  const std::vector<const char*> on_demand = {"montmul", "modexp", "modinv"};  // RSA's and Diffie-Hellman's
+  for_each_operation(gpu, on_demand, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
+    if (op.modulus_operand < 0) return;
+    const std::string& name = op.name;
+    const unsigned bits = op.bits;
+    // modexp loops bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then 20;
+    // modinv's divsteps (bits / 10 rounds of O(limbs), in the host's interpreter past 768
+    // bits) 200 from there, and every edge case. The group tier's modexp (2 bits Montgomery
+    // products of the group) and modinv (2 bits steps) on the CPU 8 of their cases at 4096
+    // bits and 2 at 8192 (8 s each), its modmul (a product and a division's 20) 40, spread
+    // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
+    // the random ones. Its other operations (a few group products each) on the CPU the edge
+    // cases and a tenth of the random ones (at 8192 bits 300 of them, spread), all on the GPU
+    const bool group_slow = op.tier == "group" && (name == "modexp" || name == "modinv" || name == "modmul");
+    const std::size_t count = group_slow                        ? 2
+                              : name == "modinv"                ? (bits <= 768 ? random_cases() : random_cases() / 50)
+                              : name != "modexp" || bits <= 256 ? random_cases()
+                              : bits <= 768                     ? random_cases() / 10
+                                                                : 20;
+    const std::vector<std::vector<Limbs>> cases = modulus_cases(op, count, test_seed());
+    if (group_slow) {
+      if (on_cpu)
         check_against_gmp(op, montgomery_reference(op), spread(cases, name == "modmul" ? 40 : bits <= 4096 ? 8 : 2),
                           true, false);
-        if (gpu) check_against_gmp(op, montgomery_reference(op), modulus_cases(op, random_cases() / 10, test_seed()),
-                                   false, true);
-      } else if (op.tier == "group") {
+      if (on_gpu)
+        check_against_gmp(op, montgomery_reference(op), modulus_cases(op, random_cases() / 10, test_seed()), false, true);
+    } else if (op.tier == "group") {
+      if (on_cpu)
         check_against_gmp(op, montgomery_reference(op),
                           spread(modulus_cases(op, count / 10, test_seed()), bits > 4096 ? 300 : SIZE_MAX), true, false);
-        if (gpu) check_against_gmp(op, montgomery_reference(op), cases, false, true);
-      } else {
-        check_against_gmp(op, montgomery_reference(op), cases, true, gpu);
-      }
-      ++checked;
+      if (on_gpu) check_against_gmp(op, montgomery_reference(op), cases, false, true);
+    } else {
+      check_against_gmp(op, montgomery_reference(op), cases, on_cpu, on_gpu);
     }
+    ++checked;
+  });
   CHECK(checked >= 8);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv, modmul at least
 }
 
@@ -304,7 +307,7 @@ TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a
   if (gpu)
     check_against_gmp(mpgen::compile_on_demand(3000, "mont_minus_inverse", mpgen::Device::gpu, "group"), reference,
                       moduli, false, true);
-  const mpgen::OpInfo& op = mpgen::find(4096, "montmul");
+  const mpgen::OpInfo& op = mpgen::compile_on_demand(4096, "montmul", mpgen::Device::cpu);
   REQUIRE(op.operand_bits.at(3) == 4096);
   const Limbs p = mask_to(Limbs(128, 0xffffffffu), 4096), one = {1};
   Limbs np = minus_inverse(Mpz(p), 4096);
