@@ -122,11 +122,16 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def _integer_options_given(args) -> bool:
+    """Whether options of integer sizes and fields are given, which RNS sets and GF fields take none of."""
+    return _sizes_given(args) or args.field is not None or args.spec is not None or args.kernels or \
+        args.ptx is not None
+
+
 def _generate_rns(args) -> int:
     if args.rns is not None and args.rns_moduli is not None:
         raise RequestError("--rns: give --rns (generated sets) or --rns-moduli (your own), not both")
-    if _sizes_given(args) or args.field is not None or args.spec is not None or args.kernels or \
-            args.ptx is not None:
+    if _integer_options_given(args):
         raise RequestError("--rns: an RNS set takes --ops, --name (with --rns-moduli), --out, "
                            "--table, --clean and --dry-run only")
     if args.name is not None and args.rns_moduli is None:
@@ -139,8 +144,7 @@ def _generate_rns(args) -> int:
 def _generate_gf(args) -> int:
     if args.gf is not None and args.gf_prime is not None:
         raise RequestError("--gf: give --gf (the seed's table) or --gf-prime (your own), not both")
-    if _sizes_given(args) or args.field is not None or args.spec is not None or args.kernels or \
-            args.ptx is not None:
+    if _integer_options_given(args):
         raise RequestError("--gf: a generalized Fermat field takes --ops, --name (with --gf-prime), --out, "
                            "--table, --clean and --dry-run only")
     if args.name is not None and args.gf_prime is None:

@@ -489,13 +489,10 @@ std::string modulus_hex(std::string_view text) {
     throw InputError("modulus '" + escaped(text) + "' is not a number" +
                      (text.empty() ? "" : " (bad digit '" + escaped(text.substr(bad, 1)) + "')") + allowed);
   mpz_t value;
-  mpz_init(value);
-  mpz_set_str(value, std::string(text).c_str(), 10);
-  const std::size_t bits = mpz_sizeinbase(value, 2);
-  std::vector<uint32_t> limbs((bits + 31) / 32, 0);
-  mpz_export(limbs.data(), nullptr, -1, sizeof(uint32_t), 0, 0, value);
+  mpz_init_set_str(value, std::string(text).c_str(), 10);
+  const std::string hex = "0x" + to_hex(detail::magnitude_limbs(value, 1));
   mpz_clear(value);
-  return "0x" + to_hex(limbs);
+  return hex;
 }
 
 // The request for a modulus (the generator checks it and names the field).

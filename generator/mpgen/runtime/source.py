@@ -55,10 +55,12 @@ def _integers(values: object, what: str, allowed: str) -> list[int]:
     items = list(values)
     if not items:
         raise RequestError(f"{what}: an empty list; give a list of integers such as [3, 5, 7]")
+    out = []
     for i, v in enumerate(items):
         if isinstance(v, bool) or not hasattr(v, "__index__"):
             raise RequestError(f"{what}: element {i} is {_kind(v)} ({_given(v)}); give integers")
-    return [_integer(v, f"{what}: element {i}", allowed) for i, v in enumerate(items)]
+        out.append(_integer(v, f"{what}: element {i}", allowed))
+    return out
 
 
 def _text(value: object, what: str) -> str | None:
