@@ -1,4 +1,4 @@
-// mpgen-bench's field rows: sppark's workloads (../shared/ANCHORS.md), a = a * b in
+// mpgen-bench's field rows: sppark's workloads (docs/performance.md), a = a * b in
 // Montgomery form 256 times per thread over 2^22 threads and one product from memory; the
 // same chain in ordinary form (modmul: pseudo-Mersenne folding where the modulus allows
 // it), the squares, and the lazy product where 4p < R. On the CPU: montmul and modmul

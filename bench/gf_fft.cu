@@ -1,5 +1,6 @@
-// mpgen-bench-gf: seed 002's benchmark on mpgen's FFT over p = (2^63 + 2^34)^8 + 1 (gf8,
-// K = 16; its tables 7.1 to 7.5): the forward DFT of N = K^2 ... K^max points, one transform
+// mpgen-bench-gf: the benchmark of Mohajerani, "Fast Fourier Transforms over prime fields of
+// large characteristic and their implementation on GPUs" (its tables 7.1 to 7.5), on mpgen's
+// FFT over p = (2^63 + 2^34)^8 + 1 (gf8, K = 16): the forward DFT of N = K^2 ... K^max points, one transform
 // (the twiddle table built before), its time and each pass's (pass 0 is DFT_K alone, the
 // others a twiddle product and DFT_K a point), and in the same run the ceilings: a kernel that
 // copies the bytes a pass moves (N points read, N written, 16-byte accesses), a kernel that

@@ -1,5 +1,5 @@
 // CGBN's mont_reduce and powm_odd workloads in the group tier, each instance its own random
-// odd modulus p of the full size (issue 20): every thread of an instance's group holds its
+// odd modulus p of the full size (docs/group-tier.md): every thread of an instance's group holds its
 // Q limbs of each value and calls the operations' Op::thread, as bench/chain.cuh does for
 // the products. Operands interleaved (limb i of instance j at i n + j).
 #pragma once

@@ -1,6 +1,7 @@
 // mpgen-bench's group tier rows (one integer per group of threads): add and sub from
-// memory, the products (chained, CGBN's mul; from memory, seed 003's 1-Mul), seed 003's
-// 6-Add and Poly, and CGBN's workloads with the modulus at run time (bench/group_moduli.cu).
+// memory, the products (chained, CGBN's mul; from memory, the 1-Mul of Oancea and Watt, "GPU
+// implementations for midsize integer addition and multiplication"), their 6-Add and Poly,
+// and CGBN's workloads with the modulus at run time (bench/group_moduli.cu).
 #include <gmp.h>
 
 #include "mpgen_u131072.cuh"
@@ -16,7 +17,8 @@
 #include "measures.cuh"
 #include "workloads.cuh"
 
-// The group tier (module, bits), from memory with seed 003's batches: 2^32 bits per operand.
+// The group tier (module, bits), from memory with Oancea and Watt's batches: 2^32 bits per
+// operand.
 #define MPGEN_BENCH_GROUP(X) \
   X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u16384, 16384) X(u32768, 32768) X(u65536, 65536) \
   X(u131072, 131072) X(u262144, 262144)
@@ -24,7 +26,7 @@
 namespace bench {
 namespace {
 
-// Seed 003's 6-Add or Poly workload (bench/workloads.cuh) over n instances of `bits` from
+// Oancea and Watt's 6-Add or Poly workload (bench/workloads.cuh) over n instances of `bits` from
 // memory: instances per second, and its bytes (2 operands read, 1 written) against the copy
 // bandwidth; the first instances checked against GMP (a wrong result ends the run).
 Row workload_row(const Ceilings& c, const char* name, unsigned bits, std::size_t n, workloads::Launch launch,
@@ -77,7 +79,7 @@ void group_rows(const Setting& s, std::vector<Row>& rows) {
     }                                                                                                 \
   }
   MPGEN_BENCH_GROUP(GROUP_ROWS)
-  // The products, seed 003's 1-Mul workload (one product per instance from memory, 2^32
+  // The products, Oancea and Watt's 1-Mul workload (one product per instance from memory, 2^32
   // bits per operand; its Cu-Q computes the low half: mul_lo), the full product and the
   // square; and up to 32768 bits CGBN's mul workload (mul_lo chained).
 #define GROUP_MUL_ROWS(m, b)                                                                                     \
@@ -91,7 +93,7 @@ void group_rows(const Setting& s, std::vector<Row>& rows) {
     rows.push_back(from_memory<mpgen::m::sqr>(c, group_n, mpgen::Layout::contiguous, "group tier"));             \
   }
   MPGEN_BENCH_GROUP(GROUP_MUL_ROWS)
-  // Seed 003's 6-Add (add's own geometry) and Poly (on the products' threads: bench/poly.cu).
+  // Oancea and Watt's 6-Add (add's own geometry) and Poly (on the products' threads: bench/poly.cu).
 #define GROUP_WORKLOAD_ROWS(m, b)                                                                                \
   if (s.wanted(b)) {                                                                                             \
     const std::size_t group_n = s.quick ? 64 : (std::size_t(1) << 32) / b;                                       \

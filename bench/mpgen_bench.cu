@@ -1,7 +1,8 @@
 // mpgen-bench: throughput of the generated code against the hardware ceilings measured
-// in the same run (GPU) or against GMP's mpn functions (CPU), with the peers' published
-// figures beside (../shared/ANCHORS.md). Prints a table; --csv writes the rows. The rows
-// come from bench/*_rows.cu, one source a family, each with its own generated sizes.
+// in the same run (GPU) or against GMP's mpn functions (CPU), with the peers' figures beside
+// (CGBN's and sppark's, measured on an H100 on 2026-11-22). Prints a table; --csv writes the
+// rows. The rows come from bench/*_rows.cu, one source a family, each with its own generated
+// sizes.
 #include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 
@@ -171,9 +172,9 @@ int main(int argc, char** argv) {
     const bench::Ceilings c = s.ceilings = bench::measure_ceilings();
     std::printf("GPU: %s, %d SMs; copy %.0f GB/s (read + written), multiply-add %.2f T halves/s\n", p.name,
                 p.multiProcessorCount, c.copy_bytes_per_s / 1e9, c.multiply_halves_per_s / 1e12);
-    rows.push_back({"device-to-device copy", "gpu", 0, c.copy_bytes_per_s, 1, "bytes/s", 3029e9, "ANCHORS copy"});
+    rows.push_back({"device-to-device copy", "gpu", 0, c.copy_bytes_per_s, 1, "bytes/s", 3029e9, "H100 copy"});
     rows.push_back({"mad.lo.cc/madc.hi halves", "gpu", 0, c.multiply_halves_per_s, 1, "halves/s", 15.36e12,
-                    "ANCHORS multiply-add"});
+                    "H100 multiply-add"});
     s.sass = bench::own_sass();
     bench::thread_rows(s, rows);
     bench::group_rows(s, rows);

@@ -15,7 +15,7 @@ for workload, style in (("mul chain (CGBN)", "o-"), ("sqr chain", "s-")):
     ax.plot(*zip(*points), style, label=f"mpgen {workload}")
 cgbn = sorted((int(r["bits"]), float(r["peer_ops_per_s"])) for r in rows
               if r["workload"] == "mul chain (CGBN)" and float(r["peer_ops_per_s"]) > 0)
-ax.plot(*zip(*cgbn), "x--", label="CGBN mul (ANCHORS.md)")
+ax.plot(*zip(*cgbn), "x--", label="CGBN mul (H100, 2026-11-22)")
 ax.set_xscale("log", base=2)
 ax.set_yscale("log")
 ax.set_xlabel("bits")

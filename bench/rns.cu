@@ -1,8 +1,9 @@
-// mpgen-bench-rns: seed 001's workload on mpgen's RNS integers. For each built set (the
-// fewest 32-bit moduli whose M reaches 128, 256, ... 8192 bits): two arrays of `count`
-// integers of the seed's datasets (1: random in [0, (M - 1) / 2], 2: in [(1 - M) / 2, 0],
-// 3: either sign), made on the GPU in binary and converted there; the element-wise sum by
-// Algorithm 2 (add) and Algorithm 1 (add_branching), the difference (sub) and the
+// mpgen-bench-rns: the workload of Isupov and Knyazkov, "Efficient GPU implementation of
+// multiple-precision addition based on residue arithmetic", on mpgen's RNS integers. For
+// each built set (the fewest 32-bit moduli whose M reaches 128, 256, ... 8192 bits): two
+// arrays of `count` integers of the paper's datasets (1: random in [0, (M - 1) / 2], 2: in
+// [(1 - M) / 2, 0], 3: either sign), made on the GPU in binary and converted there; the
+// element-wise sum by Algorithm 2 (add) and Algorithm 1 (add_branching), the difference (sub) and the
 // comparison (cmp), and, on operands below 2^(bits / 2), the product (mul), each timed
 // alone on the GPU (kernel time, the mean of `runs` launches after one warm-up, interleaved
 // layout, 128 threads a block), and a kernel that reads and writes the same words with no

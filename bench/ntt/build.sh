@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Builds bench/ntt/butterfly.cu once per candidate prime of the NTT product (issue 19) and
+# Builds bench/ntt/butterfly.cu once per candidate prime of the NTT product (docs/group-tier.md) and
 # multiplication (montmul, modmul), into build/ntt-butterfly/ (nvcc here); run them on the
 # GPU with: for b in build/ntt-butterfly/{bf,tf}_*; do $b; done
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/ntt-butterfly
 mkdir -p "$out/gen"
-# name, p: 2^64 - 2^32 + 1 (Solinas), seed 003's 29 2^57 + 1 and 3 2^30 + 1, and 31-bit
+# name, p: 2^64 - 2^32 + 1 (Solinas), 29 2^57 + 1 and 3 2^30 + 1 (those of Oancea and Watt,
+# "GPU implementations for midsize integer addition and multiplication"), and 31-bit
 # primes with 2^24 to 2^27 roots of unity (three of them and CRT: 32-bit digits).
 primes=("goldilocks 0xffffffff00000001" "p29e57 0x3a00000000000001" "p3e30 0xc0000001"
         "p15e27 0x78000001" "p7e26 0x1c000001" "p45e24 0x2d000001")

@@ -1,7 +1,7 @@
-// One candidate prime's NTT butterfly (issue 19): (a, b) -> (a + w b, a - w b) mod p, from
-// the field's generated operations (MUL: montmul with w in Montgomery form, which gives w b
-// itself, or modmul), chained in registers, 8 independent pairs a thread: butterflies per
-// second. Built once per prime by bench/ntt/build.sh (HEADER, NS and MUL name them).
+// One candidate prime's NTT butterfly (data/ntt.toml's candidates): (a, b) -> (a + w b,
+// a - w b) mod p, from the field's generated operations (MUL: montmul with w in Montgomery
+// form, which gives w b itself, or modmul), chained in registers, 8 independent pairs a
+// thread: butterflies per second. Built once per prime by bench/ntt/build.sh (HEADER, NS and MUL name them).
 #define MPGEN_QUOTE_(x) #x
 #define MPGEN_QUOTE(x) MPGEN_QUOTE_(x)
 #include MPGEN_QUOTE(HEADER)

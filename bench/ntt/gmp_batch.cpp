@@ -1,4 +1,4 @@
-// GMP's products on every core of the machine (issue 19's CPU baseline): for each size, a
+// GMP's products on every core of the machine (the CPU baseline of the NTT product): for each size, a
 // batch of NumBits x NumInsts = 2^32 bits (2^32 / bits products of random operands; at most
 // 2^14 of them) split over all hardware threads, mpz_mul (or mpz_mul then the low half,
 // mul_lo; or mpz_mul(a, a), sqr), timed after one warm-up pass. Prints products per second.

@@ -1,4 +1,4 @@
-// A prototype of the NTT product's transform on the GPU (issue 19), to measure its layout
+// A prototype of the NTT product's transform on the GPU (docs/group-tier.md), to measure its layout
 // before the generator emits it: one block of 1024 threads per transform of N = 2^14
 // points modulo one of the product's primes (NS), each thread holding 16 points in
 // registers; decimation in frequency (natural order in, bit-reversed order out, which the

@@ -57,7 +57,7 @@ struct curve_text {
 
 struct options {
   std::string device = "cpu";
-  unsigned threads = 0, batch = 32, block_threads = 256, blocks_per_sm = 2;  // the fastest on the H100 (bench/NOTES.md)
+  unsigned threads = 0, batch = 32, block_threads = 256, blocks_per_sm = 2;  // the fastest on the H100 (docs/performance.md)
   unsigned long seed = 1;
   int dp_bits = -1;
   double seconds = 0;

@@ -64,21 +64,24 @@ def _parser() -> argparse.ArgumentParser:
                      "SHA-256>)")
     gen.add_argument("--field", help="a preset modulus by name, as --modulus with --name "
                      "(see --list)")
-    gen.add_argument("--rns", metavar="N", help="residue number system integers (seed 001): "
-                     "comma-separated counts of 32-bit moduli, each set made by the seed's "
+    gen.add_argument("--rns", metavar="N", help="residue number system integers (after Isupov and "
+                     "Knyazkov, \"Efficient GPU implementation of multiple-precision addition based on residue "
+                     "arithmetic\"): comma-separated counts of 32-bit moduli, each set made by the paper's "
                      "Algorithm 3 and named rns<N> (32 N - 1 bits of precision; --ops from "
                      f"{', '.join(rns.OPERATION_NAMES)})")
     gen.add_argument("--rns-moduli", metavar="M0,M1,...", help="an RNS set of your own: pairwise "
                      "coprime moduli from 3 to 2^32 - 1, named by --name")
-    gen.add_argument("--gf", metavar="K", help="generalized Fermat prime fields p = r^k + 1 (seed 002): "
-                     "comma-separated k of the seed's table 3.1 (see --list), each named gf<k>; --ops from "
+    gen.add_argument("--gf", metavar="K", help="generalized Fermat prime fields p = r^k + 1 (after "
+                     "Mohajerani, \"Fast Fourier Transforms over prime fields of large characteristic and their "
+                     "implementation on GPUs\"): comma-separated k of the thesis' table 3.1 (see --list), each "
+                     "named gf<k>; --ops from "
                      f"{', '.join(gf.OPERATIONS)} and mul_r<i> (x r^i, 0 < i < 2k); default: "
                      f"{', '.join(gf.DEFAULT_OPS)} (where the field has them)")
     gen.add_argument("--gf-prime", metavar="'(2^W+2^U)^K+1'", help="a generalized Fermat prime of your "
                      "own, (2^w+2^u)^k+1 or (2^w-2^u)^k+1 (r below 2^64, k a power of two from 2 to 128; "
                      "checked prime with GMP), named by --name")
     gen.add_argument("--spec", type=_path, help="a TOML file of sizes with their operations and "
-                     "options, instead of --bits/--ops/--mul (see README)")
+                     "options, instead of --bits/--ops/--mul (see docs/generator.md)")
     gen.add_argument("--out", required=True, type=_path, help="output directory; mpgen records "
                      f"what it writes there in {names.MANIFEST} and never overwrites another file (it removes "
                      "the staging folders, .mpgen-*, of runs that were killed)")
@@ -143,7 +146,7 @@ def _generate_rns(args) -> int:
 
 def _generate_gf(args) -> int:
     if args.gf is not None and args.gf_prime is not None:
-        raise RequestError("--gf: give --gf (the seed's table) or --gf-prime (your own), not both")
+        raise RequestError("--gf: give --gf (Mohajerani's table 3.1) or --gf-prime (your own), not both")
     if _integer_options_given(args):
         raise RequestError("--gf: a generalized Fermat field takes --ops, --name (with --gf-prime), --out, "
                            "--table, --clean and --dry-run only")
@@ -203,14 +206,17 @@ def _list() -> str:
     lines += ["fields (--field NAME):"]
     lines += [f"  {name:<13} {int(f['modulus'], 0).bit_length():>4} bits  {f['title']}"
               for name, f in PRESETS.items()]
-    lines += ["generalized Fermat prime fields p = r^k + 1 (--gf K: seed 002's table 3.1; --gf-prime: "
-              "one's own):"]
+    lines += ["generalized Fermat prime fields p = r^k + 1 (--gf K: table 3.1 of Mohajerani, "
+              "\"Fast Fourier Transforms over prime fields of large characteristic and their implementation on "
+              "GPUs\"; --gf-prime: one's own):"]
     lines += [f"  {f.label:<13} {f.p.bit_length():>4} bits  {f.text}, 2^{f.two_adicity} divides p - 1"
               for f in map(gf.preset, gf.TABLE_3_1)]
     lines += ["operations of a generalized Fermat field (--gf, --gf-prime):"]
     lines += [f"  {name:<11} {summary}" for name, summary in gf.OPERATIONS.items()]
     lines += ["  mul_r<i>    x r^i mod p, i fixed at generation time (0 < i < 2k): mul_r1, mul_r2, ...",
-              "RNS integers (--rns N: N moduli by seed 001's Algorithm 3; --rns-moduli: one's own):"]
+              "RNS integers (--rns N: N moduli by Algorithm 3 of Isupov and Knyazkov, "
+              "\"Efficient GPU implementation of multiple-precision addition based on residue arithmetic\"; "
+              "--rns-moduli: one's own):"]
     lines += [f"  {name:<13} {op.summary}" for name, op in rns.OPERATIONS.items()]
     return "\n".join(lines)
 

@@ -274,7 +274,7 @@ def parse_spec(path: Path) -> tuple[Request, list, list]:
         [rns]                     # RNS integers: rns<N> is N moduli by Algorithm 3,
         rns8 = {}                 # any other name gives its own moduli
         tiny = { moduli = [3, 5, 7], ops = ["add", "mul"] }
-        [gf]                      # p = r^k + 1: gf<k> is the seed's table 3.1,
+        [gf]                      # p = r^k + 1: gf<k> is Mohajerani's table 3.1,
         gf8 = { ops = ["mul", "fft"] }   # any other name gives its prime
         mine = { prime = "(2^63+2^34)^8+1" }
 

@@ -139,8 +139,9 @@ class Runner {
 
 // Instances of a size's or a field's operation: hex operands and results. They are in
 // the contiguous layout, so that a partial batch is a prefix of the buffers: the GPU's
-// kernels are slower on it for some word counts (bench/NOTES.md), but here a batch's time
-// on the GPU is mostly its copies in and out, which the layout does not change.
+// kernels are slower on it for some word counts (2048-bit add: docs/performance.md), but
+// here a batch's time on the GPU is mostly its copies in and out, which the layout does not
+// change.
 class Words : public Runner {
  public:
   Words(const mpgen::OpInfo& info, mpgen::Device device)
@@ -476,7 +477,7 @@ const char* const footer =
     "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
     "  echo '-7 0x10' | mpgen-run --rns rns8 --op mul           # -112 0 (the product, the overflow flag)\n"
     "  echo '-7 5' | mpgen-run --rns rns8 --op cmp              # -1\n"
-    "  echo '3 5' | mpgen-run --gf gf8 --op mul                 # 15 (seed 002's (2^63+2^34)^8+1)\n"
+    "  echo '3 5' | mpgen-run --gf gf8 --op mul                 # 15 (p = (2^63+2^34)^8+1)\n"
     "  seq 1 16 | mpgen-run --gf gf8 --fft 16                   # the DFT of 1..16, one output a line\n"
     "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
     "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0";
@@ -504,7 +505,7 @@ void add_options(CLI::App& app, Request& r) {
                                     "magnitude, in decimal or 0x hex (-0x1f), results in decimal")
                          ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option);
   auto* gf_option = app.add_option("--gf", r.gf, "a generalized Fermat field built into the runtime (see --list; "
-                                   "gf8: p = (2^63+2^34)^8+1, seed 002): its operations on integers below p, in "
+                                   "gf8: p = (2^63+2^34)^8+1): its operations on integers below p, in "
                                    "decimal or 0x hex, results in decimal")
                         ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option)->excludes(rns_option);
   auto* fft_option = app.add_option("--fft", r.fft_points, "with --gf: the FFT of N points (N = K^e, K = 2k): one "

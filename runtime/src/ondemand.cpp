@@ -131,9 +131,16 @@ fs::path cache_dir() {
   return fs::temp_directory_path() / "mpgen-cache";
 }
 
-void check_op_name(std::string_view op) {
-  if (op.empty() || op.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos)
-    throw InputError("'" + escaped(op) + "' is not an operation name");
+// ops: one operation's name, or several joined by commas (one module holding them all).
+void check_op_names(std::string_view ops) {
+  for (std::size_t start = 0;;) {
+    const std::size_t end = std::min(ops.find(',', start), ops.size());
+    const std::string_view op = ops.substr(start, end - start);
+    if (op.empty() || op.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos)
+      throw InputError("'" + escaped(op) + "' is not an operation name");
+    if (end == ops.size()) return;
+    start = end + 1;
+  }
 }
 
 // The cached entry (PTX or a host library), if it is whole (its checksum file agrees with
@@ -296,7 +303,7 @@ namespace detail {
 std::string cache_checksum(const std::string& ptx) { return hex64(fnv1a(ptx)); }
 
 KernelSource generate_kernels(const std::vector<std::string>& request, std::string_view op, const std::string& what) {
-  check_op_name(op);
+  check_op_names(op);
   const TemporaryDirectory dir("mpgen-generate");
   const std::string python = setting("MPGEN_PYTHON", MPGEN_PYTHON);
   std::vector<std::string> argv{python, "-m", "mpgen", "generate"};
@@ -334,13 +341,14 @@ fs::path cache_entry(const fs::path& cache, const std::string& key_request, std:
                      const std::string& target) {
   const std::string key = "mpgen " MPGEN_VERSION " schema " + std::to_string(manifest_schema) + " " + key_request +
                           " " + std::string(op) + " " + target;
-  return cache / (std::string(op) + "-" + hex64(fnv1a(key)) + (target == host_target() ? ".so" : ".ptx"));
+  const std::string stem = op.find(',') == std::string_view::npos ? std::string(op) : "ops";
+  return cache / (stem + "-" + hex64(fnv1a(key)) + (target == host_target() ? ".so" : ".ptx"));
 }
 
 std::string cached_build(const fs::path& cache, const std::string& key_request, std::string_view op,
                          const std::string& target, const std::function<std::string()>& build,
                          const std::function<bool(const std::string&, const fs::path&)>& usable) {
-  check_op_name(op);
+  check_op_names(op);
   const fs::path entry = cache_entry(cache, key_request, op, target);
   if (std::optional<std::string> bytes = read_cached(entry))
     if (!usable || usable(*bytes, entry)) return std::move(*bytes);
@@ -417,21 +425,25 @@ std::vector<OpInfo> load_library(const fs::path& path) {
 namespace {
 
 // Generates, compiles (NVRTC for the GPU present, or the host's C++ compiler into a shared
-// library) and caches (or loads from the cache) the module of one request; the operation
-// op of the module loaded, where `wanted` accepts it.
-const OpInfo& build_on_demand(const std::vector<std::string>& request, std::string_view op,
-                              const std::function<bool(const OpInfo&)>& wanted, const std::string& what,
-                              Device device) {
-  check_op_name(op);
+// library) and caches (or loads from the cache) one module of the request holding every
+// operation of `ops`; those operations of the module loaded, where `wanted` accepts them.
+std::vector<const OpInfo*> build_on_demand(const std::vector<std::string>& request, const std::vector<std::string>& ops,
+                                           const std::function<bool(const OpInfo&)>& wanted, const std::string& what,
+                                           Device device) {
+  if (ops.empty()) throw InputError("no operation named for " + what);
+  std::string joined;
+  for (const std::string& op : ops) joined += (joined.empty() ? "" : ",") + op;
+  check_op_names(joined);
   const bool gpu = device == Device::gpu;
   const std::string target = gpu ? detail::gpu_arch() : detail::host_target();  // gpu_arch: GpuError without one
-  std::optional<OpInfo> found;
+  std::vector<std::optional<OpInfo>> found(ops.size());
   const auto load = [&](const std::string& bytes, const fs::path& path) {
     for (const OpInfo& info : gpu ? detail::load_module(bytes, "'" + path.string() + "'") : detail::load_library(path))
-      if (info.name == op && wanted(info)) found = info;
-    return found.has_value();
+      for (std::size_t k = 0; k < ops.size(); ++k)
+        if (info.name == ops[k] && wanted(info)) found[k] = info;
+    return std::all_of(found.begin(), found.end(), [](const auto& f) { return f.has_value(); });
   };
-  // A whole cache entry that does not load, or that lacks the request, is made afresh.
+  // A whole cache entry that does not load, or that lacks part of the request, is made afresh.
   const auto usable = [&](const std::string& bytes, const fs::path& path) {
     try {
       return load(bytes, path);
@@ -440,18 +452,24 @@ const OpInfo& build_on_demand(const std::vector<std::string>& request, std::stri
     }
   };
   // The key names what made the entry: the generator (its content's fingerprint) and its
-  // request; cache_entry adds mpgen's version, the manifest's schema, op and the target.
+  // request; cache_entry adds mpgen's version, the manifest's schema, the operations and the target.
   const fs::path dir = cache_dir();
   std::string key = "generator " + hex64(generator_fingerprint(generator_dir())) + " ";
   for (const std::string& word : request) key += word + " ";
-  const auto source = [&] { return detail::generate_kernels(request, op, what); };
+  const auto source = [&] { return detail::generate_kernels(request, joined, what); };
   const std::string bytes =
-      gpu ? detail::cached_ptx(dir, key, op, target, source, usable)
-          : detail::cached_build(dir, key, op, target, [&] { return detail::compile_to_library(source()); }, usable);
-  if (!found && !load(bytes, detail::cache_entry(dir, key, op, target)))
-    throw CompileError("the module made for " + what + " " + std::string(op) + " does not hold it");
-  return found->field.empty() ? find(found->bits, op, found->tier, detail::method_of(*found))
-                              : find_field(found->field, op);
+      gpu ? detail::cached_ptx(dir, key, joined, target, source, usable)
+          : detail::cached_build(dir, key, joined, target, [&] { return detail::compile_to_library(source()); }, usable);
+  const auto missing = std::find_if(found.begin(), found.end(), [](const auto& f) { return !f; });
+  if (missing != found.end() && !load(bytes, detail::cache_entry(dir, key, joined, target)))  // made just now
+    throw CompileError("the module made for " + what + " " + joined + " does not hold all of them");
+  std::vector<const OpInfo*> result;
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const OpInfo& info = *found[k];
+    result.push_back(info.field.empty() ? &find(info.bits, ops[k], info.tier, detail::method_of(info))
+                                        : &find_field(info.field, ops[k]));
+  }
+  return result;
 }
 
 // The generator's request for a size in a checked tier with a checked product method, and
@@ -514,10 +532,10 @@ KernelSource generate_field_source(std::string_view modulus, std::string_view op
   return detail::generate_kernels(request, op, "modulo " + request[1]);
 }
 
-const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device, std::string_view tier,
-                                std::string_view mul) {
+std::vector<const OpInfo*> compile_on_demand(unsigned bits, const std::vector<std::string>& ops, Device device,
+                                             std::string_view tier, std::string_view mul) {
   const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
-  return build_on_demand(size_request(bits, checked, method), op,
+  return build_on_demand(size_request(bits, checked, method), ops,
                          [&](const OpInfo& info) {
                            return info.field.empty() && info.bits == bits && (checked.empty() || info.tier == checked) &&
                                   detail::method_of(info) == method;
@@ -525,14 +543,20 @@ const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device devic
                          size_name(bits, checked, method), device);
 }
 
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device, std::string_view tier,
+                                std::string_view mul) {
+  return *compile_on_demand(bits, std::vector<std::string>{std::string(op)}, device, tier, mul).front();
+}
+
 const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits, Device device) {
   const std::vector<std::string> request = field_request(modulus, bits);
   const std::string p = request[1].substr(2);  // normalised: to_hex of its words
-  return build_on_demand(request, op,
-                         [&](const OpInfo& info) {
-                           return !info.field.empty() && to_hex(info.modulus) == p && (!bits || info.bits == bits);
-                         },
-                         "modulo " + request[1], device);
+  return *build_on_demand(request, {std::string(op)},
+                          [&](const OpInfo& info) {
+                            return !info.field.empty() && to_hex(info.modulus) == p && (!bits || info.bits == bits);
+                          },
+                          "modulo " + request[1], device)
+              .front();
 }
 
 }  // namespace mpgen

@@ -11,14 +11,15 @@
 
 namespace mpgen::detail {
 
-// `python -m mpgen generate <request...> --ops OP --kernels --out DIR`, started with an
+// `python -m mpgen generate <request...> --ops OPS --kernels --out DIR` (OPS: one operation,
+// or several joined by commas, as in the functions below), started with an
 // argument vector (no shell), PYTHONPATH set to the generator; returns the header and
 // kernels its manifest names. `what` names the request in errors. Exit status 2 (mpgen's own refusal) throws InputError with mpgen's
 // message; any other failure, starting Python included, throws CompileError.
 KernelSource generate_kernels(const std::vector<std::string>& request, std::string_view op,
                               const std::string& what);
 
-// The kernel cache entry of one request: <cache>/<op>-<hash>.ptx (or .so for the host's
+// The kernel cache entry of one request: <cache>/<op>-<hash>.ptx (ops-<hash> for several; .so for the host's
 // shared libraries) and its checksum, the same path plus ".sum", where the hash covers
 // mpgen's version, the manifest's schema, key_request, op and target (a GPU architecture,
 // or host_target()). build_on_demand's key_request names what makes the entry: the

@@ -179,16 +179,18 @@ inline const std::vector<unsigned> on_demand_sizes = {1024, 2048, 4096, 8192};
 
 // Runs each(op, cpu, gpu) over every operation built in (on the CPU, and on the GPU where
 // `gpu`), then over `on_demand_ops` at the on-demand sizes: compiled for the CPU, and apart
-// for the GPU where `gpu` (a library for each device).
+// for the GPU where `gpu` (a module of them all for each size and device).
 template <class Check>
-void for_each_operation(bool gpu, const std::vector<const char*>& on_demand_ops, Check each) {
+void for_each_operation(bool gpu, const std::vector<std::string>& on_demand_ops, Check each) {
   for (unsigned bits : mpgen::sizes())
     for (const std::string& name : mpgen::operations(bits)) each(mpgen::find(bits, name), true, gpu);
-  for (unsigned bits : on_demand_sizes)
-    for (const char* name : on_demand_ops) {
-      each(mpgen::compile_on_demand(bits, name, mpgen::Device::cpu), true, false);
-      if (gpu) each(mpgen::compile_on_demand(bits, name, mpgen::Device::gpu), false, true);
-    }
+  for (unsigned bits : on_demand_sizes) {
+    for (const mpgen::OpInfo* op : mpgen::compile_on_demand(bits, on_demand_ops, mpgen::Device::cpu))
+      each(*op, true, false);
+    if (gpu)
+      for (const mpgen::OpInfo* op : mpgen::compile_on_demand(bits, on_demand_ops, mpgen::Device::gpu))
+        each(*op, false, true);
+  }
 }
 
 }  // namespace against_gmp

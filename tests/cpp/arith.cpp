@@ -268,7 +268,7 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
 }  // namespace
 
 // At the sizes compiled on demand, these, which both tiers have (the modular ones: moduli.cpp).
-const std::vector<const char*> on_demand_arithmetic = {"add", "sub", "mul", "sqr", "div_qr", "div_qr_wide", "gcd",
+const std::vector<std::string> on_demand_arithmetic = {"add", "sub", "mul", "sqr", "div_qr", "div_qr_wide", "gcd",
                                                        "sqrt"};
 
 TEST_CASE("every operation at every size agrees with GMP") {
@@ -350,7 +350,7 @@ std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& 
 
 TEST_CASE("division by quotients of all ones and other edges agrees with GMP at every size") {
   const bool gpu = gpu_for_tests();
-  for_each_operation(gpu, {"div_qr_wide", "div_qr"}, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
+  for_each_operation(gpu, on_demand_arithmetic, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
     if (op.name != "div_qr_wide" && op.name != "div_qr" && op.name != "div" && op.name != "rem") return;
     std::mt19937_64 rng(test_seed() ^ op.bits);
     auto cases = constructed_division_cases(op, rng);
@@ -369,10 +369,10 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
 // operands (on the host a few dozen of each).
 TEST_CASE("the group tier's division at 3000 bits agrees with GMP, compiled on demand") {
   const bool gpu = gpu_for_tests();
-  for (const char* name : {"div_qr_wide", "div_qr"}) {
-    for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
-      if (device == mpgen::Device::gpu && !gpu) continue;
-      const mpgen::OpInfo& op = mpgen::compile_on_demand(3000, name, device);
+  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+    if (device == mpgen::Device::gpu && !gpu) continue;
+    for (const mpgen::OpInfo* divide : mpgen::compile_on_demand(3000, {"div_qr_wide", "div_qr"}, device)) {
+      const mpgen::OpInfo& op = *divide;
       CHECK(op.tier == "group");
       std::mt19937_64 rng(test_seed() ^ 3000);
       const bool cpu = device == mpgen::Device::cpu;
@@ -393,23 +393,23 @@ TEST_CASE("the group tier's division at 3000 bits agrees with GMP, compiled on d
 // edge cases and 2 random ones.
 TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compiled on demand") {
   const bool gpu = gpu_for_tests();
-  for (unsigned bits : {3000u, 32768u, 262144u})
-    for (const char* name : {"add", "sub", "neg", "eq", "lt", "cmp", "is_zero", "mul", "mul_lo", "sqr", "mad", "shl",
-                             "shr", "shl33", "shr1000"}) {
-      const bool product = std::string(name).rfind("mul", 0) == 0 || std::string(name) == "sqr" ||
-                           std::string(name) == "mad";
+  const std::vector<std::string> names = {"add", "sub", "neg", "eq",  "lt",  "cmp", "is_zero", "mul",
+                                          "mul_lo", "sqr", "mad", "shl", "shr", "shl33", "shr1000"};
+  for (unsigned bits : {3000u, 32768u, 262144u}) {
+    const auto check = [&](const mpgen::OpInfo& op, bool on_cpu) {
+      const bool product = op.name.rfind("mul", 0) == 0 || op.name == "sqr" || op.name == "mad";
       const std::size_t count = product && bits > 32768 ? 2
                                 : bits > 32768         ? random_cases() / 10
                                 : product && bits > 4096 ? random_cases() / 100
                                                          : random_cases();
       const std::size_t edges = product && bits > 32768 ? 12 : product && bits > 4096 ? 300 : SIZE_MAX;
-      const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(bits, name, mpgen::Device::cpu);
-      CHECK(cpu_op.tier == "group");
-      check_operation(cpu_op, true, false, test_seed(), count, edges);
-      if (gpu)
-        check_operation(mpgen::compile_on_demand(bits, name, mpgen::Device::gpu), false, true, test_seed(), count,
-                        edges);
-    }
+      CHECK(op.tier == "group");
+      check_operation(op, on_cpu, !on_cpu, test_seed(), count, edges);
+    };
+    for (const mpgen::OpInfo* op : mpgen::compile_on_demand(bits, names, mpgen::Device::cpu)) check(*op, true);
+    if (gpu)
+      for (const mpgen::OpInfo* op : mpgen::compile_on_demand(bits, names, mpgen::Device::gpu)) check(*op, false);
+  }
 }
 
 // 2048 bits, which both tiers hold, in the group tier by name: a module of its own
@@ -491,20 +491,22 @@ TEST_CASE("products by transform (mul ntt) at 16384, 32864, 65536, 131072 and 26
     unsigned bits;
     std::size_t random;
   };
+  const std::vector<std::string> products = {"mul", "mul_lo", "sqr"};
   for (const Counts c : {Counts{16384, 1000}, Counts{32864, 400}, Counts{65536, 200}, Counts{131072, 100},
-                         Counts{262144, 40}})
-    for (const char* name : {"mul", "mul_lo", "sqr"}) {
-      const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(c.bits, name, mpgen::Device::cpu, "", "ntt");
-      CHECK(cpu_op.mul == "ntt");
-      CHECK(cpu_op.tier == "group");
-      CHECK(cpu_op.module == "u" + std::to_string(c.bits) + "_ntt");
-      check_against_gmp(cpu_op, reference_for(cpu_op), product_cases(cpu_op, c.random, test_seed()), true, false);
-      if (gpu) {
-        const mpgen::OpInfo& gpu_op = mpgen::compile_on_demand(c.bits, name, mpgen::Device::gpu, "", "ntt");
-        CHECK(gpu_op.mul == "ntt");
-        check_against_gmp(gpu_op, reference_for(gpu_op), product_cases(gpu_op, 10 * c.random, test_seed()), false, true);
-      }
-    }
+                         Counts{262144, 40}}) {
+    const auto check = [&](const mpgen::OpInfo& op, bool on_cpu) {
+      CHECK(op.mul == "ntt");
+      CHECK(op.tier == "group");
+      CHECK(op.module == "u" + std::to_string(c.bits) + "_ntt");
+      check_against_gmp(op, reference_for(op), product_cases(op, on_cpu ? c.random : 10 * c.random, test_seed()),
+                        on_cpu, !on_cpu);
+    };
+    for (const mpgen::OpInfo* op : mpgen::compile_on_demand(c.bits, products, mpgen::Device::cpu, "", "ntt"))
+      check(*op, true);
+    if (gpu)
+      for (const mpgen::OpInfo* op : mpgen::compile_on_demand(c.bits, products, mpgen::Device::gpu, "", "ntt"))
+        check(*op, false);
+  }
 }
 
 // A size's products by transform are a module of their own (u16384_ntt, with a cache entry

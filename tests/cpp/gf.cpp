@@ -1,6 +1,7 @@
-// Generalized Fermat prime fields p = r^k + 1 (seed 002) against GMP: add, sub, neg, mul,
-// multiplication by r and r^3, and the conversions from and to binary integers, for the
-// seed's table 3.1 (k = 2 to 128), on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
+// Generalized Fermat prime fields p = r^k + 1 (after Mohajerani, "Fast Fourier Transforms
+// over prime fields of large characteristic and their implementation on GPUs") against GMP:
+// add, sub, neg, mul, multiplication by r and r^3, and the conversions from and to binary
+// integers, for the primes of the thesis' table 3.1 (k = 2 to 128), on edge values (0, 1, p - 1, p - 2, r^i, r^i +- 1,
 // digits at their largest) and random elements; each result must be the exact residue's
 // unique representation (digits below r; p - 1 as (0, ..., 0, r)).
 // The FFT against the direct DFT by GMP, forward then inverse the identity; products of
@@ -387,7 +388,7 @@ void check_integer_products(std::size_t words, std::size_t count) {
 
 }  // namespace
 
-TEST_CASE("products of polynomials over the seed's fields through the FFT agree with GMP's schoolbook") {
+TEST_CASE("products of polynomials over table 3.1's fields through the FFT agree with GMP's schoolbook") {
   check_product<mpgen::gf2::module, 2>(9, 8, 16);
   check_product<mpgen::gf2::module, 2>(100, 157, 256);
   check_product<mpgen::gf4::module, 4>(300, 200, 512);
@@ -395,7 +396,7 @@ TEST_CASE("products of polynomials over the seed's fields through the FFT agree 
   check_product<mpgen::gf16::module, 16>(40, 25, 1024);
 }
 
-TEST_CASE("the FFT over the seed's fields agrees with the direct DFT by GMP and inverts") {
+TEST_CASE("the FFT over table 3.1's fields agrees with the direct DFT by GMP and inverts") {
   check_fft<mpgen::gf2::module, 2>(16, 16);
   check_fft<mpgen::gf2::module, 2>(256, 256);
   check_fft<mpgen::gf2::module, 2>(4096, 16);
@@ -425,7 +426,7 @@ TEST_CASE("the FFT refuses lengths that are no power of K") {
   CHECK_THROWS_AS(mpgen::gf_fft::host_transform<mpgen::gf8::module>(one.data(), 1, false), std::invalid_argument);
 }
 
-TEST_CASE("generalized Fermat fields of the seed's table 3.1 agree with GMP") {
+TEST_CASE("generalized Fermat fields of Mohajerani's table 3.1 agree with GMP") {
   check_field<mpgen::gf2::module, 2>(40, 1);
   check_field<mpgen::gf4::module, 4>(40, 1);
   check_field<mpgen::gf8::module, 8>(40, 1);

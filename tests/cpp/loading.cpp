@@ -441,3 +441,27 @@ TEST_CASE("any modulus and any size compile on demand for the CPU, into cached h
   CHECK_THROWS_WITH_AS(mpgen::compile_field_on_demand("0x10", "montmul", 0, mpgen::Device::cpu),
                        doctest::Contains("needs an odd modulus"), mpgen::InputError);
 }
+
+// Several operations of a size at once: one module, one library and its checksum in the
+// cache (named ops-<hash>), the operations in the order asked, the same OpInfo as find's;
+// a bad name anywhere in the list, or none, is refused before the generator runs.
+TEST_CASE("several operations of a size compile on demand as one module, one cache entry") {
+  const ScratchDir cache("ops-cache");
+  const ScopedEnv cache_env("MPGEN_CACHE", cache.path.string());
+  const std::vector<const mpgen::OpInfo*> ops = mpgen::compile_on_demand(179, {"mul", "add", "sqr"}, mpgen::Device::cpu);
+  REQUIRE(ops.size() == 3);
+  CHECK(ops[0]->name == "mul");
+  CHECK(ops[1]->name == "add");
+  CHECK(ops[2]->name == "sqr");
+  CHECK(ops[0] == &mpgen::find(179, "mul"));
+  CHECK(wrong_products_on_cpu(*ops[0], 300) == 0);
+  const std::set<std::string> files = cache.files();
+  REQUIRE(files.size() == 2);
+  CHECK(files.begin()->rfind("ops-", 0) == 0);
+  CHECK(mpgen::compile_on_demand(179, {"mul", "add", "sqr"}, mpgen::Device::cpu) == ops);
+  CHECK(cache.files().size() == 2);
+  CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(179, {"mul", "a;b"}, mpgen::Device::cpu),
+                       "'a;b' is not an operation name", mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(179, std::vector<std::string>{}, mpgen::Device::cpu),
+                       "no operation named for 179-bit", mpgen::InputError);
+}

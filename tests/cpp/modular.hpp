@@ -30,17 +30,20 @@ void to_words(uint32_t* w, const mpz_t v, unsigned count) {
 // GMP's answer r for operands a, b (b unused by unary operations) modulo p.
 using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
 
-// How many cases an operation gets. Straight-line operations: every pair of edge values,
-// then 10,000 random pairs below p. The loops (modexp ... modsqrt) over the GPU's 32-bit
-// lists on the CPU (host): each edge value against a random partner, then 10,000 random
-// pairs up to 24 limbs, but 100 above, where their products run in the host's interpreter
-// (one 1024-bit modexp: 28 ms, ladder 47 ms on the dev machine; 10,000 of each would add 13
-// minutes to CI's tests). Over the 64-bit lists (host64, the runtime's CPU path) and on the
-// GPU the loops get the full set.
-enum class Effort { full, loop_on_cpu };
+// How many cases an operation gets. Straight-line operations: every pair of edge values
+// (each edge value once where the operation has one operand), then 10,000 random pairs below
+// p. The loops (modexp ... modsqrt): on the GPU the same; on the CPU each edge value against
+// a random partner, then random pairs: over the GPU's 32-bit lists (host) 10,000 up to 24
+// limbs, but 100 above, where their products run in the host's interpreter (one 1024-bit
+// modexp: 28 ms, ladder 47 ms on the dev machine; 10,000 of each would add 13 minutes to
+// CI's tests); over the 64-bit lists (host64, the runtime's CPU path) every pair of edge
+// values and 10,000 up to 24 limbs, 1,000 above (a 1024-bit modexp there about 1 ms: the
+// full set, 15,000 a loop, made the two 1024-bit moduli 160 s of CI's tests).
+enum class Effort { full, loop_on_cpu, loop_on_host64 };
 
 std::size_t random_pairs(Effort effort, unsigned limbs) {
-  return effort == Effort::full || limbs <= 24 ? 10000 : 100;
+  if (effort == Effort::full || limbs <= 24) return 10000;
+  return effort == Effort::loop_on_host64 ? 1000 : 100;
 }
 
 std::string random_below(const mpz_t p, gmp_randstate_t rng) {
@@ -50,8 +53,8 @@ std::string random_below(const mpz_t p, gmp_randstate_t rng) {
 }
 
 // Operands: edge values, then random pairs below p (see Effort).
-std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, unsigned limbs, gmp_randstate_t rng,
-                                                               Effort effort) {
+std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, unsigned limbs, unsigned operands,
+                                                               gmp_randstate_t rng, Effort effort) {
   std::vector<std::string> edges;
   Mpz v;
   const auto add_edge = [&](const mpz_t x) {
@@ -77,8 +80,11 @@ std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, un
     add_edge(v.v);
   }
   std::vector<std::pair<std::string, std::string>> pairs;
+  const bool all_edge_pairs = effort == Effort::full || (effort == Effort::loop_on_host64 && limbs <= 24);
   for (const auto& a : edges) {
-    if (effort == Effort::full) {
+    if (operands == 1) {
+      pairs.emplace_back(a, a);  // the second is unused
+    } else if (all_edge_pairs) {
       for (const auto& b : edges) pairs.emplace_back(a, b);
     } else {
       pairs.emplace_back(a, random_below(p, rng));
@@ -122,8 +128,8 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
     for (std::size_t j = 0; j < n; ++j) Op::host(&out[j * Op::out_words], &in[j * Op::in_words]);
     return out;
   };
-  const auto cpu_pairs = operand_pairs(p.v, limbs, rng, cpu_effort);
-  const auto full_pairs = cpu_effort == Effort::full ? cpu_pairs : operand_pairs(p.v, limbs, rng, Effort::full);
+  const auto pairs = [&](Effort effort) { return operand_pairs(p.v, limbs, Op::operands, rng, effort); };
+  const auto cpu_pairs = pairs(cpu_effort);
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v));
   CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
   if constexpr (mpgen::has_host64<Op>::value) {
@@ -135,11 +141,12 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
       mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), out.data(), 1, n);
       return out;
     };
-    CHECK_MESSAGE(first_wrong(full_pairs, on_host64) == "", "host64, ", full_pairs.size(), " operand pairs");
+    const auto host64_pairs = cpu_effort == Effort::full ? cpu_pairs : pairs(Effort::loop_on_host64);
+    CHECK_MESSAGE(first_wrong(host64_pairs, on_host64) == "", "host64, ", host64_pairs.size(), " operand pairs");
   }
 #ifdef __CUDACC__
   if (gpu_present()) {
-    const auto& gpu_pairs = full_pairs;
+    const auto gpu_pairs = cpu_effort == Effort::full ? cpu_pairs : pairs(Effort::full);
     const auto on_device = [](std::size_t n, const std::vector<uint32_t>& in) {
       return on_gpu<Op>(n, in, mpgen::Layout::contiguous);
     };

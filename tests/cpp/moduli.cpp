@@ -195,11 +195,13 @@ std::vector<std::vector<Limbs>> spread(const std::vector<std::vector<Limbs>>& ca
 
 }  // namespace
 
+// At the sizes compiled on demand, these (RSA's and Diffie-Hellman's), one module a size.
+const std::vector<std::string> on_demand_moduli = {"montmul", "modexp", "modinv"};
+
 TEST_CASE("operations with the modulus as an operand agree with GMP at every size") {
   const bool gpu = gpu_for_tests();
   std::size_t checked = 0;
-  const std::vector<const char*> on_demand = {"montmul", "modexp", "modinv"};  // RSA's and Diffie-Hellman's
-  for_each_operation(gpu, on_demand, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
+  for_each_operation(gpu, on_demand_moduli, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
     if (op.modulus_operand < 0) return;
     const std::string& name = op.name;
     const unsigned bits = op.bits;
@@ -278,17 +280,19 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reci
 TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a wrong -p^-1 mod R is refused") {
   const bool gpu = gpu_for_tests();
   const std::size_t count = random_cases() / 10;
-  for (const char* name : {"montmul", "montsqr", "montredc", "tomont", "frommont"}) {
-    const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(3000, name, mpgen::Device::cpu, "group");
+  const std::vector<std::string> names = {"montmul", "montsqr", "montredc", "tomont", "frommont", "mont_minus_inverse"};
+  const std::vector<const mpgen::OpInfo*> on_cpu = mpgen::compile_on_demand(3000, names, mpgen::Device::cpu, "group");
+  for (std::size_t k = 0; k + 1 < names.size(); ++k) {
+    const mpgen::OpInfo& cpu_op = *on_cpu[k];
     CHECK(cpu_op.tier == "group");
     check_against_gmp(cpu_op, montgomery_reference(cpu_op), modulus_cases(cpu_op, count, test_seed()), true, false);
     if (gpu) {
-      const mpgen::OpInfo& gpu_op = mpgen::compile_on_demand(3000, name, mpgen::Device::gpu, "group");
+      const mpgen::OpInfo& gpu_op = *mpgen::compile_on_demand(3000, names, mpgen::Device::gpu, "group")[k];
       check_against_gmp(gpu_op, montgomery_reference(gpu_op), modulus_cases(gpu_op, count, test_seed()), false, true);
     }
   }
   // -p^-1 mod 2^3008 itself: the edge moduli (even ones too: the flag) and random odd ones
-  const mpgen::OpInfo& inverse = mpgen::compile_on_demand(3000, "mont_minus_inverse", mpgen::Device::cpu, "group");
+  const mpgen::OpInfo& inverse = *on_cpu.back();
   REQUIRE(inverse.result_limbs == 94);
   std::vector<std::vector<Limbs>> moduli;
   for (const Limbs& p : edge_moduli(3000, false)) moduli.push_back({p});
@@ -305,9 +309,10 @@ TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a
   };
   check_against_gmp(inverse, reference, moduli, true, false);
   if (gpu)
-    check_against_gmp(mpgen::compile_on_demand(3000, "mont_minus_inverse", mpgen::Device::gpu, "group"), reference,
+    check_against_gmp(*mpgen::compile_on_demand(3000, names, mpgen::Device::gpu, "group").back(), reference,
                       moduli, false, true);
-  const mpgen::OpInfo& op = mpgen::compile_on_demand(4096, "montmul", mpgen::Device::cpu);
+  const mpgen::OpInfo& op = *mpgen::compile_on_demand(4096, on_demand_moduli, mpgen::Device::cpu).front();
+  REQUIRE(op.name == "montmul");
   REQUIRE(op.operand_bits.at(3) == 4096);
   const Limbs p = mask_to(Limbs(128, 0xffffffffu), 4096), one = {1};
   Limbs np = minus_inverse(Mpz(p), 4096);

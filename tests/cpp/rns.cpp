@@ -1,9 +1,10 @@
-// RNS integers (seed 001) against GMP on the host, for sets of 8, 32, 64 and 256 moduli:
-// conversions both ways, the interval evaluation from the residues, neg and sign; add by
-// Algorithms 1 and 2, sub, mul and cmp on the seed's three datasets and on edge values (0,
-// +-1, +-(M - 1) / 2, sums within a few units of 0 and of +-M, where the intervals cannot
-// decide), each result, its sign, its interval (which must hold the exact |z| / M) and its
-// overflow flag (exactly where GMP's result leaves (-M, M)).
+// RNS integers (after Isupov and Knyazkov, "Efficient GPU implementation of multiple-precision
+// addition based on residue arithmetic") against GMP on the host, for sets of 8, 32, 64 and
+// 256 moduli: conversions both ways, the interval evaluation from the residues, neg and sign;
+// add by the paper's Algorithms 1 and 2, sub, mul and cmp on its three datasets and on edge
+// values (0, +-1, +-(M - 1) / 2, sums within a few units of 0 and of +-M, where the
+// intervals cannot decide), each result, its sign, its interval (which must hold the exact
+// |z| / M) and its overflow flag (exactly where GMP's result leaves (-M, M)).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <gmp.h>
@@ -183,7 +184,7 @@ void check_module() {
     }
   }
 
-  // The seed's datasets: [0, (M - 1) / 2], [(1 - M) / 2, 0], and both signs.
+  // Isupov and Knyazkov's datasets: [0, (M - 1) / 2], [(1 - M) / 2, 0], and both signs.
   for (int dataset = 1; dataset <= 3; ++dataset)
     for (Op op : all_ops) {
       SUBCASE((std::string("dataset ") + std::to_string(dataset) + ", " + op_names[int(op)]).c_str()) {

@@ -31,7 +31,9 @@ bool expected(const std::string& op, mpz_t r, const mpz_t x, const mpz_t y, cons
   return mpz_cmpabs(r, m) < 0;
 }
 
-// Operand values: the seed's three datasets, their products' halves, and the edges.
+// Operand values: the three datasets of Isupov and Knyazkov, "Efficient GPU implementation
+// of multiple-precision addition based on residue arithmetic", their products' halves, and
+// the edges.
 void operand(mpz_t v, std::size_t j, const mpz_t m, gmp_randstate_t rng) {
   Mpz half;
   mpz_sub_ui(half.v, m, 1);

@@ -87,7 +87,7 @@ BAD_REQUESTS = [
     (lambda: mpgen.gf_field(prime=12345), "prime: 12345 is an int; give the prime as text of the form "
                                           "(2^w+2^u)^k+1 or (2^w-2^u)^k+1"),
     (lambda: mpgen.gf_field(prime="(2^63+2^34)^8+1"), "prime: give the field a name with name="),
-    (lambda: mpgen.gf_field(3), "k: '3' is no k of the seed's table 3.1; give 2, 4, 8, 16, 32"),
+    (lambda: mpgen.gf_field(3), "k: '3' is no k of Mohajerani's table 3.1; give 2, 4, 8, 16, 32"),
     (lambda: mpgen.gf_field("8"), "k: '8' is a str; give an int"),
     (lambda: mpgen.compile(64, [None]), "ops: item 0 is None, not an operation's name; give names such as "
                                         "['add', 'mul']"),

@@ -25,7 +25,9 @@ Every fenced block carries a language tag, and the tag says what happens to it:
 
 Besides: links to files of the checkout resolve; README stays under 300 lines; no page
 refers to the project's work log (issue or session numbers, the seed documents by number,
-the notebook); and bench/results/ holds exactly the files docs/performance.md cites.
+the notebook), nor does any tracked text file outside bench/results/ (papers by number,
+issue numbers, the log's file); and bench/results/ holds exactly the files
+docs/performance.md cites.
 
 The runnable commands need the project set up as scripts/test leaves it: .venv, and
 build/mpgen-run for the commands that use it (missing, the test fails and says so: it
@@ -460,6 +462,35 @@ def test_no_work_log_references(page):
     hits = [f"{page.relative_to(ROOT)}:{n}: {line.strip()}" for n, line in enumerate(page.read_text().splitlines(), 1)
             if WORK_LOG.search(line) and not re.search(r"bench/results/\S*s\d\d", line)]
     assert not hits, "\n".join(hits)
+
+
+# Beyond the pages: no tracked file (source, comments, messages, tests) may cite the papers
+# the project started from by their number, an issue by its number, or the work log, which
+# a reader of the checkout does not have. bench/results/ holds recorded output, as it was.
+LOG_REFERENCE = re.compile(r"\bseed 00\d|\bissue \d+|NOTES\.md|\bwork notes?\b", re.I)
+
+
+def tracked_text_files() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    files = []
+    for name in listed.decode().split("\0"):
+        path = ROOT / name
+        if not name or name.startswith("bench/results/") or path.is_symlink() or not path.is_file():
+            continue
+        data = path.read_bytes()
+        if b"\0" not in data[:8192]:
+            files.append(path)
+    return files
+
+
+def test_no_tracked_file_refers_to_the_work_log():
+    hits = []
+    for path in tracked_text_files():
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        hits += [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1)
+                 if LOG_REFERENCE.search(line)]
+    assert not hits, "say what is meant instead (the paper by its authors and title, the fact, or the " \
+        "docs/ page):\n" + "\n".join(hits)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)

@@ -1,5 +1,6 @@
-"""Generalized Fermat prime fields p = r^k + 1 (seed 002): the request, the primality check,
-the constants, against the seed's table 3.1 and Python's integers."""
+"""Generalized Fermat prime fields p = r^k + 1 (after Mohajerani, "Fast Fourier Transforms
+over prime fields of large characteristic and their implementation on GPUs"): the request,
+the primality check, the constants, against the thesis' table 3.1 and Python's integers."""
 import random
 
 import pytest
@@ -9,7 +10,7 @@ from mpgen.fields import is_probable_prime
 from mpgen.gf import TABLE_3_1, parse, preset
 from mpgen.request import RequestError
 
-# The seed's table 3.1: p, and the largest power of two dividing p - 1, as printed.
+# Mohajerani's table 3.1: p, and the largest power of two dividing p - 1, as printed.
 PAPER = {2: ("(2^63+2^53)^2+1", 106), 4: ("(2^64-2^50)^4+1", 200), 8: ("(2^63+2^34)^8+1", 272),
          16: ("(2^62+2^36)^16+1", 576), 32: ("(2^62+2^56)^32+1", 1792), 64: ("(2^63-2^40)^64+1", 2500),
          128: ("(2^64-2^28)^128+1", 3584)}
@@ -57,7 +58,7 @@ def test_requests():
     assert [f.label for f in parse("8,2,8", None, None)] == ["gf8", "gf2"]
     (mine,) = parse(None, " (2^63 + 2^34)^8 + 1 ", "mine")
     assert (mine.w, mine.u, mine.sign, mine.k, mine.label) == (63, 34, 1, 8, "mine")
-    with pytest.raises(RequestError, match="'3' is no k of the seed's table 3.1; give 2, 4, 8"):
+    with pytest.raises(RequestError, match="'3' is no k of Mohajerani's table 3.1; give 2, 4, 8"):
         parse("3", None, None)
     with pytest.raises(RequestError, match="give the field a name with --name"):
         parse(None, "(2^63+2^34)^8+1", None)
@@ -298,10 +299,10 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--gf", "3"], "--gf: '3' is no k of the seed's table 3.1"),
+    (["--gf", "3"], "--gf: '3' is no k of Mohajerani's table 3.1"),
     (["--gf-prime", "(2^62+2^34)^8+1", "--name", "x"], "is not prime"),
     (["--gf-prime", "(2^63+2^34)^8+1"], "--gf-prime: give the field a name with --name"),
-    (["--gf", "8", "--gf-prime", "(2^63+2^34)^8+1"], "give --gf (the seed's table) or --gf-prime"),
+    (["--gf", "8", "--gf-prime", "(2^63+2^34)^8+1"], "give --gf (Mohajerani's table 3.1) or --gf-prime"),
     (["--gf", "8", "--bits", "256"], "--gf: a generalized Fermat field takes --ops"),
     (["--gf", "8", "--name", "x"], "--name: names a field of --gf-prime"),
     (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, mul, from_binary, to_binary, mul_r, fft, "
@@ -361,7 +362,7 @@ def test_spec_entries(tmp_path):
 
 
 @pytest.mark.parametrize("entry, message", [
-    ("gf3 = {}", "bad.toml:2: gf.gf3: '3' is no k of the seed's table 3.1"),
+    ("gf3 = {}", "bad.toml:2: gf.gf3: '3' is no k of Mohajerani's table 3.1"),
     ("x = {}", "bad.toml:2: gf.x.prime: give prime = "),
     ('x = { prime = "(2^62+2^34)^8+1" }', "bad.toml:2: gf.x.prime: (2^62+2^34)^8+1 is not prime"),
     ('gf8 = { ops = ["div"] }', "bad.toml:2: gf.gf8.ops: 'div' is not an operation of gf8"),

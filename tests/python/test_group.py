@@ -1,7 +1,7 @@
 """The cooperative level (mpgen/group.py) run on the host against Python's integers: the
 carry scan's one-addition formula against the serial definition, and add, sub, neg and the
-comparisons at every test size of issue 18, with carries and borrows that ripple across
-every thread."""
+comparisons at every shape of SHAPES (2048 to 262,144 bits), with carries and borrows that
+ripple across every thread."""
 import random
 
 import pytest

@@ -25,7 +25,7 @@ def one_line(r, status, message):
 
 
 def test_runs_into_one_folder_add_up_and_user_files_survive(mpgen, tmp_path):
-    # the README's three commands into one folder, beside a user's own mpgen_* files
+    # docs/generator.md's first three commands into one folder, beside a user's own mpgen_* files
     (tmp_path / "mpgen_app.cu").write_text("// mine\n")
     (tmp_path / "mpgen_x").mkdir()
     (tmp_path / "notes.txt").write_text("mine too\n")

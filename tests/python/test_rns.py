@@ -1,6 +1,7 @@
-"""RNS moduli sets (seed 001's Algorithm 3 and user sets), their constants, and the residue
-lists run by the instruction-list interpreter, against Python's integers; the CLI's
-one-line errors."""
+"""RNS moduli sets (Algorithm 3 of Isupov and Knyazkov, "Efficient GPU implementation of
+multiple-precision addition based on residue arithmetic", and user sets), their constants,
+and the residue lists run by the instruction-list interpreter, against Python's integers;
+the CLI's one-line errors."""
 import math
 import random
 from fractions import Fraction

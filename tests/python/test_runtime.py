@@ -363,7 +363,7 @@ def test_errors_say_what_and_which_element():
         (lambda: mpgen.rns_set(1), mpgen.RequestError, "count: '1' moduli; give 2 to 512"),
         (lambda: mpgen.rns_set(moduli=[6, 9], name="bad"), ValueError,
          "moduli: moduli 0 (6) and 1 (9) share the factor 3; the moduli must be pairwise coprime"),
-        (lambda: mpgen.gf_field(3), mpgen.RequestError, "k: '3' is no k of the seed's table 3.1"),
+        (lambda: mpgen.gf_field(3), mpgen.RequestError, "k: '3' is no k of Mohajerani's table 3.1"),
         (lambda: mpgen.gf_field(2, ops=["fft"]).fft([1] * 8), ValueError,
          "fft: 8 points; give K^e points (K = 2k = 4, e >= 1), at most 2^32"),
         (lambda: mpgen.gf_field(2, ops=["fft"]).fft([[1] * 4, [1] * 16]), ValueError,

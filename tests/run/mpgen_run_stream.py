@@ -353,7 +353,7 @@ def rns_integers():
 
 
 def gf_integers():
-    # gf8 (seed 002's (2^63+2^34)^8+1): its operations on integers below p, decimal and 0x hex,
+    # gf8 ((2^63+2^34)^8+1, from Mohajerani's table 3.1): its operations on integers below p, decimal and 0x hex,
     # 2,000 lines in one stream against Python's integers, then the errors.
     r = 2 ** 63 + 2 ** 34
     p = r ** 8 + 1

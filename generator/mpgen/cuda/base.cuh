@@ -139,7 +139,7 @@ inline void copy_limbs64(uint32_t* to, const uint64_t* from, std::index_sequence
 // host an operand's words are its 64-bit limbs as they lie, so each is one copy (an odd
 // operand's last limb zero above), and the result's limbs copied back. (Through
 // through_host64's word() and store() a word at a time, the runtime's contiguous CPU
-// batches ran 1.8-7x slower than host64 over 64-bit records: bench/NOTES.md.)
+// batches ran 1.8-7x slower than host64 over 64-bit records.)
 template <class Op, unsigned Lanes = 1>
 inline void through_host64_words(uint32_t* out, const uint32_t* in) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

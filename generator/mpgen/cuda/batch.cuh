@@ -22,8 +22,8 @@ inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_
 // A batch larger than a core's caches streams from memory, and the hardware's prefetcher
 // alone leaves the loop waiting: the host64 loops prefetch the input of the instance about
 // prefetch_ahead_bytes on (add from memory, 512-2048 bits, EPYC: 0.65-0.85 of mpn_add_n
-// without, 0.99-1.12 with about 8 KiB; 2 and 4 KiB were behind: bench/NOTES.md, twenty-ninth
-// session). In cache they cost up to 10%, so batches under prefetch_from_bytes go without.
+// without, 0.99-1.12 with about 8 KiB; 2 and 4 KiB were behind). In cache they cost up to
+// 10%, so batches under prefetch_from_bytes go without.
 constexpr std::size_t prefetch_ahead_bytes = 8192, prefetch_from_bytes = std::size_t(1) << 20;
 inline void prefetch_lines(const void* p, std::size_t bytes) {
 #if defined(__GNUC__)

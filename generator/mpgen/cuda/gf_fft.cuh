@@ -1,5 +1,6 @@
-// The FFT over a generalized Fermat field p = r^k + 1 (seed 002; mpgen's gf/fft.py states the
-// plan): N = K^e points of F::words words each, K = 2k, in e Stockham passes of radix K,
+// The FFT over a generalized Fermat field p = r^k + 1 (after Mohajerani, "Fast Fourier
+// Transforms over prime fields of large characteristic and their implementation on GPUs";
+// mpgen's gf/fft.py states the plan): N = K^e points of F::words words each, K = 2k, in e Stockham passes of radix K,
 // written once for host and device around the field's generated lists (mul, mul_r,
 // accumulate_r<s>, settle) and constants (roots of unity, 2^-m). Pass s (span ns = K^s) takes
 // for each j < N/K the points j + t N/K, multiplies point t by w^(t (j mod ns) N / (ns K)) =

@@ -470,8 +470,7 @@ __device__ __forceinline__ void load_operands(uint32_t* x, const Word& word, std
 // g; each thread loads its own words, runs Op::thread, and stores its limbs of the result;
 // thread 0 stores the flag. put(w, j, v) writes out word w of instance j (the result's
 // limbs, then the flag). (Staging the contiguous layout through shared memory, as the
-// thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0,
-// bench/NOTES.md.)
+// thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0.)
 template <class Op, class Word, class Put>
 __device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
   constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;

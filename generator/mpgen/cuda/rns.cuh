@@ -1,6 +1,7 @@
-// Residue number system integers (seed 001), written once for host and device around a
-// moduli set's generated residue lists (its header's struct `set`: the moduli, the
-// constants, and a list of each operation per chunk of moduli).
+// Residue number system integers (after Isupov and Knyazkov, "Efficient GPU implementation
+// of multiple-precision addition based on residue arithmetic"), written once for host and
+// device around a moduli set's generated residue lists (its header's struct `set`: the
+// moduli, the constants, and a list of each operation per chunk of moduli).
 //
 // An integer is n + 7 words: its magnitude's residues x_0 .. x_(n-1) (X below M), its sign
 // (0 or 1), then the interval evaluation [lower, upper] of X / M, each bound a double (two
@@ -276,7 +277,7 @@ MPGEN_HOST_DEVICE void signed_interval(const X& x, uint32_t sign, bound& lo, bou
 
 // Whether (+-x) + (+-y) (x's and y's signs) is negative, where its interval holds 0 and
 // cannot say: the sum as stored for a nonnegative one is above (M - 1) / 2 exactly where
-// it is negative (the seed's mixed-radix step; it compares the magnitudes instead).
+// it is negative (the paper's mixed-radix step; it compares the magnitudes instead).
 template <class Set, class X, class Y>
 MPGEN_RNS_RARE uint32_t negative_near_zero(words<X> x, words<Y> y, uint32_t sx, uint32_t sy) {
   uint32_t sum[Set::count];
@@ -304,7 +305,7 @@ MPGEN_HOST_DEVICE void magnitude_interval(uint32_t sz, bound& lower, bound& uppe
   }
 }
 
-// z = x + y by the seed's Algorithm 2: the operands in radix complement, the sum's sign
+// z = x + y by the paper's Algorithm 2: the operands in radix complement, the sum's sign
 // from its interval, and a negative sum's residues negated back, all without a branch on
 // the operands' signs. The sign is settled before the residues are read, so one pass
 // computes z_i = (+-x_i) + (+-y_i), each operand negated where its sign differs from the
@@ -327,7 +328,7 @@ MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y
   return finish<Set>(z, sz, lower, upper);
 }
 
-// z = x + y by the seed's Algorithm 1: a residue addition where the signs agree, else the
+// z = x + y by the paper's Algorithm 1: a residue addition where the signs agree, else the
 // smaller magnitude subtracted from the larger (by the intervals, or the mixed-radix
 // digits where they overlap), each a branch: threads of a warp whose signs differ
 // diverge, the cost Algorithm 2 removes.
@@ -402,7 +403,8 @@ MPGEN_HOST_DEVICE uint32_t compare(words<X> x, words<Y> y) {
   return order == 0 ? 0 : (order > 0) != (sx != 0) ? 1 : ~0u;
 }
 
-// X / M's interval from the residues alone (the seed's reference [19]; GRNS's
+// X / M's interval from the residues alone (Isupov, "Using floating-point intervals for
+// non-modular computations in residue number system", IEEE Access 8, 2020; GRNS's
 // rns_eval_compute): X / M = frac(sum of s_i / m_i), s_i = x_i w_i mod m_i, each term and
 // the sums rounded down for the lower bound and up for the upper. Where the two sums'
 // integer parts differ, X / M is within their error of 0 or of 1, and the mixed-radix
@@ -557,7 +559,7 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   batch_one<Op>(n, layout, in, out);
 }
 
-// Digit-parallel (the seed's future work): G lanes of one warp (G a power of two, 32 at
+// Digit-parallel (the paper's future work): G lanes of one warp (G a power of two, 32 at
 // most) hold one integer, lane t its words t, t + G, ... (residues, then the sign and the
 // bounds), so that every load and store of the group is one coalesced access; each
 // modulus is read as data (Set::modulus, Set::barrett: an immediate per lane would be a

@@ -1,8 +1,9 @@
 """Generalized Fermat prime fields p = r^k + 1 with a sparse radix r = 2^w + 2^u or
-2^w - 2^u (seed 002, Mohajerani; its table 3.1): the request that names one, its checks,
-and the constants of its arithmetic. An element is k digits in radix r (the seed's
-section 3.1), each digit one 64-bit word (r < 2^64), so that multiplying by a power of r
-is a negacyclic shift of digits: r^k = -1."""
+2^w - 2^u (after Mohajerani, "Fast Fourier Transforms over prime fields of large
+characteristic and their implementation on GPUs"; its table 3.1): the request that names
+one, its checks, and the constants of its arithmetic. An element is k digits in radix r
+(the thesis' section 3.1), each digit one 64-bit word (r < 2^64), so that multiplying by a
+power of r is a negacyclic shift of digits: r^k = -1."""
 from __future__ import annotations
 
 import ctypes
@@ -14,7 +15,7 @@ from functools import cached_property, lru_cache
 
 from ..request import RequestError, check_name, shown
 
-# The seed's table 3.1, by k: (w, u, sign) of r = 2^w + sign 2^u.
+# Mohajerani's table 3.1, by k: (w, u, sign) of r = 2^w + sign 2^u.
 TABLE_3_1 = {2: (63, 53, 1), 4: (64, 50, -1), 8: (63, 34, 1), 16: (62, 36, 1), 32: (62, 56, 1),
              64: (63, 40, -1), 128: (64, 28, -1)}
 MIN_K, MAX_K = 2, 128
@@ -75,7 +76,7 @@ class GfField:
         return self.k * self.u
 
     def root_of_unity(self, n: int) -> int:
-        """The primitive n-th root of unity w with w^(n / 2k) = r (the seed's Algorithm 3.1),
+        """The primitive n-th root of unity w with w^(n / 2k) = r (the thesis' Algorithm 3.1),
         for n a power of two from 2k to 2^two_adicity: an FFT of length n whose
         butterflies by w^(i n / 2k) are shifts of digits."""
         if n & (n - 1) or not 2 * self.k <= n <= 1 << self.two_adicity:
@@ -94,7 +95,7 @@ class GfField:
 
     def digits(self, x: int) -> list[int]:
         """x (0 <= x < p) in radix r, least significant digit first: k digits below r, or
-        (0, ..., 0, r) for x = r^k = p - 1 (the seed's representation, section 3.1)."""
+        (0, ..., 0, r) for x = r^k = p - 1 (the thesis' representation, section 3.1)."""
         if x == self.p - 1:
             return [0] * (self.k - 1) + [self.r]
         out = []
@@ -125,22 +126,22 @@ def field(w: int, u: int, sign: int, k: int, label: str) -> GfField:
         raise RequestError(f"--gf-prime: {text}: k must be a power of two from {MIN_K} to {MAX_K}")
     gf = GfField(w, u, sign, k, label)
     if not is_prime(gf.p):
-        raise RequestError(f"--gf-prime: {text} is not prime (GMP's mpz_probab_prime_p); the seed's table 3.1 "
+        raise RequestError(f"--gf-prime: {text} is not prime (GMP's mpz_probab_prime_p); Mohajerani's table 3.1 "
                            f"has {', '.join(preset(k).text for k in TABLE_3_1)}")
     return gf
 
 
 def preset(k: int) -> GfField:
-    """The prime of the seed's table 3.1 with this k, named gf<k> (not checked: the table's
+    """The prime of Mohajerani's table 3.1 with this k, named gf<k> (not checked: the table's
     primes are, and tests/python/test_gf.py checks them)."""
     w, u, sign = TABLE_3_1[k]
     return GfField(w, u, sign, k, f"gf{k}")
 
 
 # name -> summary; mul_r<i> (0 < i < 2k) beside them. Each plans one list (lists.py).
-OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod p",
+OPERATIONS = {"add": "x + y mod p (Mohajerani's Algorithm 3.2)", "sub": "x - y mod p",
               "neg": "-x mod p (x r^k: the digits negated)",
-              "mul": "x y mod p (the seed's Algorithm 3.3: digit products, their columns split in radix r)",
+              "mul": "x y mod p (Mohajerani's Algorithm 3.3: digit products, their columns split in radix r)",
               "from_binary": "x (an integer below p, 2k binary words) to its k digits in radix r",
               "to_binary": "the k digits in radix r to the integer below p (2k binary words)",
               "mul_r": "x r^a mod p, a (0 <= a < 2k) given at run time (a barrel shift of the digits)",
@@ -209,17 +210,17 @@ def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> lis
     fields = []
     for item in dict.fromkeys(i.strip() for i in (ks_text or "").split(",")):
         if not (item.isascii() and item.isdigit()) or int(item) not in TABLE_3_1:  # (not ٨: int() reads it)
-            raise RequestError(f"--gf: {shown(item)} is no k of the seed's table 3.1; give "
+            raise RequestError(f"--gf: {shown(item)} is no k of Mohajerani's table 3.1; give "
                                f"{', '.join(map(str, TABLE_3_1))} (or --gf-prime {FORM!r})")
         fields.append(preset(int(item)))
     return fields
 
 
 def _own_name(gf: GfField) -> GfField:
-    """The field, where its name is no gf<k> of the seed's table 3.1 for another prime."""
+    """The field, where its name is no gf<k> of Mohajerani's table 3.1 for another prime."""
     k = re.fullmatch(r"gf([0-9]+)", gf.label)
     if k and int(k[1]) in TABLE_3_1 and preset(int(k[1])).p != gf.p:
-        raise RequestError(f"--name: {shown(gf.label)} names the seed's {gf.label}, {preset(int(k[1])).text}; give "
+        raise RequestError(f"--name: {shown(gf.label)} names Mohajerani's {gf.label}, {preset(int(k[1])).text}; give "
                            f"{gf.text} another name")
     return gf
 
@@ -228,7 +229,7 @@ SPEC_KEYS = ("prime", "ops")
 
 
 def parse_spec_entry(name: str, options: dict) -> list[tuple[GfField, list[str]]]:
-    """A spec's [gf] entry (request.parse_spec): gf<k> = {} is the seed's table 3.1 prime;
+    """A spec's [gf] entry (request.parse_spec): gf<k> = {} is the prime of Mohajerani's table 3.1;
     any name with prime = "(2^w+2^u)^k+1" is one's own; ops as --ops, the defaults if none."""
     where = f"gf.{name}"
     ops = options.get("ops")
@@ -243,7 +244,7 @@ def parse_spec_entry(name: str, options: dict) -> list[tuple[GfField, list[str]]
             preset_k = re.fullmatch(r"gf(\d+)", name)
             if preset_k is None:
                 raise RequestError(f"--gf-prime: give prime = \"{FORM}\", or name the field gf<k> for the "
-                                   "seed's table 3.1")
+                                   "primes of Mohajerani's table 3.1")
             fields = parse(preset_k[1], None, None)
         return [(f, default_ops(f) if ops is None else check_ops(f, ops)) for f in fields]
     except RequestError as e:  # the command line's option names, as the spec's keys

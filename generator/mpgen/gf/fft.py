@@ -1,6 +1,7 @@
-"""The FFT over p = r^k + 1 (seed 002, chapter 4): N = K^e points, K = 2k, in e Stockham
-passes of radix K (self-sorting: no bit reversal; each pass reads one array and writes the
-other). Pass s (span ns = K^s) takes, for each j < N/K, the K points j + t N/K (t < K),
+"""The FFT over p = r^k + 1 (chapter 4 of Mohajerani, "Fast Fourier Transforms over prime
+fields of large characteristic and their implementation on GPUs"): N = K^e points, K = 2k,
+in e Stockham passes of radix K (self-sorting: no bit reversal; each pass reads one array
+and writes the other). Pass s (span ns = K^s) takes, for each j < N/K, the K points j + t N/K (t < K),
 multiplies point t by the twiddle w^(t (j mod ns) N / (ns K)) (none in the first pass),
 runs DFT_K on them and writes output t to (j div ns) ns K + j mod ns + t ns.
 

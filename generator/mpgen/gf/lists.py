@@ -1,13 +1,14 @@
-"""The instruction lists of a generalized Fermat field's elements (seed 002, chapter 3):
-straight-line 32-bit code for both renderings, as every mpgen list.
+"""The instruction lists of a generalized Fermat field's elements (chapter 3 of Mohajerani,
+"Fast Fourier Transforms over prime fields of large characteristic and their implementation
+on GPUs"): straight-line 32-bit code for both renderings, as every mpgen list.
 
 An element is k digits of two words each (digit i at words 2i, 2i + 1, least significant
 first), every digit below r, except p - 1 = r^k, whose top digit is r and the others 0 (the
-seed's section 3.1). Digit arithmetic is carry-free of branches: a digit sum or difference
+thesis' section 3.1). Digit arithmetic is carry-free of branches: a digit sum or difference
 is corrected by r where a mask (0 or all ones, from the borrow of a trial subtraction)
 says so.
 
-- add (the seed's Algorithm 3.2): digit sums with carries in radix r, z + c r^k; then
+- add (the thesis' Algorithm 3.2): digit sums with carries in radix r, z + c r^k; then
   z - c (r^k = -1), and where that goes below 0, + p.
 - sub: digit differences with borrows in radix r, d - b r^k; where b, d + p = d + 1.
 - mul by r^i (section 3.4), 0 < i < 2k: a negacyclic shift of the digits, as the difference
@@ -400,7 +401,7 @@ def _fold(fn: Function, gf: GfField, thirds: list[tuple[Digit, Digit, Reg]], y: 
 
 
 def mul(gf: GfField) -> Function:
-    """x y mod p (the seed's Algorithm 3.3, with the full product): in 4k words (x, y), out 2k.
+    """x y mod p (the thesis' Algorithm 3.3, with the full product): in 4k words (x, y), out 2k.
 
     The digit products' column sums Q_t (t < 2k - 1, each below k r^2) are split into three
     radix-r digits by exact division by r and folded (_fold): the 2k + 1 digits of the

@@ -1,4 +1,4 @@
-"""The group tier (issue 18): one integer per group of threads. `program` defines the
+"""The group tier (docs/group-tier.md): one integer per group of threads. `program` defines the
 steps, programs and their host executor, `compose` programs made of programs; `addsub`,
 `compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `barrett`, `gcd` and `sqrt` plan the operation families on them (as
 ops/ does for the thread tier)."""

@@ -1,4 +1,4 @@
-"""The group tier's Barrett arithmetic modulo any p given at run time (issue 20), the
+"""The group tier's Barrett arithmetic modulo any p given at run time (docs/group-tier.md), the
 per-thread contracts (ops/runtime_modulus.py) by whole products of the tier, at W = 32
 limbs bits (the size's limbs; the group may hold more, H bits):
 

@@ -1,4 +1,4 @@
-"""The group tier's gcd and modular inverse with p at run time (issue 20): the per-thread
+"""The group tier's gcd and modular inverse with p at run time (docs/group-tier.md): the per-thread
 tier's binary (extended) gcd (ops/gcd.py, ops/inverse.py) over the group's vectors, 2 bits
 steps in a Repeat whatever the values:
 

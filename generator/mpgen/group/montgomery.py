@@ -1,7 +1,7 @@
-"""The group tier's Montgomery arithmetic modulo an odd p given at run time (issue 20):
-the per-thread contracts (ops/runtime_modulus.py), R = 2^L with L = 32 limbs, reduced by
-whole products of the tier instead of a word at a time, so that the group's threads share
-the work evenly and the cost follows multiplication's:
+"""The group tier's Montgomery arithmetic modulo an odd p given at run time
+(docs/group-tier.md): the per-thread contracts (ops/runtime_modulus.py), R = 2^L with
+L = 32 limbs, reduced by whole products of the tier instead of a word at a time, so that
+the group's threads share the work evenly and the cost follows multiplication's:
 
     m = (x mod R) (-p^-1) mod R     (mul_lo)
     t = (x + m p) / R               (mad, the shifts to R where the group holds more, add)

@@ -1,6 +1,6 @@
-"""The group tier's products by number-theoretic transform (issue 19): `mul`, `sqr` (one
-forward transform a prime) and `mul_lo` (the full convolution's low half), as the
-quadratic products' programs (mul.py) with a Convolution in place of the rows: the
+"""The group tier's products by number-theoretic transform (docs/group-tier.md): `mul`,
+`sqr` (one forward transform a prime) and `mul_lo` (the full convolution's low half), as
+the quadratic products' programs (mul.py) with a Convolution in place of the rows: the
 blocks' columns, then the same handoffs and carry scans."""
 from __future__ import annotations
 

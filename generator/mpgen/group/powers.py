@@ -1,6 +1,7 @@
-"""The group tier's modular exponentiation with p at run time (CGBN's powm_odd; issue 20):
-one program that computes its own constants and then runs the exponent's bits, every step
-a call of the tier's own programs (compose.py), nothing branching on the values:
+"""The group tier's modular exponentiation with p at run time (CGBN's powm_odd;
+docs/group-tier.md): one program that computes its own constants and then runs the
+exponent's bits, every step a call of the tier's own programs (compose.py), nothing
+branching on the values:
 
     -p^-1 mod R                     mont_minus_inverse (Newton, in a Repeat)
     R mod p                         1 doubled L times mod p (a doubling: add, sub, select)

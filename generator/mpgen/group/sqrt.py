@@ -1,4 +1,4 @@
-"""The group tier's integer square root (issue 20): Newton's iteration at doubling
+"""The group tier's integer square root (docs/group-tier.md): Newton's iteration at doubling
 precision, the per-thread tier's (ops/sqrt.py) over the group's division
 (group/division.py), at the width the group holds (H limbs), nothing branching on a:
 
@@ -16,7 +16,7 @@ precision, the per-thread tier's (ops/sqrt.py) over the group's division
     floor(sqrt(a)) = s / 2^k        0 for a = 0; flag 1 where its square is a
 
 The levels' digits add up to about one division (T steps), where a whole division a
-Newton step took 8 or 9 of them (bench/NOTES.md, eighteenth session); each level adds the
+Newton step took 8 or 9 of them (measured); each level adds the
 reciprocal of its divisor's top limbs, a low-half product and a few scans."""
 from __future__ import annotations
 

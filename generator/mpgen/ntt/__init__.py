@@ -1,8 +1,8 @@
-"""The NTT product's plan (issue 19): the primes (data/ntt.toml, chosen by measurement),
-the digits (whole 32-bit limbs), the transform's length and roots of unity, and the bound
-that makes the product exact: every coefficient of the convolution of two n-limb integers
-is below n (2^32 - 1)^2, which must stay below the primes' product M, so that the Chinese
-remainder theorem gives it back exactly.
+"""The NTT product's plan (docs/group-tier.md): the primes (data/ntt.toml, chosen by
+measurement), the digits (whole 32-bit limbs), the transform's length and roots of unity,
+and the bound that makes the product exact: every coefficient of the convolution of two
+n-limb integers is below n (2^32 - 1)^2, which must stay below the primes' product M, so
+that the Chinese remainder theorem gives it back exactly.
 
 `transform.py` runs the transform on the host over each prime's generated field operations
 (montmul, modadd, modsub: the instruction lists the GPU will run), the reference that the

@@ -36,7 +36,7 @@ def _modmul(fn, field, x, y):
     modulus and at 64-bit limbs; else (the GPU's lists of an odd p) a b R^-1 (a a R^-1)
     times R^2 R^-1, two Montgomery products. At 64 bits Barrett's products by columns
     measured 1.7-1.8x faster than the two Montgomery products (BLS12-381's base field 42.9
-    against 76.9 ns, P-384 45.1 against 76.0 on the dev machine, bench/NOTES.md)."""
+    against 76.9 ns, P-384 45.1 against 76.0 on the dev machine)."""
     b = x[1] if len(x) > 1 else None
     reduce = (pseudo_mersenne if field.pseudo_mersenne else solinas if field.solinas
               else barrett if field.modulus % 2 == 0 or fn.word_bits == 64 else None)

@@ -56,8 +56,7 @@ class LoopOperation:
 
 def montgomery_domain(field: Field) -> bool:
     """Whether the loops multiply in Montgomery form: for odd moduli, unless a
-    pseudo-Mersenne or Solinas reduction makes the ordinary product cheaper (measured:
-    bench/NOTES.md)."""
+    pseudo-Mersenne or Solinas reduction makes the ordinary product cheaper (measured)."""
     return field.modulus % 2 == 1 and not field.pseudo_mersenne and not field.solinas
 
 
@@ -79,13 +78,13 @@ def in_domain(field: Field, value: int) -> int:
 def scans_table(field: Size) -> bool:
     """Whether the windowed powers keep their table in registers and pick each entry by
     masks over all of them: up to 8 limbs, where this beat a table in local memory by 1.2-
-    1.7x on the H100; at 16 limbs it lost 18% (bench/NOTES.md, 2026-11-23)."""
+    1.7x on the H100; at 16 limbs it lost 18% (measured 2026-11-23)."""
     return field.limbs <= 8
 
 
 def window_bits(field: Size) -> int:
     """The windowed powers' width: 3 bits for a scanned table (8 entries; faster than 16 by
-    6-13%), else 5 (bench/NOTES.md, 2026-11-23)."""
+    6-13%, measured 2026-11-23), else 5."""
     return 3 if scans_table(field) else 5
 
 
@@ -110,8 +109,7 @@ def _exponent(field: Field) -> tuple[int, ...]:
 # overlap where each product waits on the one before, and at 1024 bits (a table in memory)
 # their loads too. Per instance on the dev machine, random exponents, the x86 assembly's
 # products, 1 to 4 lanes: 2216, 1443, 1144, 1088 ns at 128 bits; 7478, 5645, 5323, 5363 at
-# 256; 29.0, 26.8, 27.3, 27.3 us at 512; 216, 198, 197, 191 us at 1024 (bench/NOTES.md,
-# twenty-seventh session).
+# 256; 29.0, 26.8, 27.3, 27.3 us at 512; 216, 198, 197, 191 us at 1024.
 POWER_LANES = 4
 
 

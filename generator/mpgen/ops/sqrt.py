@@ -1,5 +1,5 @@
-"""The integer square root, one per thread, branch-free, by one of two methods (the
-faster for the size: bench/NOTES.md):
+"""The integer square root, one per thread, branch-free, by one of two methods (the one
+measured faster for the size):
 
 - digit by digit in base 4 (a restoring square root), below NEWTON_FROM_LIMBS limbs. Each
   step takes the next two bits of a from the top: with root r and remainder e (a's bits so
@@ -29,7 +29,7 @@ from .mul import square
 from .common import all_ones_if_borrow, select, unary
 from .powers import LoopOperation
 
-NEWTON_FROM_LIMBS = 4  # Newton's iteration from 128 bits (measured: bench/NOTES.md)
+NEWTON_FROM_LIMBS = 4  # Newton's iteration from 128 bits (measured faster there)
 
 
 def state_limbs(size: Size) -> int:

@@ -51,7 +51,8 @@ def _bounds(rns: RnsSet) -> list[dict]:
     def bound(name: str, comment: str, value: Fraction, up: bool) -> dict:
         f, e = extended(value, up)
         return {"name": name, "comment": comment, "f": _double(f), "e": e}
-    return [bound("inverse_range_down", "1 / M rounded down (the seed's V)", Fraction(1, rns.product), False),
+    return [bound("inverse_range_down", "1 / M rounded down (Isupov and Knyazkov's V)", Fraction(1, rns.product),
+                  False),
             bound("inverse_range_up", "1 / M rounded up", Fraction(1, rns.product), True),
             bound("range_down", "M rounded down", Fraction(rns.product), False),
             bound("range_up", "M rounded up", Fraction(rns.product), True)]
@@ -90,8 +91,8 @@ LAUNCH = {"threads_per_instance": 1, "instances_per_block": BLOCK_THREADS, "bloc
           "limbs_per_thread": 0, "stage_stride": 0, "shared_bytes": 0, "contiguous_shared_bytes": 0}
 
 # The digit-parallel form (a warp's 32 lanes an integer) runs add, sub and mul over the
-# contiguous layout from this many moduli: measured on the H100 (bench/NOTES.md, twentieth
-# session), it gives 1.00x-1.10x one thread an integer (interleaved) at 129 and 257 moduli
+# contiguous layout from this many moduli: measured on the H100 (docs/performance.md, "RNS
+# integers against GRNS and GMP"), it gives 1.00x-1.10x one thread an integer (interleaved) at 129 and 257 moduli
 # for 2^18 to 10^6 integers and 1.0x-2.1x at 16,384; at 5 to 65 moduli 0.26x-0.93x.
 DIGITS_FROM = 129
 

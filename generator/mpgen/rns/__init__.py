@@ -1,6 +1,7 @@
-"""Residue number system integers (seed 001): moduli sets (moduli.py), their residue
-lists (lists.py), and the request that names them (`mpgen generate --rns` or
-`--rns-moduli`). The header's printer is printers/rns.py; the arithmetic around the lists,
+"""Residue number system integers (after Isupov and Knyazkov, "Efficient GPU
+implementation of multiple-precision addition based on residue arithmetic"): moduli sets
+(moduli.py), their residue lists (lists.py), and the request that names them (`mpgen
+generate --rns` or `--rns-moduli`). The header's printer is printers/rns.py; the arithmetic around the lists,
 written once for host and device, is cuda/rns.cuh."""
 from __future__ import annotations
 
@@ -27,11 +28,11 @@ class Operation:
 
 _TWO = ("integer", "integer")
 OPERATIONS = {
-    "add": Operation("x + y by the seed's Algorithm 2 (radix complement, no branch on the signs)", _TWO,
+    "add": Operation("x + y by Isupov and Knyazkov's Algorithm 2 (radix complement, no branch on the signs)", _TWO,
                      "integer+overflow", "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words));",
                      "::mpgen::rns::digits::add<set, G>(y, x, x.from(words), lane, active);"),
-    "add_branching": Operation("x + y by the seed's Algorithm 1 (a branch on the signs)", _TWO, "integer+overflow",
-                               "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
+    "add_branching": Operation("x + y by Isupov and Knyazkov's Algorithm 1 (a branch on the signs)", _TWO,
+                               "integer+overflow", "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
     "sub": Operation("x - y by Algorithm 2", _TWO, "integer+overflow",
                      "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words), 1);",
                      "::mpgen::rns::digits::add<set, G>(y, x, x.from(words), lane, active, 1);"),

@@ -1,9 +1,11 @@
-"""Moduli sets of a residue number system (seed 001): generated as its Algorithm 3 does,
-or given by the user, and every constant the arithmetic needs, fixed here once.
+"""Moduli sets of a residue number system (after Isupov and Knyazkov, "Efficient GPU
+implementation of multiple-precision addition based on residue arithmetic"): generated as
+the paper's Algorithm 3 does, or given by the user, and every constant the arithmetic
+needs, fixed here once.
 
 A set of n pairwise coprime moduli m_i below 2^32 represents the integers 0 <= X < M,
 M = m_0 ... m_(n-1), by their residues x_i = X mod m_i; a signed integer is a sign and
-such a magnitude (the seed's format), with an interval [lower, upper] around X / M.
+such a magnitude (the paper's format), with an interval [lower, upper] around X / M.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ MIN_MODULI, MAX_MODULI = 2, 512
 
 
 def algorithm_3(smallest: int, count: int, below: int | None = None) -> list[int] | None:
-    """The seed's Algorithm 3: `smallest` (odd), then the least odd integers above it, each
+    """Isupov and Knyazkov's Algorithm 3: `smallest` (odd), then the least odd integers above it, each
     coprime to all before it, until there are `count` (None where one reaches `below`)."""
     moduli, product, candidate = [smallest], smallest, smallest
     while len(moduli) < count:
@@ -35,7 +37,7 @@ def algorithm_3(smallest: int, count: int, below: int | None = None) -> list[int
 @cache
 def generate(count: int) -> tuple[int, ...]:
     """`count` moduli by Algorithm 3 with the largest smallest modulus whose set stays below
-    2^32 (the seed picks m_0 by trial as well): the widest range for n 32-bit words. A
+    2^32 (the paper picks m_0 by trial as well): the widest range for n 32-bit words. A
     second or so at n = 256, ten at 512: each trial m_0 reruns the algorithm."""
     if not MIN_MODULI <= count <= MAX_MODULI:
         raise RequestError(f"--rns: {count} moduli; give {MIN_MODULI} to {MAX_MODULI}")
@@ -81,7 +83,7 @@ def _round_up(value: Fraction) -> float:
 
 def extended(value: Fraction, up: bool) -> tuple[float, int]:
     """value as (f, e) with value about f 2^e, f in [0.5, 1): f rounded down, or up, so
-    that f 2^e <= value (>= value where up); (0.0, 0) for zero. Seed 001's extended range:
+    that f 2^e <= value (>= value where up); (0.0, 0) for zero. Isupov and Knyazkov's extended range:
     X / M of an 8192-bit M is far below double's smallest normal."""
     if value == 0:
         return 0.0, 0
@@ -160,5 +162,5 @@ class RnsSet:
     @property
     def half_range(self) -> int:
         """(M - 1) / 2 rounded down: the largest magnitude a sum of two in range keeps in range
-        (the seed's datasets stay within it)."""
+        (the paper's datasets stay within it)."""
         return (self.product - 1) // 2

@@ -196,7 +196,8 @@ class Operation:
         """The call's result where every operand is a whole array of the backend's module
         (NumPy on the CPU, CuPy on the GPU), uint32, C-contiguous, aligned and of the
         layout's shape, with nothing to check: the kernel runs on the arrays as they are (a
-        call's whole cost beside the kernel's, measured in bench/NOTES.md); else None."""
+        call's whole cost beside the kernel's: docs/performance.md, "Python: the cost of a
+        call"); else None."""
         kind = type(given[0])
         if kind is not self.module.array_type:
             return None
@@ -436,13 +437,14 @@ def field(name: str | None = None, *, modulus: int | None = None, bits: int | No
 
 @_documented
 def rns_set(count: int | None = None, *, moduli=None, name: str | None = None, ops=None, device: str = "auto") -> Module:
-    """Signed integers in a residue number system (seed 001): rns_set(8) is 8 moduli by its
-    Algorithm 3 (rns8), rns_set(moduli=[...], name="mine") a set of yours. Python ints go in and
-    come out as integers (through from_binary and to_binary on the device); arrays are the
-    residues' own words.
+    """Signed integers in a residue number system (after Isupov and Knyazkov, "Efficient GPU
+    implementation of multiple-precision addition based on residue arithmetic"): rns_set(8) is
+    8 moduli by the paper's Algorithm 3 (rns8), rns_set(moduli=[...], name="mine") a set of
+    yours. Python ints go in and come out as integers (through from_binary and to_binary on
+    the device); arrays are the residues' own words.
 
     Args:
-        count: how many moduli the seed's Algorithm 3 picks, an int; or give moduli=.
+        count: how many moduli the paper's Algorithm 3 picks, an int; or give moduli=.
         moduli: pairwise coprime moduli of yours, a list of ints, with name=.
         name: the set's name (a C++ identifier), for moduli=.
         ops: operation names (["add", "mul"]); None: every one. from_binary and to_binary are
@@ -457,13 +459,14 @@ def rns_set(count: int | None = None, *, moduli=None, name: str | None = None, o
 @_documented
 def gf_field(k: int | None = None, *, prime: str | None = None, name: str | None = None, ops=None,
              device: str = "auto") -> Module:
-    """A generalized Fermat prime field p = r^k + 1 (seed 002): gf_field(8) is table 3.1's k = 8,
-    gf_field(prime="(2^63+2^34)^8+1", name="mine") one of yours. Python ints below p go in and come
-    out as integers (through from_binary and to_binary on the device); arrays are elements'
-    own digits.
+    """A generalized Fermat prime field p = r^k + 1 (after Mohajerani, "Fast Fourier
+    Transforms over prime fields of large characteristic and their implementation on GPUs"):
+    gf_field(8) is the thesis' table 3.1 prime with k = 8, gf_field(prime="(2^63+2^34)^8+1",
+    name="mine") one of yours. Python ints below p go in and come out as integers (through
+    from_binary and to_binary on the device); arrays are elements' own digits.
 
     Args:
-        k: a k of the seed's table 3.1, an int; or give prime=.
+        k: a k of Mohajerani's table 3.1, an int; or give prime=.
         prime: your prime as text, "(2^w+2^u)^k+1" or "(2^w-2^u)^k+1", with name=.
         name: the field's name (a C++ identifier), for prime=.
         ops: operation names (["mul", "fft"]); None: the defaults. from_binary and to_binary

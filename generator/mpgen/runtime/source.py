@@ -138,7 +138,7 @@ CONVERSIONS = ["from_binary", "to_binary"]  # an RNS set's or a GF field's: ints
 
 
 def rns_source(count: int | None = None, moduli=None, name: str | None = None, ops=None) -> Source:
-    """An RNS set: `count` moduli by the seed's Algorithm 3 (rns<count>), or moduli of yours."""
+    """An RNS set: `count` moduli by Isupov and Knyazkov's Algorithm 3 (rns<count>), or moduli of yours."""
     if (count is None) == (moduli is None):
         raise RequestError("rns_set: give a count of moduli or moduli=, not both or neither")
     count_text = None if count is None else str(_integer(count, "count", f"give {MIN_MODULI} to {MAX_MODULI}"))
@@ -151,9 +151,9 @@ def rns_source(count: int | None = None, moduli=None, name: str | None = None, o
 
 
 def gf_source(k: int | None = None, prime: str | None = None, name: str | None = None, ops=None) -> Source:
-    """A generalized Fermat field: gf<k> of the seed's table 3.1, or prime = '(2^w+2^u)^k+1'."""
+    """A generalized Fermat field: gf<k> of Mohajerani's table 3.1, or prime = '(2^w+2^u)^k+1'."""
     if (k is None) == (prime is None):
-        raise RequestError("gf_field: give a k of the seed's table 3.1 or prime=, not both or neither")
+        raise RequestError("gf_field: give a k of Mohajerani's table 3.1 or prime=, not both or neither")
     k_text = None if k is None else str(_integer(k, "k", f"give {', '.join(map(str, gf.TABLE_3_1))}"))
     if prime is not None and not isinstance(prime, str):
         raise RequestError(f"prime: {_given(prime)} is {_kind(prime)}; give the prime as text of the form {gf.FORM}")

@@ -122,7 +122,7 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
 // wrong and why. Batch::run applies it to every instance, mpgen-run to every line.
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands);
 
-// RNS integers (seed 001, `mpgen generate --rns`): signed integers below M in magnitude,
+// RNS integers (Isupov and Knyazkov's, `mpgen generate --rns`): signed integers below M in magnitude,
 // as residues modulo a set's moduli with a sign and an interval evaluation. The sets built
 // into this runtime (CMake's MPGEN_RUNTIME_RNS: rns<n>, n moduli of 32 bits), and the
 // operations of one: add, add_branching, sub, mul, neg, evaluate, sign, cmp (each set's
@@ -159,9 +159,9 @@ class RnsBatch {
   std::vector<uint32_t> binary_results_;  // to_binary's of them, where they are integers
 };
 
-// Generalized Fermat prime fields p = r^k + 1 (seed 002, `mpgen generate --gf`): elements of k
+// Generalized Fermat prime fields p = r^k + 1 (Mohajerani's, `mpgen generate --gf`): elements of k
 // digits in radix r. The fields built into this runtime (CMake's MPGEN_RUNTIME_GF: gf<k> of
-// the seed's table 3.1), and the operations of one: add, sub, neg, mul, mul_r (x r^a), the
+// Mohajerani's table 3.1), and the operations of one: add, sub, neg, mul, mul_r (x r^a), the
 // conversions from_binary and to_binary, and what else it was built with. Their operands
 // are elements (2k words, k digits below r: not checked), from_binary's an integer below p.
 // find_gf throws InputError naming what is built.
@@ -222,6 +222,13 @@ std::vector<OpInfo> load_ptx(const std::string& path);
 // found (even where the cache holds an entry: whose generator made it cannot be told then).
 const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu,
                                 std::string_view tier = "", std::string_view mul = "");
+
+// The same for several operations of one size at once: one generator run and one
+// compilation (one cache entry, keyed by the list) for them all, in the order given; what
+// a program that needs many of a size's operations asks for first.
+std::vector<const OpInfo*> compile_on_demand(unsigned bits, const std::vector<std::string>& ops,
+                                             Device device = Device::gpu, std::string_view tier = "",
+                                             std::string_view mul = "");
 
 // The same for a field of any modulus, odd or even, read as `mpgen generate --modulus`
 // reads it: 0x and hex digits, else decimal digits ("13" is thirteen, "0x13" nineteen),
