@@ -7,16 +7,18 @@ import signal
 import sys
 from pathlib import Path
 
-from . import __version__, gf, names, rns
+from . import gf, names, rns
+from .errors import RequestError, split_items
 from .fields import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, changes, read_manifest, write, write_generated_file
 from .plan import plan_request
 from .printers import gf as gf_printer, render, rns as rns_printer, table
-from .request import RequestError, check_preset, parse_field, parse_options, parse_spec, split_items
+from .request import check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
+from .version import __version__
 
 
 class _Parser(argparse.ArgumentParser):

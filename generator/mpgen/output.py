@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from . import names
 from .printers import manifest
-from .request import RequestError
+from .errors import RequestError
 
 
 class OutputError(Exception):

@@ -4,34 +4,30 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from . import gf, rns
+from .errors import RequestError, check_name, shown, split_items
 from .fields import PRESETS, Field, default_label, find_preset
-from .names import ALLOWED, name_problem
-from .group import planner as group_planner, unavailable as group_unavailable
-from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
+from .group import PLANNERS as GROUP_PLANNERS, planner as group_planner, unavailable as group_unavailable
+from .ops import CONSTANT_SHIFT, DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS, Operation, find, fits, \
     modular
+from .ops.bits import constant_shift
 from .plan import Request, group_program
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size, limbs_for
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier, group as group_geometry
 from .tomlcompat import tomllib
 
 
-class RequestError(ValueError):
-    """Bad input; the message is one line saying what is wrong and what is allowed."""
-
-
 KNOWN_OPS = f"known: {', '.join(OPERATIONS)}, shl<K>, shr<K>"
 
 
-def shown(text: str, most: int = 40) -> str:
-    """text for a message: cut where it is long (an operand of a megabyte, say)."""
-    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
-
-
-def split_items(option: str, text: str) -> list[str]:
-    items = [t.strip() for t in text.split(",")]
-    if not text.strip() or any(not t for t in items):
-        raise RequestError(f"{option}: empty item in {text!r}; give a comma-separated list")
-    return items
+def defaults(size: Size) -> list[Operation]:
+    """The operations a size gets where the request names none: its tier's, and the default
+    constant shifts that fit its width."""
+    shifts = [op for op in (constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
+              if fits(op, size)]
+    if size.tier_name == "group":
+        return [OPERATIONS[name] for name in GROUP_PLANNERS] + shifts
+    return list(OPERATIONS.values()) + shifts
 
 
 def check_mul(method: object, where: str) -> str:
@@ -168,13 +164,6 @@ def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto"
         sizes = sorted(spelled, key=lambda s: s.bits)
     names = None if ops_text is None else split_items("--ops", ops_text)
     return [(s, defaults(s) if names is None else check_ops(names, s, "--ops")) for s in sizes]
-
-
-def check_name(label: str, where: str) -> str:
-    why = name_problem(label)
-    if why:
-        raise RequestError(f"{where}: {shown(label)} {why} for a header and a namespace; use {ALLOWED}")
-    return label
 
 
 def check_modulus(text: str, where: str, bits: int | None = None, label: str | None = None,
@@ -390,7 +379,6 @@ def parse_spec(path: Path) -> tuple[Request, list, list]:
             claim(name, f"{table}.{name}", name)
         return parsed
 
-    from . import gf, rns  # (they import this module)
     return request, entries("rns", rns), entries("gf", gf)
 
 

@@ -5,7 +5,8 @@ import random
 import pytest
 
 from mpgen.ir import Function, Reg, execute
-from mpgen.ops import defaults, find
+from mpgen.ops import find
+from mpgen.request import defaults
 from mpgen.ops.mul import product_limbs
 from mpgen.ops.powers import LoopOperation
 from mpgen.size import Size

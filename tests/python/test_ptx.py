@@ -5,7 +5,8 @@ import subprocess
 
 import pytest
 
-from mpgen.ops import MODULAR_OPERATIONS, defaults, modular
+from mpgen.ops import MODULAR_OPERATIONS, modular
+from mpgen.request import defaults
 from mpgen.ops.powers import LoopOperation
 from mpgen.plan import plan_request
 from mpgen.printers import render

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import random
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
-from ..request import RequestError, check_name, shown
+from ..errors import RequestError, check_name, shown
+from . import lists
+from .field import GfField
 
 # Mohajerani's table 3.1, by k: (w, u, sign) of r = 2^w + sign 2^u.
 TABLE_3_1 = {2: (63, 53, 1), 4: (64, 50, -1), 8: (63, 34, 1), 16: (62, 36, 1), 32: (62, 56, 1),
@@ -45,74 +45,6 @@ def is_prime(n: int) -> bool:
         return gmp.__gmpz_probab_prime_p(z, 30) != 0
     finally:
         gmp.__gmpz_clear(z)
-
-
-@dataclass(frozen=True)
-class GfField:
-    """p = r^k + 1, r = 2^w + sign 2^u; `label` names the header."""
-
-    w: int
-    u: int
-    sign: int  # 1 or -1
-    k: int
-    label: str
-
-    @property
-    def r(self) -> int:
-        return (1 << self.w) + self.sign * (1 << self.u)
-
-    @cached_property
-    def p(self) -> int:
-        return self.r ** self.k + 1
-
-    @property
-    def text(self) -> str:
-        return f"(2^{self.w}{'+' if self.sign > 0 else '-'}2^{self.u})^{self.k}+1"
-
-    @property
-    def two_adicity(self) -> int:
-        """e, the largest with 2^e dividing p - 1 = r^k: FFTs of length up to 2^e exist.
-        r = 2^u (2^(w-u) +- 1) with the bracket odd, so e = k u."""
-        return self.k * self.u
-
-    def root_of_unity(self, n: int) -> int:
-        """The primitive n-th root of unity w with w^(n / 2k) = r (the thesis' Algorithm 3.1),
-        for n a power of two from 2k to 2^two_adicity: an FFT of length n whose
-        butterflies by w^(i n / 2k) are shifts of digits."""
-        if n & (n - 1) or not 2 * self.k <= n <= 1 << self.two_adicity:
-            raise ValueError(f"{n} is not a power of two from {2 * self.k} to 2^{self.two_adicity}")
-        p, q = self.p, (self.p - 1) // n
-        rng = random.Random(n)
-        while True:  # g = a^q is a primitive n-th root where g^(n/2) = -1
-            g = pow(rng.randrange(2, p - 1), q, p)
-            if pow(g, n // 2, p) == p - 1:
-                break
-        alpha = pow(g, n // (2 * self.k), p)  # a primitive 2k-th root: r^j for an odd j
-        beta, j = alpha, 1
-        while beta != self.r:
-            beta, j = beta * alpha % p, j + 1
-        return pow(g, j, p)
-
-    def digits(self, x: int) -> list[int]:
-        """x (0 <= x < p) in radix r, least significant digit first: k digits below r, or
-        (0, ..., 0, r) for x = r^k = p - 1 (the thesis' representation, section 3.1)."""
-        if x == self.p - 1:
-            return [0] * (self.k - 1) + [self.r]
-        out = []
-        for _ in range(self.k):
-            x, d = divmod(x, self.r)
-            out.append(d)
-        return out
-
-    def value(self, digits: list[int]) -> int:
-        return sum(d * self.r ** i for i, d in enumerate(digits)) % self.p
-
-    def words(self, x: int) -> list[int]:
-        """x (0 <= x < p) as an element's 2k words: its digits, two words each."""
-        return [w for d in self.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
-
-    def value_of_words(self, words: list[int]) -> int:
-        return self.value([words[2 * i] | words[2 * i + 1] << 32 for i in range(self.k)])
 
 
 def field(w: int, u: int, sign: int, k: int, label: str) -> GfField:
@@ -159,21 +91,19 @@ def summary(name: str) -> str:
 
 def check_ops(gf: GfField, names: list[str]) -> list[str]:
     """The operations named, checked against the field: add, sub, neg, mul_r<i>."""
-    from .lists import unavailable
     names = [_LISTED_POWER.sub(r"mul_r\1", name) for name in names]
     for name in names:
         power = _POWER.fullmatch(name)
         if name not in OPERATIONS and (power is None or not 0 < int(power[1]) < 2 * gf.k):
             raise RequestError(f"--ops: {shown(name)} is not an operation of {gf.label}; known: "
                                f"{', '.join(OPERATIONS)}, mul_r<i> for 0 < i < {2 * gf.k} (x r^i)")
-        if unavailable(gf, name):
-            raise RequestError(f"--ops: {name} of {gf.label} {unavailable(gf, name)}")
+        if lists.unavailable(gf, name):
+            raise RequestError(f"--ops: {name} of {gf.label} {lists.unavailable(gf, name)}")
     return list(dict.fromkeys(names))
 
 
 def default_ops(gf: GfField) -> list[str]:
-    from .lists import unavailable
-    return [name for name in DEFAULT_OPS if not unavailable(gf, name)]
+    return [name for name in DEFAULT_OPS if not lists.unavailable(gf, name)]
 
 
 def with_dependencies(names: list[str]) -> list[str]:
@@ -185,7 +115,6 @@ def with_dependencies(names: list[str]) -> list[str]:
 def plan(gf: GfField, name: str):
     """The operation's instruction list; above k = 16, mul and the conversions are
     lists.Looped (loops over short lists); the FFT's own lists are gf/fft.py's Lists."""
-    from . import lists
     power = _POWER.fullmatch(name)
     if power is not None:
         return lists.mul_by_r_power(gf, int(power[1]), name)

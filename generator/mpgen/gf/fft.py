@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..ir import Function, execute
-from . import GfField
+from .field import GfField
 from . import lists
 
 MAX_LOG = 32  # the largest transform the header's tables serve: 2^32 points

@@ -32,7 +32,7 @@ from ..ir import MASK, Function, Operand, Reg
 from ..ops.columns import Columns
 from ..ops.common import all_ones_if_set, select
 from ..ops.reduction import shift_right
-from . import GfField
+from .field import GfField
 
 Digit = tuple[Operand, Operand]  # (low word, high word)
 

@@ -20,14 +20,12 @@ for the host; tiers.py gives the group's geometry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from ..ir import MASK, Function, execute as execute_list
+from ..ntt.transform import Convolver
 from ..size import LIMB_BITS, Size, limbs_for
 from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
-
-if TYPE_CHECKING:  # ntt imports the modular generator, which imports this package
-    from ..ntt.transform import Convolver
 
 
 @dataclass(frozen=True)
@@ -212,7 +210,7 @@ class Convolution:
     b: str
     low: str
     high: str
-    transform: "Convolver"
+    transform: Convolver
 
     @property
     def lists(self) -> tuple[Function, ...]:

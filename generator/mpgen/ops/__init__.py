@@ -16,7 +16,7 @@ OPERATIONS: dict[str, Operation | LoopOperation] = {
 MODULAR_OPERATIONS: dict[str, Operation | LoopOperation] = {op.name: op for op in modular.OPERATIONS}
 
 CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
-DEFAULT_CONSTANT_SHIFTS = (1, 31, 32, 33)
+DEFAULT_CONSTANT_SHIFTS = (1, 31, 32, 33)  # a request's default shl<K>/shr<K> (request.defaults)
 
 
 def find(name: str) -> Operation | None:
@@ -31,12 +31,3 @@ def fits(op: Operation, size: Size) -> bool:
     """Constant shifts exist only for amounts below the width."""
     match = CONSTANT_SHIFT.match(op.name)
     return not match or int(match[2]) < size.bits
-
-
-def defaults(size: Size) -> list[Operation]:
-    shifts = [op for op in (bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
-              if fits(op, size)]
-    if size.tier_name == "group":
-        from ..group import PLANNERS as GROUP_PLANNERS  # the group tier plans with ops' lists
-        return [OPERATIONS[name] for name in GROUP_PLANNERS] + shifts
-    return list(OPERATIONS.values()) + shifts

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import jinja2
 
-from .. import __version__
 from ..fields import Field
 from ..plan import Module
+from ..version import __version__
 from . import group, host, manifest, ptx, x86
 
 PACKAGE = Path(__file__).resolve().parents[1]

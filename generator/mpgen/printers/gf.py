@@ -3,11 +3,12 @@
 for, its lists, constants and cuda/gf_fft.cuh's passes) and its manifest entry."""
 from __future__ import annotations
 
-from .. import __version__, names
+from .. import names
 from ..tiers import THREAD
 from ..gf import GfField, fft, plan, summary, with_dependencies
 from ..gf.lists import COLUMN_WORDS, Looped
 from ..ir import Function
+from ..version import __version__
 from . import host, ptx, table
 from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
 

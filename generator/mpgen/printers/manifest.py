@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from .. import __version__, names
+from .. import names
 from ..fields import Field
 from ..ops.powers import domain_operations
 from ..plan import Module, PlannedOp
 from ..size import limbs_for
+from ..version import __version__
 from . import host
 
 SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import __version__, names
+from .. import names
 from ..rns import OPERATIONS
 from ..rns.lists import CHUNK, LISTS, chunks
 from ..rns.moduli import RnsSet, extended
+from ..version import __version__
 from . import host, ptx, table
 from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
 

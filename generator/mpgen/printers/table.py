@@ -8,7 +8,7 @@ manifest for the operations' contracts: nothing here restates them.
 """
 from __future__ import annotations
 
-from .. import __version__
+from ..version import __version__
 from . import manifest
 from .cuda import c_string
 

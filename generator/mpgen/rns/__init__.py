@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..request import RequestError, check_name, shown, split_items
+from ..errors import RequestError, check_name, shown, split_items
 from .moduli import MAX_MODULI, MIN_MODULI, RnsSet, check, generate
 
 @dataclass(frozen=True)

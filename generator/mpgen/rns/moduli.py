@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
 
-from ..request import RequestError
+from ..errors import RequestError
 
 MODULUS_BITS = 32
 MIN_MODULI, MAX_MODULI = 2, 512

@@ -12,7 +12,7 @@ says each one's operands, results and errors). Results come back as the first ba
 came (a list of ints or mpz, a NumPy or CuPy array); an operation with a flag gives (values,
 flags), one of several parts a tuple of them. A bad request raises RequestError, a bad operand
 OperandError (or TypeError), a compiler that fails CompileError."""
-from ..request import RequestError
+from ..errors import RequestError
 from .cpu import CompileError
 from .module import Module, Operation, compile, field, gf_field, rns_set
 from .values import OperandError

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..printers.cuda import arrays_results
-from ..request import RequestError
+from ..errors import RequestError
 from .source import Source
 
 OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-DMPGEN_ARRAYS_ENTRIES")

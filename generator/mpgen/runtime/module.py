@@ -6,7 +6,7 @@ import textwrap
 
 import numpy as np
 
-from ..request import RequestError
+from ..errors import RequestError
 from ..size import MAX_BITS, MIN_BITS
 from ..tiers import THREAD_MAX_BITS
 from . import values

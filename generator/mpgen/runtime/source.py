@@ -8,10 +8,11 @@ import re
 from dataclasses import dataclass
 
 from .. import gf, rns
+from ..errors import RequestError
 from ..fields import PRESETS
 from ..plan import plan_request
 from ..printers import gf as gf_printer, render, rns as rns_printer
-from ..request import RequestError, check_preset, parse_field, parse_options
+from ..request import check_preset, parse_field, parse_options
 from ..rns.moduli import MAX_MODULI, MIN_MODULI
 from ..size import MAX_BITS, MIN_BITS
 from ..tiers import DEFAULT_TIER
