@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
                          epilog="example: mpgen generate --bits 131,256 --ops add,sub,mul --out gen")
     gen.add_argument("--bits", help=f"comma-separated sizes, {MIN_BITS} to {MAX_BITS} "
                      f"(default: {','.join(map(str, DEFAULT_BITS))})")
-    gen.add_argument("--ops", help="comma-separated operations (default: all; see --list)")
+    gen.add_argument("--ops", help="comma-separated operations (default: all that the size can run; see --list)")
     gen.add_argument("--mul", default="auto", choices=MUL_METHODS,
                      help="how mul and sqr are planned (default: auto, Karatsuba above the "
                      "measured threshold)")

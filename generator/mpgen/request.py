@@ -21,13 +21,21 @@ KNOWN_OPS = f"known: {', '.join(OPERATIONS)}, shl<K>, shr<K>"
 
 
 def defaults(size: Size) -> list[Operation]:
-    """The operations a size gets where the request names none: its tier's, and the default
-    constant shifts that fit its width."""
+    """The operations a size gets where the request names none: its tier's (in the group tier
+    those it can run at this size), and the default constant shifts that fit its width."""
     shifts = [op for op in (constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
               if fits(op, size)]
-    if size.tier_name == "group":
-        return [OPERATIONS[name] for name in GROUP_PLANNERS] + shifts
+    if size.tier_name == "group":  # those whose geometry fits a block at this size
+        return [OPERATIONS[name] for name in GROUP_PLANNERS if _fits_a_block(size, name)] + shifts
     return list(OPERATIONS.values()) + shifts
+
+
+def _fits_a_block(size: Size, name: str) -> bool:
+    try:
+        group_program(size, name)
+    except ValueError:  # its tables or exchanges take more shared memory than a block has
+        return False
+    return True
 
 
 def check_mul(method: object, where: str) -> str:

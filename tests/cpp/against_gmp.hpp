@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <random>
@@ -115,6 +116,9 @@ inline Limbs barrett_reciprocal(const Mpz& p, unsigned bits) {
   return mpgen::from_mpz(v.v, width);
 }
 
+// The cases the CPU runs in its second layout (contiguous): see check_against_gmp.
+constexpr std::size_t cpu_second_layout_cases = 1000;
+
 // Runs op on every set of operands on each device and layout, and checks each answer.
 inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& reference,
                               const std::vector<std::vector<Limbs>>& cases, bool cpu, bool gpu) {
@@ -138,12 +142,18 @@ inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& referenc
   if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
   for (auto [device, device_name] : devices)
     for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {
-      mpgen::Batch batch(op, cases.size(), layout);
-      for (std::size_t j = 0; j < cases.size(); ++j)
+      // On the CPU a layout is only where the batch's template reads and writes an instance's
+      // words, the same for every operation: the second gets the first cases (edge values
+      // first). On the GPU each layout is its own kernel: all of them.
+      const std::size_t count = device != mpgen::Device::gpu && layout == mpgen::Layout::contiguous
+                                    ? std::min<std::size_t>(cases.size(), cpu_second_layout_cases)
+                                    : cases.size();
+      mpgen::Batch batch(op, count, layout);
+      for (std::size_t j = 0; j < count; ++j)
         for (unsigned k = 0; k < cases[j].size(); ++k) batch.set_operand(j, k, cases[j][k]);
       batch.run(device);
       std::size_t wrong = 0;
-      for (std::size_t j = 0; j < cases.size(); ++j) {
+      for (std::size_t j = 0; j < count; ++j) {
         const bool ok = batch.result(j) == want[j] && (!op.has_flag || batch.flag(j) == want_flag[j]);
         if (!ok && ++wrong <= 3) {
           std::string operands;
@@ -157,7 +167,7 @@ inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& referenc
         }
       }
       CHECK_MESSAGE(wrong == 0, op.name << " at " << op.bits << " bits on " << device_name << ": "
-                                        << wrong << " of " << cases.size() << " wrong");
+                                        << wrong << " of " << count << " wrong");
     }
 }
 

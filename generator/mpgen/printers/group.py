@@ -130,66 +130,164 @@ def var(name: str) -> str:
     return f"v_{name}"
 
 
-def device(program: Program, instances_per_block: int) -> list[str]:
-    """y: the thread's Q words of the result (a one-word result in y[0]; a full product's
-    two halves: Q words each), then the flag."""
-    sizes, t = vectors(program), program.shape.threads
-    q = program.shape.limbs_per_thread
-    on = f"::mpgen::group::on_device<{t}>"
-    lines = [f"uint32_t {', '.join(f'{var(n)}[{w}]' for n, w in sizes.items())};"]
-    first = 0
-    for name in program.operands + program.words:
-        lines.append(_copy(var(name), f"(x + {first})", sizes[name]))
-        first += sizes[name]
+class _Steps:
+    """A program's steps as lines of C++: one method a step kind, named in _KINDS, which
+    each rendering (the device's, the host's) writes its way; a Repeat's loop is the same
+    for both, and the top tests (Top) are the rest."""
 
-    def emit(steps: tuple, depth: int) -> list[str]:
+    def __init__(self, program: Program):
+        self.program, self.sizes = program, vectors(program)
+        self.threads, self.q = program.shape.threads, program.shape.limbs_per_thread
+
+    def emit(self, steps: tuple, depth: int = 0) -> list[str]:
         lines: list[str] = []
         for step in steps:
             if isinstance(step, Repeat):
                 loop = f"repeat{depth}"
                 lines += [f"for (unsigned {loop} = 0; {loop} < {step.count}; ++{loop}) {{"] + \
-                    ["  " + line for line in emit(step.body, depth + 1)] + ["}"]
-            elif isinstance(step, ThreadStep):
-                lines += _thread_step(step, sizes, "device", var)
-            elif isinstance(step, CarryScan):
-                carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
-                lines.append(f"{on}::carry_scan({var(step.generate)}[0], {var(step.propagate)}[0], {carry_in}, "
-                             f"{var(step.carry)}[0], {var(step.out)}[0]);")
-            elif isinstance(step, All):
-                lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
-            elif isinstance(step, ProductRows):
-                lines.append(f"{on}::template product_rows<{q}, {accumulator_words(q)}, {instances_per_block}, "
-                             f"{_rows_template(step)}>("
-                             f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
-            elif isinstance(step, Convolution):
-                lines.append(f"{on}::template convolution<{q}, {accumulator_words(q)}, {instances_per_block}, "
-                             f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
-                             f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});")
-            elif isinstance(step, Handoff):
-                lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
-                             f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
-            elif isinstance(step, Mirror):
-                lines.append(f"{on}::template mirror<{sizes[step.vector]}, {instances_per_block}>({var(step.vector)}, "
-                             f"{var(step.out)});")
-            elif isinstance(step, Neighbours):
-                lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
-                             f"{var(step.vector)}, {step.offset}, {var(step.out)});")
-            elif isinstance(step, Broadcast):
-                w = sizes[step.vector]
-                lines += [f"{var(step.out)}[{i}] = {on}::broadcast({var(step.vector)}[{limb % w}], {limb // w});"
-                          for i, limb in enumerate(step.limbs)]
-            elif isinstance(step, ShiftUp):
-                incoming = var(step.incoming) if step.incoming else "nullptr"
-                lines.append(f"{on}::template shift_up<{sizes[step.vector]}, {step.limbs}, {instances_per_block}>("
-                             f"{var(step.vector)}, {incoming}, {var(step.out)});")
+                    ["  " + line for line in self.emit(step.body, depth + 1)] + ["}"]
             else:
-                top = _top(step, program, "rank", var, on)
-                if any("rank" in line for line in top):  # a scope of its own: a program may have several
-                    top = ["{", f"  const unsigned rank = {on}::rank();"] + ["  " + line for line in top] + ["}"]
-                lines += top
+                lines += getattr(self, _KINDS.get(type(step), "top"))(step)
         return lines
 
-    lines += emit(program.steps, 0)
+
+_KINDS = {ThreadStep: "thread_step", CarryScan: "carry_scan", All: "all", ProductRows: "product_rows",
+          Convolution: "convolution", Handoff: "handoff", Mirror: "mirror", Neighbours: "neighbours",
+          Broadcast: "broadcast", ShiftUp: "shift_up"}
+
+
+class _DeviceSteps(_Steps):
+    """What one thread of the group runs: group steps through cuda/group.cuh's on_device."""
+
+    def __init__(self, program: Program, instances_per_block: int):
+        super().__init__(program)
+        self.per_block, self.on = instances_per_block, f"::mpgen::group::on_device<{self.threads}>"
+
+    def thread_step(self, step: ThreadStep) -> list[str]:
+        return _thread_step(step, self.sizes, "device", var)
+
+    def carry_scan(self, step: CarryScan) -> list[str]:
+        carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+        return [f"{self.on}::carry_scan({var(step.generate)}[0], {var(step.propagate)}[0], {carry_in}, "
+                f"{var(step.carry)}[0], {var(step.out)}[0]);"]
+
+    def all(self, step: All) -> list[str]:
+        return [f"{var(step.out)}[0] = {self.on}::all({var(step.source)}[0]);"]
+
+    def product_rows(self, step: ProductRows) -> list[str]:
+        return [f"{self.on}::template product_rows<{self.q}, {accumulator_words(self.q)}, {self.per_block}, "
+                f"{_rows_template(step)}>("
+                f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});"]
+
+    def convolution(self, step: Convolution) -> list[str]:
+        return [f"{self.on}::template convolution<{self.q}, {accumulator_words(self.q)}, {self.per_block}, "
+                f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
+                f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});"]
+
+    def handoff(self, step: Handoff) -> list[str]:
+        return [f"{self.on}::template handoff<{self.sizes[step.low]}, {self.per_block}>({var(step.low)}, "
+                f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});"]
+
+    def mirror(self, step: Mirror) -> list[str]:
+        return [f"{self.on}::template mirror<{self.sizes[step.vector]}, {self.per_block}>({var(step.vector)}, "
+                f"{var(step.out)});"]
+
+    def neighbours(self, step: Neighbours) -> list[str]:
+        return [f"{self.on}::template neighbours<{self.sizes[step.vector]}, {self.per_block}>("
+                f"{var(step.vector)}, {step.offset}, {var(step.out)});"]
+
+    def broadcast(self, step: Broadcast) -> list[str]:
+        w = self.sizes[step.vector]
+        return [f"{var(step.out)}[{i}] = {self.on}::broadcast({var(step.vector)}[{limb % w}], {limb // w});"
+                for i, limb in enumerate(step.limbs)]
+
+    def shift_up(self, step: ShiftUp) -> list[str]:
+        incoming = var(step.incoming) if step.incoming else "nullptr"
+        return [f"{self.on}::template shift_up<{self.sizes[step.vector]}, {step.limbs}, {self.per_block}>("
+                f"{var(step.vector)}, {incoming}, {var(step.out)});"]
+
+    def top(self, step: Top) -> list[str]:
+        lines = _top(step, self.program, "rank", var, self.on)
+        if any("rank" in line for line in lines):  # a scope of its own: a program may have several
+            lines = ["{", f"  const unsigned rank = {self.on}::rank();"] + ["  " + line for line in lines] + ["}"]
+        return lines
+
+
+class _HostSteps(_Steps):
+    """A whole instance on the host: each step for every thread in turn, group steps through
+    cuda/group.cuh's on_host (vectors of all threads one after the other)."""
+
+    def view(self, name: str) -> str:
+        return f"(&{var(name)}[t * {self.sizes[name]}])"
+
+    def each_thread(self, line: str) -> str:
+        return f"for (unsigned t = 0; t < {self.threads}; ++t) {line}"
+
+    def thread_step(self, step: ThreadStep) -> list[str]:
+        body = _thread_step(step, self.sizes, "host", self.view)
+        return [self.each_thread(body[0])] + body[1:]
+
+    def carry_scan(self, step: CarryScan) -> list[str]:
+        carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+        return [f"::mpgen::group::on_host::carry_scan({self.threads}, {var(step.generate)}.data(), "
+                f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
+                f"{var(step.out)}.data());"]
+
+    def all(self, step: All) -> list[str]:
+        return [f"::mpgen::group::on_host::all({self.threads}, {var(step.source)}.data(), {var(step.out)}.data());"]
+
+    def product_rows(self, step: ProductRows) -> list[str]:
+        return [f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({self.threads}, "
+                f"{self.q}, {accumulator_words(self.q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
+                f"{var(step.low)}.data(), {var(step.high)}.data());"]
+
+    def convolution(self, step: Convolution) -> list[str]:
+        return [f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({self.threads}, {self.q}, "
+                f"{accumulator_words(self.q)}, {step.transform.length}, {var(step.a)}.data(), "
+                f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
+                f"{twiddles_name(step.transform.length, False)});"]
+
+    def handoff(self, step: Handoff) -> list[str]:
+        return [f"::mpgen::group::on_host::handoff({self.threads}, {self.sizes[step.low]}, {var(step.low)}.data(), "
+                f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());"]
+
+    def mirror(self, step: Mirror) -> list[str]:
+        return [f"::mpgen::group::on_host::mirror({self.threads}, {self.sizes[step.vector]}, "
+                f"{var(step.vector)}.data(), {var(step.out)}.data());"]
+
+    def neighbours(self, step: Neighbours) -> list[str]:
+        return [f"::mpgen::group::on_host::neighbours({self.threads}, {self.sizes[step.vector]}, "
+                f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());"]
+
+    def broadcast(self, step: Broadcast) -> list[str]:
+        words = len(step.limbs)
+        return [self.each_thread(f"{var(step.out)}[t * {words} + {i}] = {var(step.vector)}[{limb}];")
+                for i, limb in enumerate(step.limbs)]
+
+    def shift_up(self, step: ShiftUp) -> list[str]:
+        incoming = f"{var(step.incoming)}.data()" if step.incoming else "nullptr"
+        return [f"::mpgen::group::on_host::shift_up({self.threads * self.sizes[step.vector]}, {step.limbs}, "
+                f"{var(step.vector)}.data(), {incoming}, {var(step.out)}.data());"]
+
+    def top(self, step: Top) -> list[str]:
+        lines = [self.each_thread(line) for line in _top(step, self.program, "t", self.view, None)]
+        if top_wanted(step, self.program, read(self.program))[0]:
+            flag = var(step.flag)
+            lines.append(self.each_thread(f"{flag}[t] = {flag}[{_holder(step, self.program)}];"))
+        return lines
+
+
+def device(program: Program, instances_per_block: int) -> list[str]:
+    """y: the thread's Q words of the result (a one-word result in y[0]; a full product's
+    two halves: Q words each), then the flag."""
+    steps = _DeviceSteps(program, instances_per_block)
+    sizes, q = steps.sizes, steps.q
+    lines = [f"uint32_t {', '.join(f'{var(n)}[{w}]' for n, w in sizes.items())};"]
+    first = 0
+    for name in program.operands + program.words:
+        lines.append(_copy(var(name), f"(x + {first})", sizes[name]))
+        first += sizes[name]
+    lines += steps.emit(program.steps)
     for k, name in enumerate(program.result_vectors):
         lines.append(_copy(f"(y + {k * q})", var(name), sizes[name]))
     if program.flag is not None:
@@ -199,11 +297,8 @@ def device(program: Program, instances_per_block: int) -> list[str]:
 
 def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[str]:
     """Vectors of all T threads one after the other (thread t's words at t * words)."""
-    sizes, t, q = vectors(program), program.shape.threads, program.shape.limbs_per_thread
-
-    def view(name: str) -> str:
-        return f"(&{var(name)}[t * {sizes[name]}])"
-
+    steps = _HostSteps(program)
+    sizes, t = steps.sizes, steps.threads
     lines = [f"std::vector<uint32_t> {', '.join(f'{var(n)}({t * w})' for n, w in sizes.items())};"]
     first = 0
     for names, limbs in zip(program.contract_operands(), operand_limbs):
@@ -214,58 +309,7 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
                 part = limbs // len(names)
                 lines.append(_copy(var(name), f"(x + {first + k * part})", part))
         first += limbs
-
-    def emit(steps: tuple, depth: int) -> list[str]:
-        lines: list[str] = []
-        for step in steps:
-            if isinstance(step, Repeat):
-                loop = f"repeat{depth}"
-                lines += [f"for (unsigned {loop} = 0; {loop} < {step.count}; ++{loop}) {{"] + \
-                    ["  " + line for line in emit(step.body, depth + 1)] + ["}"]
-            elif isinstance(step, ThreadStep):
-                body = _thread_step(step, sizes, "host", view)
-                lines += [f"for (unsigned t = 0; t < {t}; ++t) {body[0]}"] + body[1:]
-            elif isinstance(step, CarryScan):
-                carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
-                lines.append(f"::mpgen::group::on_host::carry_scan({t}, {var(step.generate)}.data(), "
-                             f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
-                             f"{var(step.out)}.data());")
-            elif isinstance(step, All):
-                lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
-            elif isinstance(step, ProductRows):
-                lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
-                             f"{q}, {accumulator_words(q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
-                             f"{var(step.low)}.data(), {var(step.high)}.data());")
-            elif isinstance(step, Convolution):
-                lines.append(f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({t}, {q}, "
-                             f"{accumulator_words(q)}, {step.transform.length}, {var(step.a)}.data(), "
-                             f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
-                             f"{twiddles_name(step.transform.length, False)});")
-            elif isinstance(step, Handoff):
-                lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
-                             f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
-            elif isinstance(step, Mirror):
-                lines.append(f"::mpgen::group::on_host::mirror({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
-                             f"{var(step.out)}.data());")
-            elif isinstance(step, Neighbours):
-                lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, "
-                             f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());")
-            elif isinstance(step, Broadcast):
-                words = len(step.limbs)
-                lines += [f"for (unsigned t = 0; t < {t}; ++t) {var(step.out)}[t * {words} + {i}] = "
-                          f"{var(step.vector)}[{limb}];" for i, limb in enumerate(step.limbs)]
-            elif isinstance(step, ShiftUp):
-                incoming = f"{var(step.incoming)}.data()" if step.incoming else "nullptr"
-                lines.append(f"::mpgen::group::on_host::shift_up({t * sizes[step.vector]}, {step.limbs}, "
-                             f"{var(step.vector)}.data(), {incoming}, {var(step.out)}.data());")
-            else:
-                lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
-                if top_wanted(step, program, read(program))[0]:
-                    flag = var(step.flag)
-                    lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(step, program)}];")
-        return lines
-
-    lines += emit(program.steps, 0)
+    lines += steps.emit(program.steps)
     stride = result_part_limbs(program)
     lines.append(_copy("y", var(program.result), min(result_limbs, stride)))
     for name in program.result_vectors[1:]:
