@@ -13,8 +13,8 @@ from .fields import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, changes, read_manifest, write, write_generated_file
-from .plan import plan_request
-from .printers import gf as gf_printer, render, rns as rns_printer, table
+from .plan import plan_gf, plan_request, plan_rns
+from .printers import render, table
 from .request import check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
@@ -142,7 +142,7 @@ def _generate_rns(args) -> int:
     if args.name is not None and args.rns_moduli is None:
         raise RequestError("--name: names a set of --rns-moduli; --rns sets are named rns<N>")
     request = rns.parse(args.rns, args.rns_moduli, args.name, args.ops)
-    files, contracts = rns_printer.render(request, runtime_table=args.table)
+    files, contracts = render(plan_rns(request), runtime_table=args.table)
     return _write(args, files, contracts, _count(len(request), "RNS set"))
 
 
@@ -155,9 +155,9 @@ def _generate_gf(args) -> int:
     if args.name is not None and args.gf_prime is None:
         raise RequestError("--name: names a field of --gf-prime; --gf fields are named gf<k>")
     fields = gf.parse(args.gf, args.gf_prime, args.name)
-    files, contracts = gf_printer.render([(f, gf.default_ops(f) if args.ops is None else
-                                           gf.check_ops(f, split_items("--ops", args.ops))) for f in fields],
-                                         runtime_table=args.table)
+    files, contracts = render(plan_gf([(f, gf.default_ops(f) if args.ops is None else
+                                        gf.check_ops(f, split_items("--ops", args.ops))) for f in fields]),
+                              runtime_table=args.table)
     return _write(args, files, contracts, _count(len(fields), "generalized Fermat field"))
 
 
@@ -252,12 +252,8 @@ def _generate(args) -> int:
     else:
         request = parse_options(args.bits, args.ops, args.mul, args.tier, args.threads,
                                 args.instances_per_block)
-    files, contracts = render(plan_request(request), kernels=args.kernels,
+    files, contracts = render(plan_request(request) + plan_rns(sets) + plan_gf(prime_fields), kernels=args.kernels,
                               ptx=args.ptx is not None, runtime_table=args.table)
-    for extra_files, extra_contracts in (rns_printer.render(sets, runtime_table=args.table),
-                                         gf_printer.render(prime_fields, runtime_table=args.table)):
-        files.update(extra_files)
-        contracts += extra_contracts
     what = [_count(len(request), "size"), _count(sum(len(ops) for _, ops in request), "operation")]
     what += [_count(len(sets), "RNS set")] if sets else []
     what += [_count(len(prime_fields), "generalized Fermat field")] if prime_fields else []

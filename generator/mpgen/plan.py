@@ -1,12 +1,16 @@
-"""Planning: a checked request becomes, per module (a size or a field), its operations
-each with its instruction list (or, for a loop operation, the operations it calls), and
-the loop domain of a field. Printers take it from here."""
+"""Planning: a checked request becomes, per module, its operations each with its
+instruction list (or, for a loop operation, the operations it calls): a size or a field
+(Module: and the loop domain of a field), an RNS set (RnsModule: its residue lists, chunk
+by chunk) or a generalized Fermat field (GfModule: its lists and the FFT's). Printers
+take it from here."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from . import gf
 from .fields import Field, preset_curve, to_words
+from .gf import GfField, fft
 from .group.ntt import transform_length
 from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep, planner as group_planner, segments
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat
@@ -15,6 +19,8 @@ from .ntt import auto_method
 from .ops import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
+from .rns.lists import Chunk, chunks
+from .rns.moduli import RnsSet
 from .size import Size, limbs_for
 from .tiers import BLOCK_SHARED_BYTES, Tier, table_words
 
@@ -262,3 +268,45 @@ def loop_domain(field: Field, names: set[str]) -> dict:
                       root_exponent_words=to_words(exponent, limbs_for(max(1, exponent.bit_length()))),
                       root_of_unity=field.words(in_domain(field, root_of_unity(field))))
     return domain
+
+
+@dataclass
+class RnsModule:
+    """An RNS set's header: its operations over the residue lists of each chunk of moduli."""
+    rns: RnsSet
+    operations: list[str]
+    chunks: list[Chunk]
+
+    @property
+    def name(self) -> str:
+        return self.rns.label
+
+
+def plan_rns(request: list[tuple[RnsSet, list[str]]]) -> list[RnsModule]:
+    return [RnsModule(rns, operations, chunks(rns)) for rns, operations in request]
+
+
+@dataclass
+class GfModule:
+    """A generalized Fermat field's header: each operation's list (with those it calls),
+    and where the FFT is asked for, its lists, which share mul's and mul_r's."""
+    field: GfField
+    lists: list
+    transform: fft.Lists | None
+
+    @property
+    def name(self) -> str:
+        return self.field.label
+
+
+def plan_gf(request: list[tuple[GfField, list[str]]]) -> list[GfModule]:
+    modules = []
+    for field, operations in request:
+        lists = [gf.plan(field, name) for name in gf.with_dependencies(operations) if name != "fft"]
+        transform = None
+        if "fft" in operations:
+            transform = fft.Lists(field)
+            planned = {fn.name: fn for fn in lists}
+            transform.mul, transform.mul_r = planned["mul"], planned["mul_r"]  # the same lists, planned once
+        modules.append(GfModule(field, lists, transform))
+    return modules

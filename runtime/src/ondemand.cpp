@@ -173,12 +173,12 @@ std::string generator_dir() {
   return dir;
 }
 
-// The files of the generator that make kernels, as its fingerprint covers them: its
-// Python modules (every package's), templates/*.j2, data/*.toml and cuda/*.cuh.
+// The files of the generator that make kernels, as its fingerprint covers them: code,
+// templates, data and headers, by extension in any folder (the Python runtime's
+// GENERATOR_FILES, generator/mpgen/runtime/cpu.py, takes the same).
 bool makes_kernels(const fs::path& relative) {
-  const std::string extension = relative.extension().string(), folder = relative.parent_path().generic_string();
-  return extension == ".py" || (folder == "templates" && extension == ".j2") ||
-         (folder == "data" && extension == ".toml") || (folder == "cuda" && extension == ".cuh");
+  const std::string extension = relative.extension().string();
+  return extension == ".py" || extension == ".j2" || extension == ".toml" || extension == ".cuh";
 }
 
 // The fingerprint of the generator in dir (generator_dir's): FNV-1a 64 over those files of

@@ -1,5 +1,5 @@
-// The modular operations against GMP (the checks: modular.hpp): eight odd moduli of 64 to
-// 1024 bits, a 1024-bit prime and two even ones (tests/cpp/CMakeLists.txt), and the NIST,
+// The modular operations against GMP (the checks: modular.hpp): seven odd moduli of 64 to
+// 521 bits, a 1024-bit prime and two even ones (tests/cpp/CMakeLists.txt), and the NIST,
 // secp256k1 and Curve25519 presets.
 // Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -8,7 +8,6 @@
 #include "mpgen_curve25519.cuh"
 #include "mpgen_e128.cuh"
 #include "mpgen_e381.cuh"
-#include "mpgen_m1024.cuh"
 #include "mpgen_m128.cuh"
 #include "mpgen_m131.cuh"
 #include "mpgen_m255.cuh"
@@ -32,7 +31,6 @@ MODULAR_CASE(m255)
 MODULAR_CASE(m256)
 MODULAR_CASE(m384)
 MODULAR_CASE(m521)
-MODULAR_CASE(m1024)
 PRIME_FIELD_CASE(secp256k1)
 PRIME_FIELD_CASE(p224)
 PRIME_FIELD_CASE(p256)
@@ -49,7 +47,6 @@ ELEMENT_CASE(m255)
 ELEMENT_CASE(m256)
 ELEMENT_CASE(m384)
 ELEMENT_CASE(m521)
-ELEMENT_CASE(m1024)
 PRIME_ELEMENT_CASE(secp256k1)
 PRIME_ELEMENT_CASE(p224)
 PRIME_ELEMENT_CASE(p256)

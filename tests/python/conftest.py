@@ -58,6 +58,13 @@ def run_host64(out: Path, module: dict, ops: list[dict], lines: list[str]) -> di
     return answers
 
 
+def one_line(r: subprocess.CompletedProcess, status: int, message: str) -> None:
+    """mpgen's refusal: exit `status`, one stderr line that starts with the message, no traceback."""
+    assert r.returncode == status, r.stderr
+    assert r.stderr.startswith(f"mpgen: error: {message}"), r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
 def run_mpgen(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mpgen", *args], capture_output=True, text=True,
                           cwd=ROOT)

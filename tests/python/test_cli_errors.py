@@ -11,14 +11,8 @@ import time
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, one_line
 from mpgen.gf import OPERATIONS as GF_OPERATIONS
-
-
-def one_line(r, status, message):
-    assert r.returncode == status, r.stderr
-    assert r.stderr.startswith(f"mpgen: error: {message}"), r.stderr
-    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
 def headers(folder):

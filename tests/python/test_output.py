@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, one_line
 
 
 def files_in(folder):
@@ -16,12 +16,6 @@ def files_in(folder):
 
 def snapshot(folder):
     return {p.name: p.read_bytes() for p in folder.iterdir()}
-
-
-def one_line(r, status, message):
-    assert r.returncode == status, r.stderr
-    assert r.stderr.startswith(f"mpgen: error: {message}"), r.stderr
-    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
 def test_runs_into_one_folder_add_up_and_user_files_survive(mpgen, tmp_path):

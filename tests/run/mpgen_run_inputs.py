@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from checks import check, error_line, run_checks
+
 BINARY = sys.argv[1] if len(sys.argv) > 1 else "build/mpgen-run"
 GENERATOR = Path(__file__).resolve().parents[2] / "generator"
 SCRATCH = Path(tempfile.mkdtemp(prefix="mpgen-run-inputs-"))
@@ -30,13 +32,6 @@ SNAPSHOT = SCRATCH / "generator"
 shutil.copytree(GENERATOR, SNAPSHOT, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 os.environ["MPGEN_GENERATOR_DIR"] = str(SNAPSHOT)
 
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def run(args, data=b"", env=None, timeout=300):
@@ -44,14 +39,6 @@ def run(args, data=b"", env=None, timeout=300):
     p = subprocess.run([BINARY, *args], input=data, capture_output=True, timeout=timeout,
                        env={**os.environ, **(env or {})})
     return p.returncode, p.stdout, p.stderr
-
-
-def error_line(stderr):
-    """The one error line of stderr, or None where stderr is not exactly one such line."""
-    lines = stderr.split(b"\n")
-    if len(lines) != 2 or lines[1] != b"" or not lines[0].startswith(b"mpgen-run: error: "):
-        return None
-    return lines[0].decode("ascii", errors="replace")
 
 
 def printable(stderr):
@@ -180,16 +167,10 @@ def cache_keyed_by_generator():
 
 
 def main():
-    for test in (modulus, escaped, messages, cache_keyed_by_generator):
-        try:
-            test()
-        except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too
-            check(False, f"{test.__name__}: {type(e).__name__}: {e}")
-    shutil.rmtree(SCRATCH, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed", flush=True)
-        sys.exit(1)
-    print("all checks passed")
+    try:
+        run_checks([modulus, escaped, messages, cache_keyed_by_generator])
+    finally:
+        shutil.rmtree(SCRATCH, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import tempfile
 import threading
 import time
 
+from checks import check, error_line, run_checks
+
 BINARY = sys.argv[1] if len(sys.argv) > 1 else "build/mpgen-run"
 # Sizes and moduli compiled on demand go to a cache of the test's own.
 os.environ["MPGEN_CACHE"] = tempfile.mkdtemp(prefix="mpgen-run-stream-cache-")
@@ -26,13 +28,6 @@ FIRST_RESULT_WAIT = 30   # seconds the writer waits for it before the check fail
 PEAK_RSS_ABOVE_ONE_LINE_KB = 16 * 1024
 MASK = (1 << 64) - 1
 
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def operands(i):
@@ -56,12 +51,6 @@ def run(args, data=b"", stdin=None, merge=False, timeout=60):
                        stdout=subprocess.PIPE if merge else None, stderr=subprocess.STDOUT if merge else None,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
-
-
-def error_line(stderr):
-    """The one error line of stderr, or None where stderr is not exactly one such line."""
-    lines = stderr.decode(errors="replace").splitlines()
-    return lines[0] if len(lines) == 1 and lines[0].startswith("mpgen-run: error: ") else None
 
 
 def child_of(pid, wait=10):
@@ -422,16 +411,8 @@ def gf_fft():
 
 
 def main():
-    for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 tiers, products_by_transform, unchanged, runtime_modulus, rns_integers, gf_integers, gf_fft]:
-        try:
-            test()
-        except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too
-            check(False, f"{test.__name__}: {type(e).__name__}: {e}")
-    if failures:
-        print(f"{len(failures)} check(s) failed", flush=True)
-        sys.exit(1)
-    print("all checks passed")
+    run_checks([one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
+                 tiers, products_by_transform, unchanged, runtime_modulus, rns_integers, gf_integers, gf_fft])
 
 
 if __name__ == "__main__":

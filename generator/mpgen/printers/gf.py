@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from .. import names
 from ..tiers import THREAD
-from ..gf import GfField, fft, plan, summary, with_dependencies
+from ..gf import GfField, fft, summary
 from ..gf.lists import COLUMN_WORDS, Looped
 from ..ir import Function
+from ..plan import GfModule
 from ..version import __version__
-from . import host, ptx, table
-from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
+from . import host, ptx
+from .cuda import PACKAGE, environment, prelude
 
 
 def instructions(fn: Function | Looped) -> int:
@@ -58,8 +59,9 @@ def _operation(fn: Function | Looped) -> dict:
                      "parts": [_rendered(part, _PART_SUMMARIES[part.name]) for part in fn.parts]}}
 
 
-def header(gf: GfField, lists: list[Function | Looped], transform: fft.Lists | None) -> str:
-    ops = [dict(_operation(fn), launch=THREAD.launch(fn.in_words, fn.out_words)) for fn in lists]
+def header(planned: GfModule, contract: dict) -> str:
+    gf, transform = planned.field, planned.transform
+    ops = [dict(_operation(fn), launch=THREAD.launch(fn.in_words, fn.out_words)) for fn in planned.lists]
     fft_parts = None
     if transform is not None:
         fft_parts = {"accumulate": [_rendered(fn, f"sums + x r^{s}, lazily (k signed column sums)")
@@ -96,40 +98,13 @@ def fft_contract(gf: GfField) -> dict:
             "block": [32, gf.k], "shared_bytes": 2 * gf.k * 2 * gf.k * 32 * 4}
 
 
-def module(gf: GfField, lists: list[Function | Looped], files: dict[str, str], transform: bool) -> dict:
+def module(planned: GfModule, files: dict[str, str]) -> dict:
     """The field's entry in the manifest: p's form and digits, each operation's contract,
     and the FFT's lengths where it is generated."""
+    gf = planned.field
     return {"name": gf.label, "tier": "gf", "bits": gf.p.bit_length(), "limbs": 2 * gf.k, "mul": "radix",
             "files": files, "field": None,
             "gf": {"prime": gf.text, "w": gf.w, "u": gf.u, "sign": gf.sign, "k": gf.k, "r": f"{gf.r:#x}",
                    "modulus": f"{gf.p:#x}", "two_adicity": gf.two_adicity,
-                   "fft": fft_contract(gf) if transform else None},
-            "operations": [operation_contract(gf, fn) for fn in lists]}
-
-
-def render(request: list[tuple[GfField, list[str]]], runtime_table: bool = False,
-           kernels: bool = False) -> tuple[dict[str, str], list[dict]]:
-    """Each field's header and manifest entry, each operation's list planned once for both;
-    with runtime_table, its entries for the runtime's table of built-in operations; with
-    kernels, its C-named kernels source (the batch operations, and the FFT's entries)."""
-    files, contracts = {}, []
-    for gf, operations in request:
-        lists = [plan(gf, name) for name in with_dependencies(operations) if name != "fft"]
-        transform = None
-        if "fft" in operations:
-            transform = fft.Lists(gf)
-            planned = {fn.name: fn for fn in lists}
-            transform.mul, transform.mul_r = planned["mul"], planned["mul_r"]  # the same lists, planned once
-        written = {"header": names.header(gf.label)}
-        if runtime_table:
-            written["table"] = names.table_source(gf.label)
-        if kernels:
-            written["kernels"] = names.kernels_source(gf.label)
-        contract = module(gf, lists, written, transform is not None)
-        files[written["header"]] = header(gf, lists, transform)
-        if runtime_table:
-            files[written["table"]] = table.module_source(contract)
-        if kernels:
-            files[written["kernels"]] = kernels_source(contract)
-        contracts.append(contract)
-    return files, contracts
+                   "fft": fft_contract(gf) if planned.transform is not None else None},
+            "operations": [operation_contract(gf, fn) for fn in planned.lists]}

@@ -6,12 +6,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import names
+from ..plan import RnsModule
 from ..rns import OPERATIONS
-from ..rns.lists import CHUNK, LISTS, chunks
+from ..rns.lists import CHUNK, LISTS
 from ..rns.moduli import RnsSet, extended
 from ..version import __version__
-from . import host, ptx, table
-from .cuda import PACKAGE, environment, kernels as kernels_source, prelude
+from . import host, ptx
+from .cuda import PACKAGE, environment, prelude
 
 
 
@@ -113,8 +114,9 @@ def _contract_text(rns: RnsSet, op) -> str:
     return f"x = {', '.join(operand[o] for o in op.operands)}; y = {result[op.result]}"
 
 
-def header(rns: RnsSet, operations: list[str]) -> str:
-    contracts = [operation_contract(rns, name) for name in operations]
+def header(planned: RnsModule, contract: dict) -> str:
+    rns = planned.rns
+    contracts = [dict(c) for c in contract["operations"]]
     for c in contracts:
         c["body"] = OPERATIONS[c["name"]].call
         c["digits"] = OPERATIONS[c["name"]].digits
@@ -123,38 +125,18 @@ def header(rns: RnsSet, operations: list[str]) -> str:
                       "lists": [{"name": name, "summary": LISTS[name][0], "in_words": fn.in_words,
                                  "out_words": fn.out_words, "instructions": len(fn.body),
                                  "ptx": ptx.function(fn), "host": host.function(fn)}
-                                for name, fn in c.lists.items()]} for c in chunks(rns)]
+                                for name, fn in c.lists.items()]} for c in planned.chunks]
     return environment().get_template("rns.cuh.j2").render(
         version=__version__, rns=rns, name=rns.label, prelude=prelude(),
         rns_prelude=(PACKAGE / "cuda" / "rns.cuh").read_text(encoding="utf-8"), chunk_size=CHUNK,
         tables=_tables(rns), bounds=_bounds(rns), chunks=chunk_context, operations=contracts)
 
 
-def module(rns: RnsSet, operations: list[str], files: dict[str, str]) -> dict:
+def module(planned: RnsModule, files: dict[str, str]) -> dict:
     """The set's entry in the manifest: its moduli and each operation's contract."""
+    rns = planned.rns
     return {"name": rns.label, "tier": "rns", "bits": rns.bits, "limbs": rns.limbs,
             "mul": "residues", "files": files, "field": None,
             "rns": {"moduli": [f"{m:#010x}" for m in rns.moduli], "words": rns.count + 7,
                     "product": f"{rns.product:#x}"},
-            "operations": [operation_contract(rns, name) for name in operations]}
-
-
-def render(request: list[tuple[RnsSet, list[str]]], runtime_table: bool = False,
-           kernels: bool = False) -> tuple[dict[str, str], list[dict]]:
-    """Each set's header, and its manifest entry; with runtime_table, its entries for the
-    runtime's table of built-in operations; with kernels, its C-named kernels source."""
-    files, contracts = {}, []
-    for rns, operations in request:
-        written = {"header": names.header(rns.label)}
-        if runtime_table:
-            written["table"] = names.table_source(rns.label)
-        if kernels:
-            written["kernels"] = names.kernels_source(rns.label)
-        contract = module(rns, operations, written)
-        files[written["header"]] = header(rns, operations)
-        if runtime_table:
-            files[written["table"]] = table.module_source(contract)
-        if kernels:
-            files[written["kernels"]] = kernels_source(contract)
-        contracts.append(contract)
-    return files, contracts
+            "operations": [operation_contract(rns, name) for name in planned.operations]}

@@ -21,7 +21,9 @@ from ..errors import RequestError
 from .source import Source
 
 OPTIONS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-DMPGEN_ARRAYS_ENTRIES")
-GENERATOR_FILES = ("*.py", "*.j2", "*.toml", "*.cuh")  # what makes a source: code, templates, data
+# What makes a source, in any folder: code, templates, data, headers (the C++ runtime's
+# makes_kernels, runtime/src/ondemand.cpp, takes the same).
+GENERATOR_FILES = ("*.py", "*.j2", "*.toml", "*.cuh")
 
 
 class CompileError(RuntimeError):

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from .. import gf, rns
 from ..errors import RequestError
 from ..fields import PRESETS
-from ..plan import plan_request
-from ..printers import gf as gf_printer, render, rns as rns_printer
+from ..plan import plan_gf, plan_request, plan_rns
+from ..printers import render
 from ..request import check_preset, parse_field, parse_options
 from ..rns.moduli import MAX_MODULI, MIN_MODULI
 from ..size import MAX_BITS, MIN_BITS
@@ -148,7 +148,7 @@ def rns_source(count: int | None = None, moduli=None, name: str | None = None, o
     label = _text(name, "name")
     names = None if ops is None else list(dict.fromkeys([*_names(ops), *CONVERSIONS]))
     request = _request(lambda: rns.parse(count_text, moduli_text, label, None if names is None else ",".join(names)))
-    return _source(*rns_printer.render(request, kernels=True))
+    return _source(*render(plan_rns(request), kernels=True))
 
 
 def gf_source(k: int | None = None, prime: str | None = None, name: str | None = None, ops=None) -> Source:
@@ -161,7 +161,7 @@ def gf_source(k: int | None = None, prime: str | None = None, name: str | None =
     label = _text(name, "name")
     (field,) = _request(lambda: gf.parse(k_text, prime, label))
     names = gf.default_ops(field) if ops is None else _request(lambda: gf.check_ops(field, _names(ops)))
-    return _source(*gf_printer.render([(field, list(dict.fromkeys([*names, *CONVERSIONS])))], kernels=True))
+    return _source(*render(plan_gf([(field, list(dict.fromkeys([*names, *CONVERSIONS])))]), kernels=True))
 
 
 def _generate(request) -> Source:
