@@ -139,7 +139,9 @@ def test_auto_uses_karatsuba_from_the_measured_threshold(name, target):
     assert length(below, "auto") == length(below, "schoolbook") != length(below, "karatsuba")
 
 
-@pytest.mark.parametrize("bits", [64, 109, 131, 255, 256, 381, 521, 1024, 2048])
+# (Not 2048 bits: its module took 65 s of CI's 2 cores; the C++ tests check that size's
+# 64-bit add, sub, mul, sqr, division, gcd and sqrt, the runtime's CPU path, against GMP.)
+@pytest.mark.parametrize("bits", [64, 109, 131, 255, 256, 381, 521, 1024])
 def test_host64_compiled_matches_integers(bits, tmp_path):
     import json
     from mpgen.cli import main
@@ -147,7 +149,7 @@ def test_host64_compiled_matches_integers(bits, tmp_path):
     assert main(["generate", "--bits", str(bits), "--ops", ",".join(PLANNED_AT_64), "--out", str(tmp_path)]) == 0
     (module,) = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
     ops = [op for op in module["operations"] if op["host64"]]
-    # every one at these sizes (the 2048-bit products too: 5,300 instructions at most)
+    # every one at these sizes
     assert {op["name"] for op in ops} == {name for name in PLANNED_AT_64 if not (name[:3] in ("shl", "shr") and int(name[3:]) >= bits)}
     rng, lines, wanted = random.Random(bits), [], []
     for k, op in enumerate(ops):
