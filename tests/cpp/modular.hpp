@@ -31,19 +31,24 @@ void to_words(uint32_t* w, const mpz_t v, unsigned count) {
 using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
 
 // How many cases an operation gets. Straight-line operations: every pair of edge values
-// (each edge value once where the operation has one operand), then 10,000 random pairs below
-// p. The loops (modexp ... modsqrt): on the GPU the same; on the CPU each edge value against
-// a random partner, then random pairs: over the GPU's 32-bit lists (host) 10,000 up to 24
-// limbs, but 100 above, where their products run in the host's interpreter (one 1024-bit
-// modexp: 28 ms, ladder 47 ms on the dev machine; 10,000 of each would add 13 minutes to
-// CI's tests); over the 64-bit lists (host64, the runtime's CPU path) every pair of edge
-// values and 10,000 up to 24 limbs, 1,000 above (a 1024-bit modexp there about 1 ms: the
-// full set, 15,000 a loop, made the two 1024-bit moduli 160 s of CI's tests).
+// (each edge value once where the operation has one operand), then random pairs below p:
+// MPGEN_TEST_CASES, by default 10,000 where the GPU runs them and 1,000 on the CPU alone
+// (CI's machines; the CPU runs the lists the GPU runs, whose carry paths the edge pairs
+// take). The loops (modexp ... modsqrt): on the GPU the same; on the CPU each edge value
+// against a random partner (over the 64-bit lists every pair of edge values up to 24
+// limbs), then 1,000 random pairs, but 20 over the GPU's 32-bit lists (host) above 24
+// limbs, where their products run in the host's interpreter (one 1024-bit modexp: 28 ms,
+// ladder 47 ms on the dev machine). The loops call the straight-line products checked
+// above: 10,000 random pairs of each made them 200 s of CI's 2-core tests.
 enum class Effort { full, loop_on_cpu, loop_on_host64 };
 
 std::size_t random_pairs(Effort effort, unsigned limbs) {
-  if (effort == Effort::full || limbs <= 24) return 10000;
-  return effort == Effort::loop_on_host64 ? 1000 : 100;
+  if (effort != Effort::full) return effort == Effort::loop_on_host64 || limbs <= 24 ? 1000 : 20;
+  if (const char* s = std::getenv("MPGEN_TEST_CASES")) return std::strtoull(s, nullptr, 0);
+#ifdef __CUDACC__
+  if (gpu_present()) return 10000;
+#endif
+  return 1000;
 }
 
 std::string random_below(const mpz_t p, gmp_randstate_t rng) {
@@ -181,7 +186,7 @@ void inverse_or_flag(mpz_t r, const mpz_t a, const mpz_t p, unsigned limbs) {
   }
 }
 
-// The lazy Montgomery product: for operands below 2p (edges and 10,000 random pairs), a
+// The lazy Montgomery product: for operands below 2p (edges and random pairs), a
 // result below 2p and congruent to a b R^-1; the GPU's words equal the host's.
 template <class Op>
 void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
@@ -203,7 +208,7 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
       pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
     }
   }
-  for (int k = 0; k < 10000; ++k) {
+  for (std::size_t k = random_pairs(Effort::full, limbs); k-- > 0;) {
     Mpz a, b;
     mpz_urandomm(a.v, rng, two_p.v);
     mpz_urandomm(b.v, rng, two_p.v);
