@@ -4,6 +4,7 @@
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> RNS <moduli>... OPS <op>... [TABLE])
 # mpgen_generate(<target> GF <k>... OPS <op>...)
+# mpgen_generate(<target> SPEC <file.toml> [TABLE])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
@@ -15,7 +16,9 @@
 # and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
 # calls; RNS <n> makes "mpgen_rns<n>.cuh", integers modulo n moduli of 32 bits, into
 # <build>/mpgen/<target>.rns; GF <k> makes "mpgen_gf<k>.cuh", the generalized Fermat prime of
-# Mohajerani's table 3.1 with that k, into <build>/mpgen/<target>.gf<k>_<k>...). The headers are
+# Mohajerani's table 3.1 with that k, into <build>/mpgen/<target>.gf<k>_<k>...; SPEC, a TOML
+# spec's sizes, fields, RNS sets and GF fields (docs/generator.md), one generator run for
+# them all, into <build>/mpgen/<target>.<the file's name without .toml>). The headers are
 # made again when the generator, its templates or the request change, and not otherwise. A
 # bad request (unknown operation, impossible size, MUL ntt in the thread tier) fails at
 # configure time with mpgen's message.
@@ -38,19 +41,25 @@ function(mpgen_command var)
 endfunction()
 
 function(mpgen_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;TIER;THREADS;INSTANCES_PER_BLOCK;MODULUS;NAME;FIELD"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;TIER;THREADS;INSTANCES_PER_BLOCK;MODULUS;NAME;FIELD;SPEC"
                         "BITS;OPS;RNS;GF")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
                         "allowed: BITS <bits>... OPS <op>... [MUL method] [TIER tier] [THREADS t] "
                         "[INSTANCES_PER_BLOCK n], or MODULUS <p> "
                         "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method], "
-                        "or RNS <moduli>... OPS <op>..., or GF <k>... OPS <op>...")
+                        "or RNS <moduli>... OPS <op>..., or GF <k>... OPS <op>..., or SPEC <file.toml>")
   endif()
-  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS OR ARG_GF) OR (ARG_MODULUS AND NOT ARG_NAME))
+  if(ARG_SPEC AND (ARG_OPS OR ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS OR ARG_GF OR ARG_NAME OR ARG_MUL
+                   OR ARG_TIER OR ARG_THREADS OR ARG_INSTANCES_PER_BLOCK))
+    message(FATAL_ERROR "mpgen_generate(${target}): SPEC <file.toml> holds the whole request; "
+                        "give it alone (TABLE aside)")
+  endif()
+  if(NOT ARG_SPEC AND (NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS OR ARG_GF)
+                       OR (ARG_MODULUS AND NOT ARG_NAME)))
     message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>..., "
                         "or MODULUS <p> NAME <name> (or FIELD <preset>) and OPS <op>..., "
-                        "or RNS <moduli>... and OPS <op>..., or GF <k>... and OPS <op>...")
+                        "or RNS <moduli>... and OPS <op>..., or GF <k>... and OPS <op>..., or SPEC <file.toml>")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
@@ -59,8 +68,18 @@ function(mpgen_generate target)
   string(REPLACE ";" "," ops "${ARG_OPS}")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/mpgen/${target}")
   mpgen_command(mpgen)
-  set(generate ${mpgen} generate --ops ${ops})
-  if(ARG_MODULUS)
+  set(generate ${mpgen} generate)
+  set(spec "")
+  if(ARG_OPS)
+    list(APPEND generate --ops ${ops})
+  endif()
+  if(ARG_SPEC)
+    get_filename_component(spec "${ARG_SPEC}" ABSOLUTE)
+    get_filename_component(spec_name "${spec}" NAME_WE)
+    string(APPEND out ".${spec_name}")
+    list(APPEND generate --spec ${spec})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")  # its files, named now
+  elseif(ARG_MODULUS)
     string(APPEND out ".${ARG_NAME}")
     list(APPEND generate --modulus ${ARG_MODULUS} --name ${ARG_NAME})
   elseif(ARG_FIELD)
@@ -79,7 +98,7 @@ function(mpgen_generate target)
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
   endif()
-  if(NOT ARG_MODULUS AND NOT ARG_FIELD AND NOT ARG_RNS AND NOT ARG_GF)  # the target's second call for sizes gets .2, and so on
+  if(NOT ARG_MODULUS AND NOT ARG_FIELD AND NOT ARG_RNS AND NOT ARG_GF AND NOT ARG_SPEC)  # the target's second call for sizes gets .2, and so on
     get_property(calls TARGET ${target} PROPERTY MPGEN_SIZE_CALLS)
     if(NOT calls)
       set(calls 0)
@@ -120,10 +139,15 @@ function(mpgen_generate target)
        "${MPGEN_GENERATOR_DIR}/mpgen/*.py" "${MPGEN_GENERATOR_DIR}/mpgen/data/*"
        "${MPGEN_GENERATOR_DIR}/mpgen/templates/*" "${MPGEN_GENERATOR_DIR}/mpgen/cuda/*")
   list(FILTER generator_files EXCLUDE REGEX "/mpgen/runtime/")  # the Python runtime generates nothing
+  if(spec)
+    set(what "${spec_name}.toml")
+  else()
+    set(what "${ARG_NAME}${ARG_FIELD}${bits}${rns}${gf} (${ops})")
+  endif()
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
-                     DEPENDS ${generator_files} "${out}.request"
-                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits}${rns}${gf} (${ops}) for ${target}"
+                     DEPENDS ${generator_files} "${out}.request" ${spec}
+                     COMMENT "mpgen: generating ${what} for ${target}"
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")

@@ -213,10 +213,11 @@ def to_binary_by_loop(looped, gf, digit_words):
     return x
 
 
-@pytest.mark.parametrize("k", [32, 64, 128])
+@pytest.mark.parametrize("k", [32])
 def test_the_table_fields_beyond_the_quadratic_lists(k):
-    """gf32 to gf128 (no FFT yet): add, sub, neg, mul_r<i>, mul_r, and mul and the
-    conversions by loops (tests/cpp/gf.cpp runs gf32's loops against GMP too)."""
+    """gf32 (no FFT yet): add, sub, neg, mul_r<i>, mul_r, and mul and the conversions by
+    loops. tests/cpp/gf.cpp runs gf32, gf64 and gf128 against GMP, these same lists
+    compiled (here the interpreter took 40 s over gf64's and gf128's)."""
     gf = preset(k)
     rng = random.Random(k)
     values = edges(gf)[:: 3 if k < 128 else 9] + [gf.p - 1, gf.p - 2] + [rng.randrange(gf.p) for _ in range(6)]
