@@ -31,6 +31,19 @@
 # a Python 3 with jinja2 (Python3_EXECUTABLE picks it).
 include_guard(GLOBAL)
 
+# mpgen_spec_field(<var> <name> OPS <op>... [MODULUS <p>]) appends a spec's [fields] entry
+# (a preset by its name, or any modulus under a name) to the string <var>, for a spec file
+# written from it and given to mpgen_generate(<target> SPEC ...).
+function(mpgen_spec_field var name)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "MODULUS" "OPS")
+  list(JOIN ARG_OPS "\", \"" ops)
+  set(modulus "")
+  if(ARG_MODULUS)
+    set(modulus "modulus = \"${ARG_MODULUS}\", ")
+  endif()
+  set(${var} "${${var}}${name} = { ${modulus}ops = [\"${ops}\"] }\n" PARENT_SCOPE)
+endfunction()
+
 # The command that runs mpgen's generator, as a list, in <var>.
 function(mpgen_command var)
   if(NOT Python3_EXECUTABLE)
