@@ -2922,14 +2922,17 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[8], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[4]);
-    y[1] = ptx_addc_cc(cf, x[1], x[5]);
-    y[2] = ptx_addc_cc(cf, x[2], x[6]);
-    y[3] = ptx_addc(cf, x[3], x[7]);
-    y[4] = ptx_shr(y[3], 13u);
-    y[3] = ptx_and(y[3], 8191u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,8,4294967295,0,
+      49434,0,0,4,0,
+      49434,1,1,5,0,
+      49434,2,2,6,0,
+      49430,3,3,7,0,
+      62726,4,3,13,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 7, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -2991,16 +2994,18 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[8]);
-    y[0] = ptx_subc_cc(cf, x[0], x[4]);
-    y[1] = ptx_subc_cc(cf, x[1], x[5]);
-    y[2] = ptx_subc_cc(cf, x[2], x[6]);
-    y[3] = ptx_subc_cc(cf, x[3], x[7]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[4] = ptx_and(t[1], 1u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      52755,0,0,8,0,
+      49435,0,0,4,0,
+      49435,1,1,5,0,
+      49435,2,2,6,0,
+      49435,3,3,7,0,
+      65047,1,0,0,0,
+      63746,4,1,1,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 8, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3061,13 +3066,15 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[4]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc(cf, x[3], 0u);
-    y[4] = ptx_shr(y[3], 13u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49426,0,0,4,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61718,3,3,0,0,
+      62726,4,3,13,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3127,15 +3134,17 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[4]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[4] = ptx_and(t[0], 1u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49427,0,0,4,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      65047,0,0,0,0,
+      63746,4,0,1,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 7, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3194,12 +3203,14 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc(cf, 0u, x[3]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52503,3,0,3,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3290,47 +3301,49 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_lo(cf, x[3], x[7], y[6]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_hi(cf, x[2], x[7], t[5]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, y[6], t[5]);
+    static const uint32_t code[] = {
+      49420,0,0,4,0,
+      49421,1,0,4,0,
+      49420,2,2,4,0,
+      49421,3,2,4,0,
+      49676,0,1,4,0,
+      49677,1,1,4,0,
+      49676,2,3,4,0,
+      49677,3,3,4,0,
+      16660,2,1,5,2,
+      16669,3,1,5,3,
+      49436,4,3,5,0,
+      49433,5,3,5,0,
+      33300,0,0,5,0,
+      33309,1,0,5,1,
+      33308,2,2,5,2,
+      33309,3,2,5,3,
+      65046,4,0,0,0,
+      16660,2,0,6,2,
+      16669,3,0,6,3,
+      16668,4,2,6,4,
+      16669,5,2,6,5,
+      64790,6,0,0,0,
+      33300,2,1,6,2,
+      33309,3,1,6,3,
+      33308,4,3,6,4,
+      49689,5,3,6,0,
+      16660,4,1,7,4,
+      16669,5,1,7,5,
+      16664,6,3,7,6,
+      33300,2,0,7,2,
+      33309,3,0,7,3,
+      33308,4,2,7,4,
+      33305,5,2,7,5,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58646,6,6,5,0,
+    };
+    interpret(code, 39, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3450,28 +3463,30 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[3];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[5], y[3]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo(cf, x[2], x[5], t[2]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi(cf, x[0], x[6], y[3]);
-    t[2] = ptx_mad_lo(x[1], x[6], t[2]);
-    t[2] = ptx_mad_lo(x[0], x[7], t[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49420,0,0,4,0,
+      49421,1,0,4,0,
+      49420,2,2,4,0,
+      49421,3,2,4,0,
+      49676,0,1,4,0,
+      49677,1,1,4,0,
+      49676,2,3,4,0,
+      16660,2,1,5,2,
+      16665,3,1,5,3,
+      33300,0,0,5,0,
+      33309,1,0,5,1,
+      33304,2,2,5,2,
+      16660,2,0,6,2,
+      16665,3,0,6,3,
+      33296,2,1,6,2,
+      33296,2,0,7,2,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58646,3,3,2,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 20, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3574,51 +3589,53 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[13];
-    ptx_mul_lo(x[0], x[4]);
-    t[1] = ptx_mul_hi(x[0], x[4]);
-    t[2] = ptx_mul_lo(x[2], x[4]);
-    t[3] = ptx_mul_hi(x[2], x[4]);
-    t[7] = ptx_mul_lo(x[1], x[4]);
-    t[8] = ptx_mul_hi(x[1], x[4]);
-    t[9] = ptx_mul_lo(x[3], x[4]);
-    t[10] = ptx_mul_hi(x[3], x[4]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
-    t[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[7] = ptx_mad_lo_cc(cf, x[0], x[5], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[0], x[5], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[2], x[5], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[2], x[5], t[10]);
-    t[11] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[6], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[6], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[9] = ptx_mad_lo_cc(cf, x[1], x[6], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[1], x[6], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[3], x[6], t[11]);
-    t[12] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[7], t[5]);
-    t[6] = ptx_madc_lo(cf, x[3], x[7], t[6]);
-    t[9] = ptx_mad_lo_cc(cf, x[0], x[7], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[0], x[7], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[2], x[7], t[11]);
-    t[12] = ptx_madc_hi(cf, x[2], x[7], t[12]);
-    t[1] = ptx_add_cc(cf, t[1], t[7]);
-    t[2] = ptx_addc_cc(cf, t[2], t[8]);
-    t[3] = ptx_addc_cc(cf, t[3], t[9]);
-    t[4] = ptx_addc_cc(cf, t[4], t[10]);
-    t[5] = ptx_addc_cc(cf, t[5], t[11]);
-    t[6] = ptx_addc(cf, t[6], t[12]);
-    y[0] = ptx_shf_r_clamp(t[3], t[4], 13u);
-    y[1] = ptx_shf_r_clamp(t[4], t[5], 13u);
-    y[2] = ptx_shf_r_clamp(t[5], t[6], 13u);
-    y[3] = ptx_shr(t[6], 13u);
+    static const uint32_t code[] = {
+      49676,0,0,4,0,
+      49677,1,0,4,0,
+      49676,2,2,4,0,
+      49677,3,2,4,0,
+      49676,7,1,4,0,
+      49677,8,1,4,0,
+      49676,9,3,4,0,
+      49677,10,3,4,0,
+      33300,2,1,5,2,
+      33309,3,1,5,3,
+      49692,4,3,5,0,
+      49689,5,3,5,0,
+      33300,7,0,5,7,
+      33309,8,0,5,8,
+      33308,9,2,5,9,
+      33309,10,2,5,10,
+      65046,11,0,0,0,
+      33300,2,0,6,2,
+      33309,3,0,6,3,
+      33308,4,2,6,4,
+      33309,5,2,6,5,
+      65046,6,0,0,0,
+      33300,9,1,6,9,
+      33309,10,1,6,10,
+      33308,11,3,6,11,
+      49689,12,3,6,0,
+      33300,4,1,7,4,
+      33309,5,1,7,5,
+      33304,6,3,7,6,
+      33300,9,0,7,9,
+      33309,10,0,7,10,
+      33308,11,2,7,11,
+      33305,12,2,7,12,
+      59922,1,1,7,0,
+      59930,2,2,8,0,
+      59930,3,3,9,0,
+      59930,4,4,10,0,
+      59930,5,5,11,0,
+      59926,6,6,12,0,
+      59656,0,3,4,13,
+      59656,1,4,5,13,
+      59656,2,5,6,13,
+      63750,3,6,13,0,
+    };
+    interpret(code, 43, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3753,41 +3770,43 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[3], x[1]);
-    y[5] = ptx_mul_hi(x[3], x[1]);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[2], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, 0u, t[5]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc(cf, y[6], y[6]);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo(cf, x[3], x[3], y[6]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49420,4,3,1,0,
+      49421,5,3,1,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      65046,4,0,0,0,
+      33300,4,3,2,4,
+      49689,5,3,2,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      60694,6,0,5,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54550,6,6,6,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16664,6,3,3,6,
+    };
+    interpret(code, 33, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3897,20 +3916,22 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[4];
-    y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_hi(x[0], x[4]);
-    y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_hi(x[2], x[4]);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc(cf, 0u, t[3]);
+    static const uint32_t code[] = {
+      49420,0,0,4,0,
+      49421,1,0,4,0,
+      49420,2,2,4,0,
+      49421,3,2,4,0,
+      49676,0,1,4,0,
+      49677,1,1,4,0,
+      49676,2,3,4,0,
+      49677,3,3,4,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      60694,4,0,3,0,
+    };
+    interpret(code, 12, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4015,52 +4036,54 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    y[0] = ptx_mov(x[8]);
-    y[1] = ptx_mov(x[9]);
-    y[2] = ptx_mov(x[10]);
-    y[3] = ptx_mov(x[11]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[4], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
-    y[4] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[4]);
-    t[1] = ptx_mul_hi(x[1], x[4]);
-    t[2] = ptx_mul_lo(x[3], x[4]);
-    t[3] = ptx_mul_hi(x[3], x[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_lo(cf, x[3], x[7], y[6]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_hi(cf, x[2], x[7], t[5]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, y[6], t[5]);
+    static const uint32_t code[] = {
+      61696,0,8,0,0,
+      61696,1,9,0,0,
+      61696,2,10,0,0,
+      61696,3,11,0,0,
+      16660,0,0,4,0,
+      16669,1,0,4,1,
+      16668,2,2,4,2,
+      16669,3,2,4,3,
+      64790,4,0,0,0,
+      49676,0,1,4,0,
+      49677,1,1,4,0,
+      49676,2,3,4,0,
+      49677,3,3,4,0,
+      16660,2,1,5,2,
+      16669,3,1,5,3,
+      16668,4,3,5,4,
+      49433,5,3,5,0,
+      33300,0,0,5,0,
+      33309,1,0,5,1,
+      33308,2,2,5,2,
+      33309,3,2,5,3,
+      65046,4,0,0,0,
+      16660,2,0,6,2,
+      16669,3,0,6,3,
+      16668,4,2,6,4,
+      16669,5,2,6,5,
+      64790,6,0,0,0,
+      33300,2,1,6,2,
+      33309,3,1,6,3,
+      33308,4,3,6,4,
+      49689,5,3,6,0,
+      16660,4,1,7,4,
+      16669,5,1,7,5,
+      16664,6,3,7,6,
+      33300,2,0,7,2,
+      33309,3,0,7,3,
+      33308,4,2,7,4,
+      33305,5,2,7,5,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58646,6,6,5,0,
+    };
+    interpret(code, 44, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4148,18 +4171,20 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[9];
-    t[0] = ptx_xor(x[0], x[4]);
-    t[1] = ptx_xor(x[1], x[5]);
-    t[2] = ptx_xor(x[2], x[6]);
-    t[3] = ptx_xor(x[3], x[7]);
-    t[4] = ptx_or(t[0], t[1]);
-    t[5] = ptx_or(t[4], t[2]);
-    t[6] = ptx_or(t[5], t[3]);
-    ptx_sub_cc(cf, 0u, t[6]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[8], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,4,0,
+      49668,1,1,5,0,
+      49668,2,2,6,0,
+      49668,3,3,7,0,
+      59907,4,0,1,0,
+      59907,5,4,2,0,
+      59907,6,5,3,0,
+      60947,7,0,6,0,
+      65047,8,0,0,0,
+      63758,0,8,1,0,
+    };
+    interpret(code, 10, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4221,14 +4246,16 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[5];
-    ptx_sub_cc(cf, x[0], x[4]);
-    ptx_subc_cc(cf, x[1], x[5]);
-    ptx_subc_cc(cf, x[2], x[6]);
-    ptx_subc_cc(cf, x[3], x[7]);
-    t[4] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[4], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,4,0,
+      49691,1,1,5,0,
+      49691,2,2,6,0,
+      49691,3,3,7,0,
+      65047,4,0,0,0,
+      63746,0,4,1,0,
+    };
+    interpret(code, 6, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4295,21 +4322,23 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[12];
-    ptx_sub_cc(cf, x[4], x[0]);
-    ptx_subc_cc(cf, x[5], x[1]);
-    ptx_subc_cc(cf, x[6], x[2]);
-    ptx_subc_cc(cf, x[7], x[3]);
-    t[5] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[5], 1u);
-    ptx_sub_cc(cf, x[0], x[4]);
-    ptx_subc_cc(cf, x[1], x[5]);
-    ptx_subc_cc(cf, x[2], x[6]);
-    ptx_subc_cc(cf, x[3], x[7]);
-    t[11] = ptx_subc(cf, 0u, 0u);
-    t[6] = ptx_and(t[11], 1u);
-    y[0] = ptx_sub(t[0], t[6]);
+    static const uint32_t code[] = {
+      49683,1,4,0,0,
+      49691,2,5,1,0,
+      49691,3,6,2,0,
+      49691,4,7,3,0,
+      65047,5,0,0,0,
+      64002,0,5,1,0,
+      49683,7,0,4,0,
+      49691,8,1,5,0,
+      49691,9,2,6,0,
+      49691,10,3,7,0,
+      65047,11,0,0,0,
+      64002,6,11,1,0,
+      59663,0,0,6,0,
+    };
+    interpret(code, 13, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4374,14 +4403,16 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[5];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    ptx_sub_cc(cf, 0u, t[2]);
-    t[4] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[4], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      60947,3,0,2,0,
+      65047,4,0,0,0,
+      63758,0,4,1,0,
+    };
+    interpret(code, 6, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4439,11 +4470,14 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[4]);
-    y[1] = ptx_and(x[1], x[5]);
-    y[2] = ptx_and(x[2], x[6]);
-    y[3] = ptx_and(x[3], x[7]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49410,0,0,4,0,
+      49410,1,1,5,0,
+      49410,2,2,6,0,
+      49410,3,3,7,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4498,11 +4532,14 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[4]);
-    y[1] = ptx_or(x[1], x[5]);
-    y[2] = ptx_or(x[2], x[6]);
-    y[3] = ptx_or(x[3], x[7]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49411,0,0,4,0,
+      49411,1,1,5,0,
+      49411,2,2,6,0,
+      49411,3,3,7,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4557,11 +4594,14 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[4]);
-    y[1] = ptx_xor(x[1], x[5]);
-    y[2] = ptx_xor(x[2], x[6]);
-    y[3] = ptx_xor(x[3], x[7]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49412,0,0,4,0,
+      49412,1,1,5,0,
+      49412,2,2,6,0,
+      49412,3,3,7,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4616,11 +4656,14 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6929,11 +6972,14 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6988,11 +7034,14 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7047,11 +7096,14 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7106,11 +7158,14 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7165,11 +7220,14 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shr(x[3], 1u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      61702,3,3,1,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7224,11 +7282,14 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shr(x[3], 31u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      61702,3,3,31,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7283,11 +7344,14 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shr(x[3], 0u);
-    y[3] = ptx_mov(0u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      61702,2,3,0,0,
+      64768,3,0,0,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7342,11 +7406,14 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shr(x[3], 1u);
-    y[3] = ptx_mov(0u);
-    y[3] = ptx_and(y[3], 8191u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      61702,2,3,1,0,
+      64768,3,0,0,0,
+      62722,3,3,8191,0,
+    };
+    interpret(code, 5, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

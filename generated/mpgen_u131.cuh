@@ -2923,15 +2923,18 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[10], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[5]);
-    y[1] = ptx_addc_cc(cf, x[1], x[6]);
-    y[2] = ptx_addc_cc(cf, x[2], x[7]);
-    y[3] = ptx_addc_cc(cf, x[3], x[8]);
-    y[4] = ptx_addc(cf, x[4], x[9]);
-    y[5] = ptx_shr(y[4], 3u);
-    y[4] = ptx_and(y[4], 7u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,10,4294967295,0,
+      49434,0,0,5,0,
+      49434,1,1,6,0,
+      49434,2,2,7,0,
+      49434,3,3,8,0,
+      49430,4,4,9,0,
+      62726,5,4,3,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 8, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -2995,17 +2998,19 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[10]);
-    y[0] = ptx_subc_cc(cf, x[0], x[5]);
-    y[1] = ptx_subc_cc(cf, x[1], x[6]);
-    y[2] = ptx_subc_cc(cf, x[2], x[7]);
-    y[3] = ptx_subc_cc(cf, x[3], x[8]);
-    y[4] = ptx_subc_cc(cf, x[4], x[9]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[5] = ptx_and(t[1], 1u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      52755,0,0,10,0,
+      49435,0,0,5,0,
+      49435,1,1,6,0,
+      49435,2,2,7,0,
+      49435,3,3,8,0,
+      49435,4,4,9,0,
+      65047,1,0,0,0,
+      63746,5,1,1,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 9, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3068,14 +3073,16 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[5]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc(cf, x[4], 0u);
-    y[5] = ptx_shr(y[4], 3u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49426,0,0,5,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61722,3,3,0,0,
+      61718,4,4,0,0,
+      62726,5,4,3,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3137,16 +3144,18 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[5]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[5] = ptx_and(t[0], 1u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49427,0,0,5,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      61723,4,4,0,0,
+      65047,0,0,0,0,
+      63746,5,0,1,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 8, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3207,13 +3216,15 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc(cf, 0u, x[4]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52507,3,0,3,0,
+      52503,4,0,4,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3326,68 +3337,70 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[8];
-    y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_hi(x[0], x[5]);
-    y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_hi(x[2], x[5]);
-    y[4] = ptx_mul_lo(x[4], x[5]);
-    y[5] = ptx_mul_hi(x[4], x[5]);
-    t[0] = ptx_mul_lo(x[1], x[5]);
-    t[1] = ptx_mul_hi(x[1], x[5]);
-    t[2] = ptx_mul_lo(x[3], x[5]);
-    t[3] = ptx_mul_hi(x[3], x[5]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
-    t[5] = ptx_madc_hi(cf, x[4], x[6], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
-    t[7] = ptx_madc_hi(cf, x[3], x[9], t[7]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc(cf, y[8], t[7]);
+    static const uint32_t code[] = {
+      49420,0,0,5,0,
+      49421,1,0,5,0,
+      49420,2,2,5,0,
+      49421,3,2,5,0,
+      49420,4,4,5,0,
+      49421,5,4,5,0,
+      49676,0,1,5,0,
+      49677,1,1,5,0,
+      49676,2,3,5,0,
+      49677,3,3,5,0,
+      16660,2,1,6,2,
+      16669,3,1,6,3,
+      16668,4,3,6,4,
+      16669,5,3,6,5,
+      64790,6,0,0,0,
+      33300,0,0,6,0,
+      33309,1,0,6,1,
+      33308,2,2,6,2,
+      33309,3,2,6,3,
+      49692,4,4,6,0,
+      49689,5,4,6,0,
+      16660,2,0,7,2,
+      16669,3,0,7,3,
+      16668,4,2,7,4,
+      16669,5,2,7,5,
+      16668,6,4,7,6,
+      49433,7,4,7,0,
+      33300,2,1,7,2,
+      33309,3,1,7,3,
+      33308,4,3,7,4,
+      33309,5,3,7,5,
+      65046,6,0,0,0,
+      16660,4,1,8,4,
+      16669,5,1,8,5,
+      16668,6,3,8,6,
+      16669,7,3,8,7,
+      64790,8,0,0,0,
+      33300,2,0,8,2,
+      33309,3,0,8,3,
+      33308,4,2,8,4,
+      33309,5,2,8,5,
+      33308,6,4,8,6,
+      49689,7,4,8,0,
+      16660,4,0,9,4,
+      16669,5,0,9,5,
+      16668,6,2,9,6,
+      16669,7,2,9,7,
+      16664,8,4,9,8,
+      33300,4,1,9,4,
+      33309,5,1,9,5,
+      33308,6,3,9,6,
+      33305,7,3,9,7,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58646,8,8,7,0,
+    };
+    interpret(code, 60, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3561,38 +3574,40 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[4];
-    y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_hi(x[0], x[5]);
-    y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_hi(x[2], x[5]);
-    y[4] = ptx_mul_lo(x[4], x[5]);
-    t[0] = ptx_mul_lo(x[1], x[5]);
-    t[1] = ptx_mul_hi(x[1], x[5]);
-    t[2] = ptx_mul_lo(x[3], x[5]);
-    t[3] = ptx_mul_hi(x[3], x[5]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_lo(cf, x[3], x[6], y[4]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
-    t[3] = ptx_madc_hi(cf, x[2], x[6], t[3]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_lo(cf, x[2], x[7], y[4]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_hi(cf, x[1], x[7], t[3]);
-    y[4] = ptx_mad_lo(x[1], x[8], y[4]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_hi(cf, x[0], x[8], t[3]);
-    y[4] = ptx_mad_lo(x[0], x[9], y[4]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc(cf, y[4], t[3]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49420,0,0,5,0,
+      49421,1,0,5,0,
+      49420,2,2,5,0,
+      49421,3,2,5,0,
+      49420,4,4,5,0,
+      49676,0,1,5,0,
+      49677,1,1,5,0,
+      49676,2,3,5,0,
+      49677,3,3,5,0,
+      16660,2,1,6,2,
+      16669,3,1,6,3,
+      16664,4,3,6,4,
+      33300,0,0,6,0,
+      33309,1,0,6,1,
+      33308,2,2,6,2,
+      33305,3,2,6,3,
+      16660,2,0,7,2,
+      16669,3,0,7,3,
+      16664,4,2,7,4,
+      33300,2,1,7,2,
+      33305,3,1,7,3,
+      16656,4,1,8,4,
+      33300,2,0,8,2,
+      33305,3,0,8,3,
+      16656,4,0,9,4,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58646,4,4,3,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 30, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3730,73 +3745,75 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[17];
-    ptx_mul_lo(x[0], x[5]);
-    t[1] = ptx_mul_hi(x[0], x[5]);
-    t[2] = ptx_mul_lo(x[2], x[5]);
-    t[3] = ptx_mul_hi(x[2], x[5]);
-    t[4] = ptx_mul_lo(x[4], x[5]);
-    t[5] = ptx_mul_hi(x[4], x[5]);
-    t[9] = ptx_mul_lo(x[1], x[5]);
-    t[10] = ptx_mul_hi(x[1], x[5]);
-    t[11] = ptx_mul_lo(x[3], x[5]);
-    t[12] = ptx_mul_hi(x[3], x[5]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[6], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[9] = ptx_mad_lo_cc(cf, x[0], x[6], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[0], x[6], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[2], x[6], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[2], x[6], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
-    t[14] = ptx_madc_hi(cf, x[4], x[6], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[7], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
-    t[11] = ptx_mad_lo_cc(cf, x[1], x[7], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[1], x[7], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[3], x[7], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[3], x[7], t[14]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[8], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[8], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[11] = ptx_mad_lo_cc(cf, x[0], x[8], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[0], x[8], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[2], x[8], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[2], x[8], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[4], x[8], t[15]);
-    t[16] = ptx_madc_hi(cf, x[4], x[8], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[9], t[7]);
-    t[8] = ptx_madc_lo(cf, x[4], x[9], t[8]);
-    t[13] = ptx_mad_lo_cc(cf, x[1], x[9], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[1], x[9], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[3], x[9], t[15]);
-    t[16] = ptx_madc_hi(cf, x[3], x[9], t[16]);
-    t[1] = ptx_add_cc(cf, t[1], t[9]);
-    t[2] = ptx_addc_cc(cf, t[2], t[10]);
-    t[3] = ptx_addc_cc(cf, t[3], t[11]);
-    t[4] = ptx_addc_cc(cf, t[4], t[12]);
-    t[5] = ptx_addc_cc(cf, t[5], t[13]);
-    t[6] = ptx_addc_cc(cf, t[6], t[14]);
-    t[7] = ptx_addc_cc(cf, t[7], t[15]);
-    t[8] = ptx_addc(cf, t[8], t[16]);
-    y[0] = ptx_shf_r_clamp(t[4], t[5], 3u);
-    y[1] = ptx_shf_r_clamp(t[5], t[6], 3u);
-    y[2] = ptx_shf_r_clamp(t[6], t[7], 3u);
-    y[3] = ptx_shf_r_clamp(t[7], t[8], 3u);
-    y[4] = ptx_shr(t[8], 3u);
+    static const uint32_t code[] = {
+      49676,0,0,5,0,
+      49677,1,0,5,0,
+      49676,2,2,5,0,
+      49677,3,2,5,0,
+      49676,4,4,5,0,
+      49677,5,4,5,0,
+      49676,9,1,5,0,
+      49677,10,1,5,0,
+      49676,11,3,5,0,
+      49677,12,3,5,0,
+      33300,2,1,6,2,
+      33309,3,1,6,3,
+      33308,4,3,6,4,
+      33309,5,3,6,5,
+      65046,6,0,0,0,
+      33300,9,0,6,9,
+      33309,10,0,6,10,
+      33308,11,2,6,11,
+      33309,12,2,6,12,
+      49692,13,4,6,0,
+      49689,14,4,6,0,
+      33300,2,0,7,2,
+      33309,3,0,7,3,
+      33308,4,2,7,4,
+      33309,5,2,7,5,
+      33308,6,4,7,6,
+      49689,7,4,7,0,
+      33300,11,1,7,11,
+      33309,12,1,7,12,
+      33308,13,3,7,13,
+      33309,14,3,7,14,
+      65046,15,0,0,0,
+      33300,4,1,8,4,
+      33309,5,1,8,5,
+      33308,6,3,8,6,
+      33309,7,3,8,7,
+      65046,8,0,0,0,
+      33300,11,0,8,11,
+      33309,12,0,8,12,
+      33308,13,2,8,13,
+      33309,14,2,8,14,
+      33308,15,4,8,15,
+      49689,16,4,8,0,
+      33300,4,0,9,4,
+      33309,5,0,9,5,
+      33308,6,2,9,6,
+      33309,7,2,9,7,
+      33304,8,4,9,8,
+      33300,13,1,9,13,
+      33309,14,1,9,14,
+      33308,15,3,9,15,
+      33305,16,3,9,16,
+      59922,1,1,9,0,
+      59930,2,2,10,0,
+      59930,3,3,11,0,
+      59930,4,4,12,0,
+      59930,5,5,13,0,
+      59930,6,6,14,0,
+      59930,7,7,15,0,
+      59926,8,8,16,0,
+      59656,0,4,5,3,
+      59656,1,5,6,3,
+      59656,2,6,7,3,
+      59656,3,7,8,3,
+      63750,4,8,3,0,
+    };
+    interpret(code, 65, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3992,56 +4009,58 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[8];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], 0u);
-    t[5] = ptx_madc_hi(cf, x[4], x[1], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[2], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[3], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc(cf, 0u, t[7]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc(cf, y[8], y[8]);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[4], y[8]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      16660,4,3,1,4,
+      16669,5,3,1,5,
+      64790,6,0,0,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      49692,4,4,1,0,
+      49689,5,4,1,0,
+      16660,6,4,2,6,
+      49433,7,4,2,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      65046,6,0,0,0,
+      33300,6,4,3,6,
+      49689,7,4,3,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      60694,8,0,7,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54554,6,6,6,0,
+      54554,7,7,7,0,
+      54550,8,8,8,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16668,6,3,3,6,
+      16669,7,3,3,7,
+      16664,8,4,4,8,
+    };
+    interpret(code, 48, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4197,23 +4216,25 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[4];
-    y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_hi(x[0], x[5]);
-    y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_hi(x[2], x[5]);
-    y[4] = ptx_mul_lo(x[4], x[5]);
-    y[5] = ptx_mul_hi(x[4], x[5]);
-    t[0] = ptx_mul_lo(x[1], x[5]);
-    t[1] = ptx_mul_hi(x[1], x[5]);
-    t[2] = ptx_mul_lo(x[3], x[5]);
-    t[3] = ptx_mul_hi(x[3], x[5]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc(cf, y[5], 0u);
+    static const uint32_t code[] = {
+      49420,0,0,5,0,
+      49421,1,0,5,0,
+      49420,2,2,5,0,
+      49421,3,2,5,0,
+      49420,4,4,5,0,
+      49421,5,4,5,0,
+      49676,0,1,5,0,
+      49677,1,1,5,0,
+      49676,2,3,5,0,
+      49677,3,3,5,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      62742,5,5,0,0,
+    };
+    interpret(code, 15, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4344,73 +4365,75 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[8];
-    y[0] = ptx_mov(x[10]);
-    y[1] = ptx_mov(x[11]);
-    y[2] = ptx_mov(x[12]);
-    y[3] = ptx_mov(x[13]);
-    y[4] = ptx_mov(x[14]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[5], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[4], x[5], 0u);
-    t[0] = ptx_mul_lo(x[1], x[5]);
-    t[1] = ptx_mul_hi(x[1], x[5]);
-    t[2] = ptx_mul_lo(x[3], x[5]);
-    t[3] = ptx_mul_hi(x[3], x[5]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
-    t[5] = ptx_madc_hi(cf, x[4], x[6], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
-    t[7] = ptx_madc_hi(cf, x[3], x[9], t[7]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc(cf, y[8], t[7]);
+    static const uint32_t code[] = {
+      61696,0,10,0,0,
+      61696,1,11,0,0,
+      61696,2,12,0,0,
+      61696,3,13,0,0,
+      61696,4,14,0,0,
+      16660,0,0,5,0,
+      16669,1,0,5,1,
+      16668,2,2,5,2,
+      16669,3,2,5,3,
+      16668,4,4,5,4,
+      49433,5,4,5,0,
+      49676,0,1,5,0,
+      49677,1,1,5,0,
+      49676,2,3,5,0,
+      49677,3,3,5,0,
+      16660,2,1,6,2,
+      16669,3,1,6,3,
+      16668,4,3,6,4,
+      16669,5,3,6,5,
+      64790,6,0,0,0,
+      33300,0,0,6,0,
+      33309,1,0,6,1,
+      33308,2,2,6,2,
+      33309,3,2,6,3,
+      49692,4,4,6,0,
+      49689,5,4,6,0,
+      16660,2,0,7,2,
+      16669,3,0,7,3,
+      16668,4,2,7,4,
+      16669,5,2,7,5,
+      16668,6,4,7,6,
+      49433,7,4,7,0,
+      33300,2,1,7,2,
+      33309,3,1,7,3,
+      33308,4,3,7,4,
+      33309,5,3,7,5,
+      65046,6,0,0,0,
+      16660,4,1,8,4,
+      16669,5,1,8,5,
+      16668,6,3,8,6,
+      16669,7,3,8,7,
+      64790,8,0,0,0,
+      33300,2,0,8,2,
+      33309,3,0,8,3,
+      33308,4,2,8,4,
+      33309,5,2,8,5,
+      33308,6,4,8,6,
+      49689,7,4,8,0,
+      16660,4,0,9,4,
+      16669,5,0,9,5,
+      16668,6,2,9,6,
+      16669,7,2,9,7,
+      16664,8,4,9,8,
+      33300,4,1,9,4,
+      33309,5,1,9,5,
+      33308,6,3,9,6,
+      33305,7,3,9,7,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58646,8,8,7,0,
+    };
+    interpret(code, 65, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4527,20 +4550,22 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[11];
-    t[0] = ptx_xor(x[0], x[5]);
-    t[1] = ptx_xor(x[1], x[6]);
-    t[2] = ptx_xor(x[2], x[7]);
-    t[3] = ptx_xor(x[3], x[8]);
-    t[4] = ptx_xor(x[4], x[9]);
-    t[5] = ptx_or(t[0], t[1]);
-    t[6] = ptx_or(t[5], t[2]);
-    t[7] = ptx_or(t[6], t[3]);
-    t[8] = ptx_or(t[7], t[4]);
-    ptx_sub_cc(cf, 0u, t[8]);
-    t[10] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[10], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,5,0,
+      49668,1,1,6,0,
+      49668,2,2,7,0,
+      49668,3,3,8,0,
+      49668,4,4,9,0,
+      59907,5,0,1,0,
+      59907,6,5,2,0,
+      59907,7,6,3,0,
+      59907,8,7,4,0,
+      60947,9,0,8,0,
+      65047,10,0,0,0,
+      63758,0,10,1,0,
+    };
+    interpret(code, 12, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4605,15 +4630,17 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    ptx_sub_cc(cf, x[0], x[5]);
-    ptx_subc_cc(cf, x[1], x[6]);
-    ptx_subc_cc(cf, x[2], x[7]);
-    ptx_subc_cc(cf, x[3], x[8]);
-    ptx_subc_cc(cf, x[4], x[9]);
-    t[5] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[5], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,5,0,
+      49691,1,1,6,0,
+      49691,2,2,7,0,
+      49691,3,3,8,0,
+      49691,4,4,9,0,
+      65047,5,0,0,0,
+      63746,0,5,1,0,
+    };
+    interpret(code, 7, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4683,23 +4710,25 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[14];
-    ptx_sub_cc(cf, x[5], x[0]);
-    ptx_subc_cc(cf, x[6], x[1]);
-    ptx_subc_cc(cf, x[7], x[2]);
-    ptx_subc_cc(cf, x[8], x[3]);
-    ptx_subc_cc(cf, x[9], x[4]);
-    t[6] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[6], 1u);
-    ptx_sub_cc(cf, x[0], x[5]);
-    ptx_subc_cc(cf, x[1], x[6]);
-    ptx_subc_cc(cf, x[2], x[7]);
-    ptx_subc_cc(cf, x[3], x[8]);
-    ptx_subc_cc(cf, x[4], x[9]);
-    t[13] = ptx_subc(cf, 0u, 0u);
-    t[7] = ptx_and(t[13], 1u);
-    y[0] = ptx_sub(t[0], t[7]);
+    static const uint32_t code[] = {
+      49683,1,5,0,0,
+      49691,2,6,1,0,
+      49691,3,7,2,0,
+      49691,4,8,3,0,
+      49691,5,9,4,0,
+      65047,6,0,0,0,
+      64002,0,6,1,0,
+      49683,8,0,5,0,
+      49691,9,1,6,0,
+      49691,10,2,7,0,
+      49691,11,3,8,0,
+      49691,12,4,9,0,
+      65047,13,0,0,0,
+      64002,7,13,1,0,
+      59663,0,0,7,0,
+    };
+    interpret(code, 15, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4767,15 +4796,17 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_or(t[2], x[4]);
-    ptx_sub_cc(cf, 0u, t[3]);
-    t[5] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[5], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      51715,3,2,4,0,
+      60947,4,0,3,0,
+      65047,5,0,0,0,
+      63758,0,5,1,0,
+    };
+    interpret(code, 7, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4835,12 +4866,15 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[5]);
-    y[1] = ptx_and(x[1], x[6]);
-    y[2] = ptx_and(x[2], x[7]);
-    y[3] = ptx_and(x[3], x[8]);
-    y[4] = ptx_and(x[4], x[9]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49410,0,0,5,0,
+      49410,1,1,6,0,
+      49410,2,2,7,0,
+      49410,3,3,8,0,
+      49410,4,4,9,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4897,12 +4931,15 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[5]);
-    y[1] = ptx_or(x[1], x[6]);
-    y[2] = ptx_or(x[2], x[7]);
-    y[3] = ptx_or(x[3], x[8]);
-    y[4] = ptx_or(x[4], x[9]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49411,0,0,5,0,
+      49411,1,1,6,0,
+      49411,2,2,7,0,
+      49411,3,3,8,0,
+      49411,4,4,9,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4959,12 +4996,15 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[5]);
-    y[1] = ptx_xor(x[1], x[6]);
-    y[2] = ptx_xor(x[2], x[7]);
-    y[3] = ptx_xor(x[3], x[8]);
-    y[4] = ptx_xor(x[4], x[9]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49412,0,0,5,0,
+      49412,1,1,6,0,
+      49412,2,2,7,0,
+      49412,3,3,8,0,
+      49412,4,4,9,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5021,12 +5061,15 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[4] = ptx_not(x[4]);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      61697,4,4,0,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8091,12 +8134,15 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      49415,4,3,4,1,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8153,12 +8199,15 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      49415,4,3,4,31,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8215,12 +8264,15 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      49415,4,2,3,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8277,12 +8329,15 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      49415,4,2,3,1,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8339,12 +8394,15 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[4] = ptx_shr(x[4], 1u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      49416,3,3,4,1,
+      61702,4,4,1,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8401,12 +8459,15 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
-    y[4] = ptx_shr(x[4], 31u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      49416,3,3,4,31,
+      61702,4,4,31,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8463,12 +8524,15 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 0u);
-    y[3] = ptx_shr(x[4], 0u);
-    y[4] = ptx_mov(0u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      49416,2,3,4,0,
+      61702,3,4,0,0,
+      64768,4,0,0,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8525,12 +8589,15 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[3] = ptx_shr(x[4], 1u);
-    y[4] = ptx_mov(0u);
-    y[4] = ptx_and(y[4], 7u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      49416,2,3,4,1,
+      61702,3,4,1,0,
+      64768,4,0,0,0,
+      62722,4,4,7,0,
+    };
+    interpret(code, 6, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

@@ -2924,16 +2924,19 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[12], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[6]);
-    y[1] = ptx_addc_cc(cf, x[1], x[7]);
-    y[2] = ptx_addc_cc(cf, x[2], x[8]);
-    y[3] = ptx_addc_cc(cf, x[3], x[9]);
-    y[4] = ptx_addc_cc(cf, x[4], x[10]);
-    y[5] = ptx_addc(cf, x[5], x[11]);
-    y[6] = ptx_shr(y[5], 3u);
-    y[5] = ptx_and(y[5], 7u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,12,4294967295,0,
+      49434,0,0,6,0,
+      49434,1,1,7,0,
+      49434,2,2,8,0,
+      49434,3,3,9,0,
+      49434,4,4,10,0,
+      49430,5,5,11,0,
+      62726,6,5,3,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 9, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -2998,18 +3001,20 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[12]);
-    y[0] = ptx_subc_cc(cf, x[0], x[6]);
-    y[1] = ptx_subc_cc(cf, x[1], x[7]);
-    y[2] = ptx_subc_cc(cf, x[2], x[8]);
-    y[3] = ptx_subc_cc(cf, x[3], x[9]);
-    y[4] = ptx_subc_cc(cf, x[4], x[10]);
-    y[5] = ptx_subc_cc(cf, x[5], x[11]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[6] = ptx_and(t[1], 1u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      52755,0,0,12,0,
+      49435,0,0,6,0,
+      49435,1,1,7,0,
+      49435,2,2,8,0,
+      49435,3,3,9,0,
+      49435,4,4,10,0,
+      49435,5,5,11,0,
+      65047,1,0,0,0,
+      63746,6,1,1,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 10, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3073,15 +3078,17 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[6]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc_cc(cf, x[4], 0u);
-    y[5] = ptx_addc(cf, x[5], 0u);
-    y[6] = ptx_shr(y[5], 3u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49426,0,0,6,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61722,3,3,0,0,
+      61722,4,4,0,0,
+      61718,5,5,0,0,
+      62726,6,5,3,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 8, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3144,17 +3151,19 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[6]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    y[5] = ptx_subc_cc(cf, x[5], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[6] = ptx_and(t[0], 1u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49427,0,0,6,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      61723,4,4,0,0,
+      61723,5,5,0,0,
+      65047,0,0,0,0,
+      63746,6,0,1,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 9, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3216,14 +3225,16 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc_cc(cf, 0u, x[4]);
-    y[5] = ptx_subc(cf, 0u, x[5]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52507,3,0,3,0,
+      52507,4,0,4,0,
+      52503,5,0,5,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3361,93 +3372,95 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[10];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_lo(cf, x[5], x[11], y[10]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
-    t[9] = ptx_madc_hi(cf, x[4], x[11], t[9]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc(cf, y[10], t[9]);
+    static const uint32_t code[] = {
+      49420,0,0,6,0,
+      49421,1,0,6,0,
+      49420,2,2,6,0,
+      49421,3,2,6,0,
+      49420,4,4,6,0,
+      49421,5,4,6,0,
+      49676,0,1,6,0,
+      49677,1,1,6,0,
+      49676,2,3,6,0,
+      49677,3,3,6,0,
+      49676,4,5,6,0,
+      49677,5,5,6,0,
+      16660,2,1,7,2,
+      16669,3,1,7,3,
+      16668,4,3,7,4,
+      16669,5,3,7,5,
+      49436,6,5,7,0,
+      49433,7,5,7,0,
+      33300,0,0,7,0,
+      33309,1,0,7,1,
+      33308,2,2,7,2,
+      33309,3,2,7,3,
+      33308,4,4,7,4,
+      33309,5,4,7,5,
+      65046,6,0,0,0,
+      16660,2,0,8,2,
+      16669,3,0,8,3,
+      16668,4,2,8,4,
+      16669,5,2,8,5,
+      16668,6,4,8,6,
+      16669,7,4,8,7,
+      64790,8,0,0,0,
+      33300,2,1,8,2,
+      33309,3,1,8,3,
+      33308,4,3,8,4,
+      33309,5,3,8,5,
+      33308,6,5,8,6,
+      49689,7,5,8,0,
+      16660,4,1,9,4,
+      16669,5,1,9,5,
+      16668,6,3,9,6,
+      16669,7,3,9,7,
+      16668,8,5,9,8,
+      49433,9,5,9,0,
+      33300,2,0,9,2,
+      33309,3,0,9,3,
+      33308,4,2,9,4,
+      33309,5,2,9,5,
+      33308,6,4,9,6,
+      33309,7,4,9,7,
+      65046,8,0,0,0,
+      16660,4,0,10,4,
+      16669,5,0,10,5,
+      16668,6,2,10,6,
+      16669,7,2,10,7,
+      16668,8,4,10,8,
+      16669,9,4,10,9,
+      64790,10,0,0,0,
+      33300,4,1,10,4,
+      33309,5,1,10,5,
+      33308,6,3,10,6,
+      33309,7,3,10,7,
+      33308,8,5,10,8,
+      49689,9,5,10,0,
+      16660,6,1,11,6,
+      16669,7,1,11,7,
+      16668,8,3,11,8,
+      16669,9,3,11,9,
+      16664,10,5,11,10,
+      33300,4,0,11,4,
+      33309,5,0,11,5,
+      33308,6,2,11,6,
+      33309,7,2,11,7,
+      33308,8,4,11,8,
+      33305,9,4,11,9,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58646,10,10,9,0,
+    };
+    interpret(code, 85, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3638,50 +3651,52 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[5];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[7], y[5]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo(cf, x[4], x[7], t[4]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi(cf, x[2], x[8], y[5]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo(cf, x[3], x[8], t[4]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi(cf, x[1], x[9], y[5]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo(cf, x[2], x[9], t[4]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi(cf, x[0], x[10], y[5]);
-    t[4] = ptx_mad_lo(x[1], x[10], t[4]);
-    t[4] = ptx_mad_lo(x[0], x[11], t[4]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc(cf, y[5], t[4]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49420,0,0,6,0,
+      49421,1,0,6,0,
+      49420,2,2,6,0,
+      49421,3,2,6,0,
+      49420,4,4,6,0,
+      49421,5,4,6,0,
+      49676,0,1,6,0,
+      49677,1,1,6,0,
+      49676,2,3,6,0,
+      49677,3,3,6,0,
+      49676,4,5,6,0,
+      16660,2,1,7,2,
+      16669,3,1,7,3,
+      16668,4,3,7,4,
+      16665,5,3,7,5,
+      33300,0,0,7,0,
+      33309,1,0,7,1,
+      33308,2,2,7,2,
+      33309,3,2,7,3,
+      33304,4,4,7,4,
+      16660,2,0,8,2,
+      16669,3,0,8,3,
+      16668,4,2,8,4,
+      16665,5,2,8,5,
+      33300,2,1,8,2,
+      33309,3,1,8,3,
+      33304,4,3,8,4,
+      16660,4,1,9,4,
+      16665,5,1,9,5,
+      33300,2,0,9,2,
+      33309,3,0,9,3,
+      33304,4,2,9,4,
+      16660,4,0,10,4,
+      16665,5,0,10,5,
+      33296,4,1,10,4,
+      33296,4,0,11,4,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58646,5,5,4,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 42, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3845,99 +3860,101 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[21];
-    ptx_mul_lo(x[0], x[6]);
-    t[1] = ptx_mul_hi(x[0], x[6]);
-    t[2] = ptx_mul_lo(x[2], x[6]);
-    t[3] = ptx_mul_hi(x[2], x[6]);
-    t[4] = ptx_mul_lo(x[4], x[6]);
-    t[5] = ptx_mul_hi(x[4], x[6]);
-    t[11] = ptx_mul_lo(x[1], x[6]);
-    t[12] = ptx_mul_hi(x[1], x[6]);
-    t[13] = ptx_mul_lo(x[3], x[6]);
-    t[14] = ptx_mul_hi(x[3], x[6]);
-    t[15] = ptx_mul_lo(x[5], x[6]);
-    t[16] = ptx_mul_hi(x[5], x[6]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
-    t[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[11] = ptx_mad_lo_cc(cf, x[0], x[7], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[0], x[7], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[2], x[7], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[2], x[7], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[4], x[7], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[4], x[7], t[16]);
-    t[17] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[8], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[13] = ptx_mad_lo_cc(cf, x[1], x[8], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[1], x[8], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[3], x[8], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[3], x[8], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[5], x[8], t[17]);
-    t[18] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[9], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[9], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[13] = ptx_mad_lo_cc(cf, x[0], x[9], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[0], x[9], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[2], x[9], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[2], x[9], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[4], x[9], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[4], x[9], t[18]);
-    t[19] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[10], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[15] = ptx_mad_lo_cc(cf, x[1], x[10], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[1], x[10], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[3], x[10], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[3], x[10], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[5], x[10], t[19]);
-    t[20] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[11], t[9]);
-    t[10] = ptx_madc_lo(cf, x[5], x[11], t[10]);
-    t[15] = ptx_mad_lo_cc(cf, x[0], x[11], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[0], x[11], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[2], x[11], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[2], x[11], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[4], x[11], t[19]);
-    t[20] = ptx_madc_hi(cf, x[4], x[11], t[20]);
-    t[1] = ptx_add_cc(cf, t[1], t[11]);
-    t[2] = ptx_addc_cc(cf, t[2], t[12]);
-    t[3] = ptx_addc_cc(cf, t[3], t[13]);
-    t[4] = ptx_addc_cc(cf, t[4], t[14]);
-    t[5] = ptx_addc_cc(cf, t[5], t[15]);
-    t[6] = ptx_addc_cc(cf, t[6], t[16]);
-    t[7] = ptx_addc_cc(cf, t[7], t[17]);
-    t[8] = ptx_addc_cc(cf, t[8], t[18]);
-    t[9] = ptx_addc_cc(cf, t[9], t[19]);
-    t[10] = ptx_addc(cf, t[10], t[20]);
-    y[0] = ptx_shf_r_clamp(t[5], t[6], 3u);
-    y[1] = ptx_shf_r_clamp(t[6], t[7], 3u);
-    y[2] = ptx_shf_r_clamp(t[7], t[8], 3u);
-    y[3] = ptx_shf_r_clamp(t[8], t[9], 3u);
-    y[4] = ptx_shf_r_clamp(t[9], t[10], 3u);
-    y[5] = ptx_shr(t[10], 3u);
+    static const uint32_t code[] = {
+      49676,0,0,6,0,
+      49677,1,0,6,0,
+      49676,2,2,6,0,
+      49677,3,2,6,0,
+      49676,4,4,6,0,
+      49677,5,4,6,0,
+      49676,11,1,6,0,
+      49677,12,1,6,0,
+      49676,13,3,6,0,
+      49677,14,3,6,0,
+      49676,15,5,6,0,
+      49677,16,5,6,0,
+      33300,2,1,7,2,
+      33309,3,1,7,3,
+      33308,4,3,7,4,
+      33309,5,3,7,5,
+      49692,6,5,7,0,
+      49689,7,5,7,0,
+      33300,11,0,7,11,
+      33309,12,0,7,12,
+      33308,13,2,7,13,
+      33309,14,2,7,14,
+      33308,15,4,7,15,
+      33309,16,4,7,16,
+      65046,17,0,0,0,
+      33300,2,0,8,2,
+      33309,3,0,8,3,
+      33308,4,2,8,4,
+      33309,5,2,8,5,
+      33308,6,4,8,6,
+      33309,7,4,8,7,
+      65046,8,0,0,0,
+      33300,13,1,8,13,
+      33309,14,1,8,14,
+      33308,15,3,8,15,
+      33309,16,3,8,16,
+      33308,17,5,8,17,
+      49689,18,5,8,0,
+      33300,4,1,9,4,
+      33309,5,1,9,5,
+      33308,6,3,9,6,
+      33309,7,3,9,7,
+      33308,8,5,9,8,
+      49689,9,5,9,0,
+      33300,13,0,9,13,
+      33309,14,0,9,14,
+      33308,15,2,9,15,
+      33309,16,2,9,16,
+      33308,17,4,9,17,
+      33309,18,4,9,18,
+      65046,19,0,0,0,
+      33300,4,0,10,4,
+      33309,5,0,10,5,
+      33308,6,2,10,6,
+      33309,7,2,10,7,
+      33308,8,4,10,8,
+      33309,9,4,10,9,
+      65046,10,0,0,0,
+      33300,15,1,10,15,
+      33309,16,1,10,16,
+      33308,17,3,10,17,
+      33309,18,3,10,18,
+      33308,19,5,10,19,
+      49689,20,5,10,0,
+      33300,6,1,11,6,
+      33309,7,1,11,7,
+      33308,8,3,11,8,
+      33309,9,3,11,9,
+      33304,10,5,11,10,
+      33300,15,0,11,15,
+      33309,16,0,11,16,
+      33308,17,2,11,17,
+      33309,18,2,11,18,
+      33308,19,4,11,19,
+      33305,20,4,11,20,
+      59922,1,1,11,0,
+      59930,2,2,12,0,
+      59930,3,3,13,0,
+      59930,4,4,14,0,
+      59930,5,5,15,0,
+      59930,6,6,16,0,
+      59930,7,7,17,0,
+      59930,8,8,18,0,
+      59930,9,9,19,0,
+      59926,10,10,20,0,
+      59656,0,5,6,3,
+      59656,1,6,7,3,
+      59656,2,7,8,3,
+      59656,3,8,9,3,
+      59656,4,9,10,3,
+      63750,5,10,3,0,
+    };
+    interpret(code, 91, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4154,73 +4171,75 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[10];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], 0u);
-    y[7] = ptx_madc_hi(cf, x[5], x[1], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[2], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[3], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[4], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc(cf, 0u, t[9]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc(cf, y[10], y[10]);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo(cf, x[5], x[5], y[10]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49676,4,5,0,0,
+      49677,5,5,0,0,
+      16660,4,3,1,4,
+      16669,5,3,1,5,
+      49436,6,5,1,0,
+      49433,7,5,1,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      33308,4,4,1,4,
+      33309,5,4,1,5,
+      65046,6,0,0,0,
+      16660,6,4,2,6,
+      16669,7,4,2,7,
+      64790,8,0,0,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      33308,6,5,2,6,
+      49689,7,5,2,0,
+      16660,8,5,3,8,
+      49433,9,5,3,0,
+      33300,6,4,3,6,
+      33309,7,4,3,7,
+      65046,8,0,0,0,
+      33300,8,5,4,8,
+      49689,9,5,4,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      60694,10,0,9,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54554,6,6,6,0,
+      54554,7,7,7,0,
+      54554,8,8,8,0,
+      54554,9,9,9,0,
+      54550,10,10,10,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16668,6,3,3,6,
+      16669,7,3,3,7,
+      16668,8,4,4,8,
+      16669,9,4,4,9,
+      16664,10,5,5,10,
+    };
+    interpret(code, 65, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4384,26 +4403,28 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[6];
-    y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_hi(x[0], x[6]);
-    y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_hi(x[2], x[6]);
-    y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_hi(x[4], x[6]);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc(cf, 0u, t[5]);
+    static const uint32_t code[] = {
+      49420,0,0,6,0,
+      49421,1,0,6,0,
+      49420,2,2,6,0,
+      49421,3,2,6,0,
+      49420,4,4,6,0,
+      49421,5,4,6,0,
+      49676,0,1,6,0,
+      49677,1,1,6,0,
+      49676,2,3,6,0,
+      49677,3,3,6,0,
+      49676,4,5,6,0,
+      49677,5,5,6,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      60694,6,0,5,0,
+    };
+    interpret(code, 18, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4561,100 +4582,102 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[10];
-    y[0] = ptx_mov(x[12]);
-    y[1] = ptx_mov(x[13]);
-    y[2] = ptx_mov(x[14]);
-    y[3] = ptx_mov(x[15]);
-    y[4] = ptx_mov(x[16]);
-    y[5] = ptx_mov(x[17]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[6], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[6]);
-    t[1] = ptx_mul_hi(x[1], x[6]);
-    t[2] = ptx_mul_lo(x[3], x[6]);
-    t[3] = ptx_mul_hi(x[3], x[6]);
-    t[4] = ptx_mul_lo(x[5], x[6]);
-    t[5] = ptx_mul_hi(x[5], x[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_lo(cf, x[5], x[11], y[10]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
-    t[9] = ptx_madc_hi(cf, x[4], x[11], t[9]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc(cf, y[10], t[9]);
+    static const uint32_t code[] = {
+      61696,0,12,0,0,
+      61696,1,13,0,0,
+      61696,2,14,0,0,
+      61696,3,15,0,0,
+      61696,4,16,0,0,
+      61696,5,17,0,0,
+      16660,0,0,6,0,
+      16669,1,0,6,1,
+      16668,2,2,6,2,
+      16669,3,2,6,3,
+      16668,4,4,6,4,
+      16669,5,4,6,5,
+      64790,6,0,0,0,
+      49676,0,1,6,0,
+      49677,1,1,6,0,
+      49676,2,3,6,0,
+      49677,3,3,6,0,
+      49676,4,5,6,0,
+      49677,5,5,6,0,
+      16660,2,1,7,2,
+      16669,3,1,7,3,
+      16668,4,3,7,4,
+      16669,5,3,7,5,
+      16668,6,5,7,6,
+      49433,7,5,7,0,
+      33300,0,0,7,0,
+      33309,1,0,7,1,
+      33308,2,2,7,2,
+      33309,3,2,7,3,
+      33308,4,4,7,4,
+      33309,5,4,7,5,
+      65046,6,0,0,0,
+      16660,2,0,8,2,
+      16669,3,0,8,3,
+      16668,4,2,8,4,
+      16669,5,2,8,5,
+      16668,6,4,8,6,
+      16669,7,4,8,7,
+      64790,8,0,0,0,
+      33300,2,1,8,2,
+      33309,3,1,8,3,
+      33308,4,3,8,4,
+      33309,5,3,8,5,
+      33308,6,5,8,6,
+      49689,7,5,8,0,
+      16660,4,1,9,4,
+      16669,5,1,9,5,
+      16668,6,3,9,6,
+      16669,7,3,9,7,
+      16668,8,5,9,8,
+      49433,9,5,9,0,
+      33300,2,0,9,2,
+      33309,3,0,9,3,
+      33308,4,2,9,4,
+      33309,5,2,9,5,
+      33308,6,4,9,6,
+      33309,7,4,9,7,
+      65046,8,0,0,0,
+      16660,4,0,10,4,
+      16669,5,0,10,5,
+      16668,6,2,10,6,
+      16669,7,2,10,7,
+      16668,8,4,10,8,
+      16669,9,4,10,9,
+      64790,10,0,0,0,
+      33300,4,1,10,4,
+      33309,5,1,10,5,
+      33308,6,3,10,6,
+      33309,7,3,10,7,
+      33308,8,5,10,8,
+      49689,9,5,10,0,
+      16660,6,1,11,6,
+      16669,7,1,11,7,
+      16668,8,3,11,8,
+      16669,9,3,11,9,
+      16664,10,5,11,10,
+      33300,4,0,11,4,
+      33309,5,0,11,5,
+      33308,6,2,11,6,
+      33309,7,2,11,7,
+      33308,8,4,11,8,
+      33305,9,4,11,9,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58646,10,10,9,0,
+    };
+    interpret(code, 92, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4777,22 +4800,24 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[13];
-    t[0] = ptx_xor(x[0], x[6]);
-    t[1] = ptx_xor(x[1], x[7]);
-    t[2] = ptx_xor(x[2], x[8]);
-    t[3] = ptx_xor(x[3], x[9]);
-    t[4] = ptx_xor(x[4], x[10]);
-    t[5] = ptx_xor(x[5], x[11]);
-    t[6] = ptx_or(t[0], t[1]);
-    t[7] = ptx_or(t[6], t[2]);
-    t[8] = ptx_or(t[7], t[3]);
-    t[9] = ptx_or(t[8], t[4]);
-    t[10] = ptx_or(t[9], t[5]);
-    ptx_sub_cc(cf, 0u, t[10]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[12], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,6,0,
+      49668,1,1,7,0,
+      49668,2,2,8,0,
+      49668,3,3,9,0,
+      49668,4,4,10,0,
+      49668,5,5,11,0,
+      59907,6,0,1,0,
+      59907,7,6,2,0,
+      59907,8,7,3,0,
+      59907,9,8,4,0,
+      59907,10,9,5,0,
+      60947,11,0,10,0,
+      65047,12,0,0,0,
+      63758,0,12,1,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4858,16 +4883,18 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[7];
-    ptx_sub_cc(cf, x[0], x[6]);
-    ptx_subc_cc(cf, x[1], x[7]);
-    ptx_subc_cc(cf, x[2], x[8]);
-    ptx_subc_cc(cf, x[3], x[9]);
-    ptx_subc_cc(cf, x[4], x[10]);
-    ptx_subc_cc(cf, x[5], x[11]);
-    t[6] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[6], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,6,0,
+      49691,1,1,7,0,
+      49691,2,2,8,0,
+      49691,3,3,9,0,
+      49691,4,4,10,0,
+      49691,5,5,11,0,
+      65047,6,0,0,0,
+      63746,0,6,1,0,
+    };
+    interpret(code, 8, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4939,25 +4966,27 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[16];
-    ptx_sub_cc(cf, x[6], x[0]);
-    ptx_subc_cc(cf, x[7], x[1]);
-    ptx_subc_cc(cf, x[8], x[2]);
-    ptx_subc_cc(cf, x[9], x[3]);
-    ptx_subc_cc(cf, x[10], x[4]);
-    ptx_subc_cc(cf, x[11], x[5]);
-    t[7] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[7], 1u);
-    ptx_sub_cc(cf, x[0], x[6]);
-    ptx_subc_cc(cf, x[1], x[7]);
-    ptx_subc_cc(cf, x[2], x[8]);
-    ptx_subc_cc(cf, x[3], x[9]);
-    ptx_subc_cc(cf, x[4], x[10]);
-    ptx_subc_cc(cf, x[5], x[11]);
-    t[15] = ptx_subc(cf, 0u, 0u);
-    t[8] = ptx_and(t[15], 1u);
-    y[0] = ptx_sub(t[0], t[8]);
+    static const uint32_t code[] = {
+      49683,1,6,0,0,
+      49691,2,7,1,0,
+      49691,3,8,2,0,
+      49691,4,9,3,0,
+      49691,5,10,4,0,
+      49691,6,11,5,0,
+      65047,7,0,0,0,
+      64002,0,7,1,0,
+      49683,9,0,6,0,
+      49691,10,1,7,0,
+      49691,11,2,8,0,
+      49691,12,3,9,0,
+      49691,13,4,10,0,
+      49691,14,5,11,0,
+      65047,15,0,0,0,
+      64002,8,15,1,0,
+      59663,0,0,8,0,
+    };
+    interpret(code, 17, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5026,16 +5055,18 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[7];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_or(t[2], x[4]);
-    t[4] = ptx_or(t[3], x[5]);
-    ptx_sub_cc(cf, 0u, t[4]);
-    t[6] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[6], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      51715,3,2,4,0,
+      51715,4,3,5,0,
+      60947,5,0,4,0,
+      65047,6,0,0,0,
+      63758,0,6,1,0,
+    };
+    interpret(code, 8, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5096,13 +5127,16 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[6]);
-    y[1] = ptx_and(x[1], x[7]);
-    y[2] = ptx_and(x[2], x[8]);
-    y[3] = ptx_and(x[3], x[9]);
-    y[4] = ptx_and(x[4], x[10]);
-    y[5] = ptx_and(x[5], x[11]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49410,0,0,6,0,
+      49410,1,1,7,0,
+      49410,2,2,8,0,
+      49410,3,3,9,0,
+      49410,4,4,10,0,
+      49410,5,5,11,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5160,13 +5194,16 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[6]);
-    y[1] = ptx_or(x[1], x[7]);
-    y[2] = ptx_or(x[2], x[8]);
-    y[3] = ptx_or(x[3], x[9]);
-    y[4] = ptx_or(x[4], x[10]);
-    y[5] = ptx_or(x[5], x[11]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49411,0,0,6,0,
+      49411,1,1,7,0,
+      49411,2,2,8,0,
+      49411,3,3,9,0,
+      49411,4,4,10,0,
+      49411,5,5,11,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5224,13 +5261,16 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[6]);
-    y[1] = ptx_xor(x[1], x[7]);
-    y[2] = ptx_xor(x[2], x[8]);
-    y[3] = ptx_xor(x[3], x[9]);
-    y[4] = ptx_xor(x[4], x[10]);
-    y[5] = ptx_xor(x[5], x[11]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49412,0,0,6,0,
+      49412,1,1,7,0,
+      49412,2,2,8,0,
+      49412,3,3,9,0,
+      49412,4,4,10,0,
+      49412,5,5,11,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5288,13 +5328,16 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[4] = ptx_not(x[4]);
-    y[5] = ptx_not(x[5]);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      61697,4,4,0,0,
+      61697,5,5,0,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9126,13 +9169,16 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      49415,4,3,4,1,
+      49415,5,4,5,1,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9190,13 +9236,16 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      49415,4,3,4,31,
+      49415,5,4,5,31,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9254,13 +9303,16 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      49415,4,2,3,0,
+      49415,5,3,4,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9318,13 +9370,16 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      49415,4,2,3,1,
+      49415,5,3,4,1,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9382,13 +9437,16 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[5] = ptx_shr(x[5], 1u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      49416,3,3,4,1,
+      49416,4,4,5,1,
+      61702,5,5,1,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9446,13 +9504,16 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
-    y[5] = ptx_shr(x[5], 31u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      49416,3,3,4,31,
+      49416,4,4,5,31,
+      61702,5,5,31,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9510,13 +9571,16 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 0u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 0u);
-    y[4] = ptx_shr(x[5], 0u);
-    y[5] = ptx_mov(0u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      49416,2,3,4,0,
+      49416,3,4,5,0,
+      61702,4,5,0,0,
+      64768,5,0,0,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9574,13 +9638,16 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[4] = ptx_shr(x[5], 1u);
-    y[5] = ptx_mov(0u);
-    y[5] = ptx_and(y[5], 7u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      49416,2,3,4,1,
+      49416,3,4,5,1,
+      61702,4,5,1,0,
+      64768,5,0,0,0,
+      62722,5,5,7,0,
+    };
+    interpret(code, 7, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

@@ -2926,18 +2926,21 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[16], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[8]);
-    y[1] = ptx_addc_cc(cf, x[1], x[9]);
-    y[2] = ptx_addc_cc(cf, x[2], x[10]);
-    y[3] = ptx_addc_cc(cf, x[3], x[11]);
-    y[4] = ptx_addc_cc(cf, x[4], x[12]);
-    y[5] = ptx_addc_cc(cf, x[5], x[13]);
-    y[6] = ptx_addc_cc(cf, x[6], x[14]);
-    y[7] = ptx_addc(cf, x[7], x[15]);
-    y[8] = ptx_shr(y[7], 31u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,16,4294967295,0,
+      49434,0,0,8,0,
+      49434,1,1,9,0,
+      49434,2,2,10,0,
+      49434,3,3,11,0,
+      49434,4,4,12,0,
+      49434,5,5,13,0,
+      49434,6,6,14,0,
+      49430,7,7,15,0,
+      62726,8,7,31,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 11, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3005,20 +3008,22 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[16]);
-    y[0] = ptx_subc_cc(cf, x[0], x[8]);
-    y[1] = ptx_subc_cc(cf, x[1], x[9]);
-    y[2] = ptx_subc_cc(cf, x[2], x[10]);
-    y[3] = ptx_subc_cc(cf, x[3], x[11]);
-    y[4] = ptx_subc_cc(cf, x[4], x[12]);
-    y[5] = ptx_subc_cc(cf, x[5], x[13]);
-    y[6] = ptx_subc_cc(cf, x[6], x[14]);
-    y[7] = ptx_subc_cc(cf, x[7], x[15]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[8] = ptx_and(t[1], 1u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      52755,0,0,16,0,
+      49435,0,0,8,0,
+      49435,1,1,9,0,
+      49435,2,2,10,0,
+      49435,3,3,11,0,
+      49435,4,4,12,0,
+      49435,5,5,13,0,
+      49435,6,6,14,0,
+      49435,7,7,15,0,
+      65047,1,0,0,0,
+      63746,8,1,1,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 12, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3085,17 +3090,19 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[8]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc_cc(cf, x[4], 0u);
-    y[5] = ptx_addc_cc(cf, x[5], 0u);
-    y[6] = ptx_addc_cc(cf, x[6], 0u);
-    y[7] = ptx_addc(cf, x[7], 0u);
-    y[8] = ptx_shr(y[7], 31u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49426,0,0,8,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61722,3,3,0,0,
+      61722,4,4,0,0,
+      61722,5,5,0,0,
+      61722,6,6,0,0,
+      61718,7,7,0,0,
+      62726,8,7,31,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 10, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3161,19 +3168,21 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[8]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    y[5] = ptx_subc_cc(cf, x[5], 0u);
-    y[6] = ptx_subc_cc(cf, x[6], 0u);
-    y[7] = ptx_subc_cc(cf, x[7], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[8] = ptx_and(t[0], 1u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49427,0,0,8,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      61723,4,4,0,0,
+      61723,5,5,0,0,
+      61723,6,6,0,0,
+      61723,7,7,0,0,
+      65047,0,0,0,0,
+      63746,8,0,1,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 11, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3238,16 +3247,18 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc_cc(cf, 0u, x[4]);
-    y[5] = ptx_subc_cc(cf, 0u, x[5]);
-    y[6] = ptx_subc_cc(cf, 0u, x[6]);
-    y[7] = ptx_subc(cf, 0u, x[7]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52507,3,0,3,0,
+      52507,4,0,4,0,
+      52507,5,0,5,0,
+      52507,6,0,6,0,
+      52503,7,0,7,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3451,158 +3462,160 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[15];
-    y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_hi(x[0], x[8]);
-    y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_hi(x[2], x[8]);
-    y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_hi(x[4], x[8]);
-    y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_hi(x[6], x[8]);
-    t[0] = ptx_mul_lo(x[1], x[8]);
-    t[1] = ptx_mul_hi(x[1], x[8]);
-    t[2] = ptx_mul_lo(x[3], x[8]);
-    t[3] = ptx_mul_hi(x[3], x[8]);
-    t[4] = ptx_mul_lo(x[5], x[8]);
-    t[5] = ptx_mul_hi(x[5], x[8]);
-    t[6] = ptx_mul_lo(x[7], x[8]);
-    t[7] = ptx_mul_hi(x[7], x[8]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], 0u);
-    y[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[7], x[10], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
-    t[11] = ptx_madc_hi(cf, x[7], x[12], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[7], x[14], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc(cf, y[15], t[14]);
+    static const uint32_t code[] = {
+      49420,0,0,8,0,
+      49421,1,0,8,0,
+      49420,2,2,8,0,
+      49421,3,2,8,0,
+      49420,4,4,8,0,
+      49421,5,4,8,0,
+      49420,6,6,8,0,
+      49421,7,6,8,0,
+      49676,0,1,8,0,
+      49677,1,1,8,0,
+      49676,2,3,8,0,
+      49677,3,3,8,0,
+      49676,4,5,8,0,
+      49677,5,5,8,0,
+      49676,6,7,8,0,
+      49677,7,7,8,0,
+      16660,2,1,9,2,
+      16669,3,1,9,3,
+      16668,4,3,9,4,
+      16669,5,3,9,5,
+      16668,6,5,9,6,
+      16669,7,5,9,7,
+      49436,8,7,9,0,
+      49433,9,7,9,0,
+      33300,0,0,9,0,
+      33309,1,0,9,1,
+      33308,2,2,9,2,
+      33309,3,2,9,3,
+      33308,4,4,9,4,
+      33309,5,4,9,5,
+      33308,6,6,9,6,
+      33309,7,6,9,7,
+      65046,8,0,0,0,
+      16660,2,0,10,2,
+      16669,3,0,10,3,
+      16668,4,2,10,4,
+      16669,5,2,10,5,
+      16668,6,4,10,6,
+      16669,7,4,10,7,
+      16668,8,6,10,8,
+      16669,9,6,10,9,
+      64790,10,0,0,0,
+      33300,2,1,10,2,
+      33309,3,1,10,3,
+      33308,4,3,10,4,
+      33309,5,3,10,5,
+      33308,6,5,10,6,
+      33309,7,5,10,7,
+      33308,8,7,10,8,
+      49689,9,7,10,0,
+      16660,4,1,11,4,
+      16669,5,1,11,5,
+      16668,6,3,11,6,
+      16669,7,3,11,7,
+      16668,8,5,11,8,
+      16669,9,5,11,9,
+      16668,10,7,11,10,
+      49433,11,7,11,0,
+      33300,2,0,11,2,
+      33309,3,0,11,3,
+      33308,4,2,11,4,
+      33309,5,2,11,5,
+      33308,6,4,11,6,
+      33309,7,4,11,7,
+      33308,8,6,11,8,
+      33309,9,6,11,9,
+      65046,10,0,0,0,
+      16660,4,0,12,4,
+      16669,5,0,12,5,
+      16668,6,2,12,6,
+      16669,7,2,12,7,
+      16668,8,4,12,8,
+      16669,9,4,12,9,
+      16668,10,6,12,10,
+      16669,11,6,12,11,
+      64790,12,0,0,0,
+      33300,4,1,12,4,
+      33309,5,1,12,5,
+      33308,6,3,12,6,
+      33309,7,3,12,7,
+      33308,8,5,12,8,
+      33309,9,5,12,9,
+      33308,10,7,12,10,
+      49689,11,7,12,0,
+      16660,6,1,13,6,
+      16669,7,1,13,7,
+      16668,8,3,13,8,
+      16669,9,3,13,9,
+      16668,10,5,13,10,
+      16669,11,5,13,11,
+      16668,12,7,13,12,
+      49433,13,7,13,0,
+      33300,4,0,13,4,
+      33309,5,0,13,5,
+      33308,6,2,13,6,
+      33309,7,2,13,7,
+      33308,8,4,13,8,
+      33309,9,4,13,9,
+      33308,10,6,13,10,
+      33309,11,6,13,11,
+      65046,12,0,0,0,
+      16660,6,0,14,6,
+      16669,7,0,14,7,
+      16668,8,2,14,8,
+      16669,9,2,14,9,
+      16668,10,4,14,10,
+      16669,11,4,14,11,
+      16668,12,6,14,12,
+      16669,13,6,14,13,
+      64790,14,0,0,0,
+      33300,6,1,14,6,
+      33309,7,1,14,7,
+      33308,8,3,14,8,
+      33309,9,3,14,9,
+      33308,10,5,14,10,
+      33309,11,5,14,11,
+      33308,12,7,14,12,
+      49689,13,7,14,0,
+      16660,8,1,15,8,
+      16669,9,1,15,9,
+      16668,10,3,15,10,
+      16669,11,3,15,11,
+      16668,12,5,15,12,
+      16669,13,5,15,13,
+      16668,14,7,15,14,
+      49433,15,7,15,0,
+      33300,6,0,15,6,
+      33309,7,0,15,7,
+      33308,8,2,15,8,
+      33309,9,2,15,9,
+      33308,10,4,15,10,
+      33309,11,4,15,11,
+      33308,12,6,15,12,
+      33309,13,6,15,13,
+      65046,14,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58646,15,15,14,0,
+    };
+    interpret(code, 150, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3888,80 +3901,82 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[7];
-    y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_hi(x[0], x[8]);
-    y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_hi(x[2], x[8]);
-    y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_hi(x[4], x[8]);
-    y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_hi(x[6], x[8]);
-    t[0] = ptx_mul_lo(x[1], x[8]);
-    t[1] = ptx_mul_hi(x[1], x[8]);
-    t[2] = ptx_mul_lo(x[3], x[8]);
-    t[3] = ptx_mul_hi(x[3], x[8]);
-    t[4] = ptx_mul_lo(x[5], x[8]);
-    t[5] = ptx_mul_hi(x[5], x[8]);
-    t[6] = ptx_mul_lo(x[7], x[8]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[9], y[7]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
-    t[6] = ptx_madc_lo(cf, x[6], x[9], t[6]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[10], y[7]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
-    t[6] = ptx_madc_lo(cf, x[5], x[10], t[6]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[11], y[7]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
-    t[6] = ptx_madc_lo(cf, x[4], x[11], t[6]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_hi(cf, x[2], x[12], y[7]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
-    t[6] = ptx_madc_lo(cf, x[3], x[12], t[6]);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_hi(cf, x[1], x[13], y[7]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
-    t[6] = ptx_madc_lo(cf, x[2], x[13], t[6]);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_hi(cf, x[0], x[14], y[7]);
-    t[6] = ptx_mad_lo(x[1], x[14], t[6]);
-    t[6] = ptx_mad_lo(x[0], x[15], t[6]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc(cf, y[7], t[6]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49420,0,0,8,0,
+      49421,1,0,8,0,
+      49420,2,2,8,0,
+      49421,3,2,8,0,
+      49420,4,4,8,0,
+      49421,5,4,8,0,
+      49420,6,6,8,0,
+      49421,7,6,8,0,
+      49676,0,1,8,0,
+      49677,1,1,8,0,
+      49676,2,3,8,0,
+      49677,3,3,8,0,
+      49676,4,5,8,0,
+      49677,5,5,8,0,
+      49676,6,7,8,0,
+      16660,2,1,9,2,
+      16669,3,1,9,3,
+      16668,4,3,9,4,
+      16669,5,3,9,5,
+      16668,6,5,9,6,
+      16665,7,5,9,7,
+      33300,0,0,9,0,
+      33309,1,0,9,1,
+      33308,2,2,9,2,
+      33309,3,2,9,3,
+      33308,4,4,9,4,
+      33309,5,4,9,5,
+      33304,6,6,9,6,
+      16660,2,0,10,2,
+      16669,3,0,10,3,
+      16668,4,2,10,4,
+      16669,5,2,10,5,
+      16668,6,4,10,6,
+      16665,7,4,10,7,
+      33300,2,1,10,2,
+      33309,3,1,10,3,
+      33308,4,3,10,4,
+      33309,5,3,10,5,
+      33304,6,5,10,6,
+      16660,4,1,11,4,
+      16669,5,1,11,5,
+      16668,6,3,11,6,
+      16665,7,3,11,7,
+      33300,2,0,11,2,
+      33309,3,0,11,3,
+      33308,4,2,11,4,
+      33309,5,2,11,5,
+      33304,6,4,11,6,
+      16660,4,0,12,4,
+      16669,5,0,12,5,
+      16668,6,2,12,6,
+      16665,7,2,12,7,
+      33300,4,1,12,4,
+      33309,5,1,12,5,
+      33304,6,3,12,6,
+      16660,6,1,13,6,
+      16665,7,1,13,7,
+      33300,4,0,13,4,
+      33309,5,0,13,5,
+      33304,6,2,13,6,
+      16660,6,0,14,6,
+      16665,7,0,14,7,
+      33296,6,1,14,6,
+      33296,6,0,15,6,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58646,7,7,6,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 72, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4210,166 +4225,168 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[31];
-    ptx_mul_lo(x[0], x[8]);
-    t[1] = ptx_mul_hi(x[0], x[8]);
-    t[2] = ptx_mul_lo(x[2], x[8]);
-    t[3] = ptx_mul_hi(x[2], x[8]);
-    t[4] = ptx_mul_lo(x[4], x[8]);
-    t[5] = ptx_mul_hi(x[4], x[8]);
-    t[6] = ptx_mul_lo(x[6], x[8]);
-    t[7] = ptx_mul_hi(x[6], x[8]);
-    t[16] = ptx_mul_lo(x[1], x[8]);
-    t[17] = ptx_mul_hi(x[1], x[8]);
-    t[18] = ptx_mul_lo(x[3], x[8]);
-    t[19] = ptx_mul_hi(x[3], x[8]);
-    t[20] = ptx_mul_lo(x[5], x[8]);
-    t[21] = ptx_mul_hi(x[5], x[8]);
-    t[22] = ptx_mul_lo(x[7], x[8]);
-    t[23] = ptx_mul_hi(x[7], x[8]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[9], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[9], 0u);
-    t[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[0], x[9], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[0], x[9], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[2], x[9], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[2], x[9], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[4], x[9], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[4], x[9], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[6], x[9], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[6], x[9], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[10], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[18] = ptx_mad_lo_cc(cf, x[1], x[10], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[1], x[10], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[3], x[10], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[3], x[10], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[5], x[10], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[5], x[10], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[7], x[10], t[24]);
-    t[25] = ptx_madc_hi(cf, x[7], x[10], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[11], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[11], t[10]);
-    t[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
-    t[18] = ptx_mad_lo_cc(cf, x[0], x[11], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[0], x[11], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[2], x[11], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[2], x[11], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[4], x[11], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[4], x[11], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[6], x[11], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[6], x[11], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[12], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[12], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    t[20] = ptx_mad_lo_cc(cf, x[1], x[12], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[1], x[12], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[3], x[12], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[3], x[12], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[5], x[12], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[5], x[12], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[7], x[12], t[26]);
-    t[27] = ptx_madc_hi(cf, x[7], x[12], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[13], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[13], t[12]);
-    t[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
-    t[20] = ptx_mad_lo_cc(cf, x[0], x[13], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[0], x[13], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[2], x[13], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[2], x[13], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[4], x[13], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[4], x[13], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[6], x[13], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[6], x[13], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[14], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[14], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_mad_lo_cc(cf, x[1], x[14], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[1], x[14], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[3], x[14], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[3], x[14], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[5], x[14], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[5], x[14], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[7], x[14], t[28]);
-    t[29] = ptx_madc_hi(cf, x[7], x[14], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[15], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[15], t[14]);
-    t[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
-    t[22] = ptx_mad_lo_cc(cf, x[0], x[15], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[0], x[15], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[2], x[15], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[2], x[15], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[4], x[15], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[4], x[15], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[6], x[15], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[6], x[15], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[16]);
-    t[2] = ptx_addc_cc(cf, t[2], t[17]);
-    t[3] = ptx_addc_cc(cf, t[3], t[18]);
-    t[4] = ptx_addc_cc(cf, t[4], t[19]);
-    t[5] = ptx_addc_cc(cf, t[5], t[20]);
-    t[6] = ptx_addc_cc(cf, t[6], t[21]);
-    t[7] = ptx_addc_cc(cf, t[7], t[22]);
-    t[8] = ptx_addc_cc(cf, t[8], t[23]);
-    t[9] = ptx_addc_cc(cf, t[9], t[24]);
-    t[10] = ptx_addc_cc(cf, t[10], t[25]);
-    t[11] = ptx_addc_cc(cf, t[11], t[26]);
-    t[12] = ptx_addc_cc(cf, t[12], t[27]);
-    t[13] = ptx_addc_cc(cf, t[13], t[28]);
-    t[14] = ptx_addc_cc(cf, t[14], t[29]);
-    t[15] = ptx_addc(cf, t[15], t[30]);
-    y[0] = ptx_shf_r_clamp(t[7], t[8], 31u);
-    y[1] = ptx_shf_r_clamp(t[8], t[9], 31u);
-    y[2] = ptx_shf_r_clamp(t[9], t[10], 31u);
-    y[3] = ptx_shf_r_clamp(t[10], t[11], 31u);
-    y[4] = ptx_shf_r_clamp(t[11], t[12], 31u);
-    y[5] = ptx_shf_r_clamp(t[12], t[13], 31u);
-    y[6] = ptx_shf_r_clamp(t[13], t[14], 31u);
-    y[7] = ptx_shf_r_clamp(t[14], t[15], 31u);
+    static const uint32_t code[] = {
+      49676,0,0,8,0,
+      49677,1,0,8,0,
+      49676,2,2,8,0,
+      49677,3,2,8,0,
+      49676,4,4,8,0,
+      49677,5,4,8,0,
+      49676,6,6,8,0,
+      49677,7,6,8,0,
+      49676,16,1,8,0,
+      49677,17,1,8,0,
+      49676,18,3,8,0,
+      49677,19,3,8,0,
+      49676,20,5,8,0,
+      49677,21,5,8,0,
+      49676,22,7,8,0,
+      49677,23,7,8,0,
+      33300,2,1,9,2,
+      33309,3,1,9,3,
+      33308,4,3,9,4,
+      33309,5,3,9,5,
+      33308,6,5,9,6,
+      33309,7,5,9,7,
+      49692,8,7,9,0,
+      49689,9,7,9,0,
+      33300,16,0,9,16,
+      33309,17,0,9,17,
+      33308,18,2,9,18,
+      33309,19,2,9,19,
+      33308,20,4,9,20,
+      33309,21,4,9,21,
+      33308,22,6,9,22,
+      33309,23,6,9,23,
+      65046,24,0,0,0,
+      33300,2,0,10,2,
+      33309,3,0,10,3,
+      33308,4,2,10,4,
+      33309,5,2,10,5,
+      33308,6,4,10,6,
+      33309,7,4,10,7,
+      33308,8,6,10,8,
+      33309,9,6,10,9,
+      65046,10,0,0,0,
+      33300,18,1,10,18,
+      33309,19,1,10,19,
+      33308,20,3,10,20,
+      33309,21,3,10,21,
+      33308,22,5,10,22,
+      33309,23,5,10,23,
+      33308,24,7,10,24,
+      49689,25,7,10,0,
+      33300,4,1,11,4,
+      33309,5,1,11,5,
+      33308,6,3,11,6,
+      33309,7,3,11,7,
+      33308,8,5,11,8,
+      33309,9,5,11,9,
+      33308,10,7,11,10,
+      49689,11,7,11,0,
+      33300,18,0,11,18,
+      33309,19,0,11,19,
+      33308,20,2,11,20,
+      33309,21,2,11,21,
+      33308,22,4,11,22,
+      33309,23,4,11,23,
+      33308,24,6,11,24,
+      33309,25,6,11,25,
+      65046,26,0,0,0,
+      33300,4,0,12,4,
+      33309,5,0,12,5,
+      33308,6,2,12,6,
+      33309,7,2,12,7,
+      33308,8,4,12,8,
+      33309,9,4,12,9,
+      33308,10,6,12,10,
+      33309,11,6,12,11,
+      65046,12,0,0,0,
+      33300,20,1,12,20,
+      33309,21,1,12,21,
+      33308,22,3,12,22,
+      33309,23,3,12,23,
+      33308,24,5,12,24,
+      33309,25,5,12,25,
+      33308,26,7,12,26,
+      49689,27,7,12,0,
+      33300,6,1,13,6,
+      33309,7,1,13,7,
+      33308,8,3,13,8,
+      33309,9,3,13,9,
+      33308,10,5,13,10,
+      33309,11,5,13,11,
+      33308,12,7,13,12,
+      49689,13,7,13,0,
+      33300,20,0,13,20,
+      33309,21,0,13,21,
+      33308,22,2,13,22,
+      33309,23,2,13,23,
+      33308,24,4,13,24,
+      33309,25,4,13,25,
+      33308,26,6,13,26,
+      33309,27,6,13,27,
+      65046,28,0,0,0,
+      33300,6,0,14,6,
+      33309,7,0,14,7,
+      33308,8,2,14,8,
+      33309,9,2,14,9,
+      33308,10,4,14,10,
+      33309,11,4,14,11,
+      33308,12,6,14,12,
+      33309,13,6,14,13,
+      65046,14,0,0,0,
+      33300,22,1,14,22,
+      33309,23,1,14,23,
+      33308,24,3,14,24,
+      33309,25,3,14,25,
+      33308,26,5,14,26,
+      33309,27,5,14,27,
+      33308,28,7,14,28,
+      49689,29,7,14,0,
+      33300,8,1,15,8,
+      33309,9,1,15,9,
+      33308,10,3,15,10,
+      33309,11,3,15,11,
+      33308,12,5,15,12,
+      33309,13,5,15,13,
+      33308,14,7,15,14,
+      49689,15,7,15,0,
+      33300,22,0,15,22,
+      33309,23,0,15,23,
+      33308,24,2,15,24,
+      33309,25,2,15,25,
+      33308,26,4,15,26,
+      33309,27,4,15,27,
+      33308,28,6,15,28,
+      33309,29,6,15,29,
+      65046,30,0,0,0,
+      59922,1,1,16,0,
+      59930,2,2,17,0,
+      59930,3,3,18,0,
+      59930,4,4,19,0,
+      59930,5,5,20,0,
+      59930,6,6,21,0,
+      59930,7,7,22,0,
+      59930,8,8,23,0,
+      59930,9,9,24,0,
+      59930,10,10,25,0,
+      59930,11,11,26,0,
+      59930,12,12,27,0,
+      59930,13,13,28,0,
+      59930,14,14,29,0,
+      59926,15,15,30,0,
+      59656,0,7,8,31,
+      59656,1,8,9,31,
+      59656,2,9,10,31,
+      59656,3,10,11,31,
+      59656,4,11,12,31,
+      59656,5,12,13,31,
+      59656,6,13,14,31,
+      59656,7,14,15,31,
+    };
+    interpret(code, 158, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4694,115 +4711,117 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[14];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
-    y[7] = ptx_mul_hi(x[6], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    t[6] = ptx_mul_lo(x[7], x[0]);
-    t[7] = ptx_mul_hi(x[7], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], 0u);
-    y[9] = ptx_madc_hi(cf, x[7], x[1], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
-    t[9] = ptx_madc_hi(cf, x[7], x[2], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[3], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
-    t[11] = ptx_madc_hi(cf, x[7], x[4], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[5], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
-    t[13] = ptx_madc_hi(cf, x[7], x[6], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc(cf, 0u, t[13]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc_cc(cf, y[11], y[11]);
-    y[12] = ptx_addc_cc(cf, y[12], y[12]);
-    y[13] = ptx_addc_cc(cf, y[13], y[13]);
-    y[14] = ptx_addc_cc(cf, y[14], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[6], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
-    y[15] = ptx_madc_hi(cf, x[7], x[7], y[15]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49420,6,6,0,0,
+      49421,7,6,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49676,4,5,0,0,
+      49677,5,5,0,0,
+      49676,6,7,0,0,
+      49677,7,7,0,0,
+      16660,4,3,1,4,
+      16669,5,3,1,5,
+      16668,6,5,1,6,
+      16669,7,5,1,7,
+      49436,8,7,1,0,
+      49433,9,7,1,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      33308,4,4,1,4,
+      33309,5,4,1,5,
+      33308,6,6,1,6,
+      33309,7,6,1,7,
+      65046,8,0,0,0,
+      16660,6,4,2,6,
+      16669,7,4,2,7,
+      16668,8,6,2,8,
+      16669,9,6,2,9,
+      64790,10,0,0,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      33308,6,5,2,6,
+      33309,7,5,2,7,
+      33308,8,7,2,8,
+      49689,9,7,2,0,
+      16660,8,5,3,8,
+      16669,9,5,3,9,
+      16668,10,7,3,10,
+      49433,11,7,3,0,
+      33300,6,4,3,6,
+      33309,7,4,3,7,
+      33308,8,6,3,8,
+      33309,9,6,3,9,
+      65046,10,0,0,0,
+      16660,10,6,4,10,
+      16669,11,6,4,11,
+      64790,12,0,0,0,
+      33300,8,5,4,8,
+      33309,9,5,4,9,
+      33308,10,7,4,10,
+      49689,11,7,4,0,
+      16660,12,7,5,12,
+      49433,13,7,5,0,
+      33300,10,6,5,10,
+      33309,11,6,5,11,
+      65046,12,0,0,0,
+      33300,12,7,6,12,
+      49689,13,7,6,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      60694,14,0,13,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54554,6,6,6,0,
+      54554,7,7,7,0,
+      54554,8,8,8,0,
+      54554,9,9,9,0,
+      54554,10,10,10,0,
+      54554,11,11,11,0,
+      54554,12,12,12,0,
+      54554,13,13,13,0,
+      54554,14,14,14,0,
+      64790,15,0,0,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16668,6,3,3,6,
+      16669,7,3,3,7,
+      16668,8,4,4,8,
+      16669,9,4,4,9,
+      16668,10,5,5,10,
+      16669,11,5,5,11,
+      16668,12,6,6,12,
+      16669,13,6,6,13,
+      16668,14,7,7,14,
+      16665,15,7,7,15,
+    };
+    interpret(code, 107, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5031,32 +5050,34 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[8];
-    y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_hi(x[0], x[8]);
-    y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_hi(x[2], x[8]);
-    y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_hi(x[4], x[8]);
-    y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_hi(x[6], x[8]);
-    t[0] = ptx_mul_lo(x[1], x[8]);
-    t[1] = ptx_mul_hi(x[1], x[8]);
-    t[2] = ptx_mul_lo(x[3], x[8]);
-    t[3] = ptx_mul_hi(x[3], x[8]);
-    t[4] = ptx_mul_lo(x[5], x[8]);
-    t[5] = ptx_mul_hi(x[5], x[8]);
-    t[6] = ptx_mul_lo(x[7], x[8]);
-    t[7] = ptx_mul_hi(x[7], x[8]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc(cf, 0u, t[7]);
+    static const uint32_t code[] = {
+      49420,0,0,8,0,
+      49421,1,0,8,0,
+      49420,2,2,8,0,
+      49421,3,2,8,0,
+      49420,4,4,8,0,
+      49421,5,4,8,0,
+      49420,6,6,8,0,
+      49421,7,6,8,0,
+      49676,0,1,8,0,
+      49677,1,1,8,0,
+      49676,2,3,8,0,
+      49677,3,3,8,0,
+      49676,4,5,8,0,
+      49677,5,5,8,0,
+      49676,6,7,8,0,
+      49677,7,7,8,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      60694,8,0,7,0,
+    };
+    interpret(code, 24, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5286,167 +5307,169 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[15];
-    y[0] = ptx_mov(x[16]);
-    y[1] = ptx_mov(x[17]);
-    y[2] = ptx_mov(x[18]);
-    y[3] = ptx_mov(x[19]);
-    y[4] = ptx_mov(x[20]);
-    y[5] = ptx_mov(x[21]);
-    y[6] = ptx_mov(x[22]);
-    y[7] = ptx_mov(x[23]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[8], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[8], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[8]);
-    t[1] = ptx_mul_hi(x[1], x[8]);
-    t[2] = ptx_mul_lo(x[3], x[8]);
-    t[3] = ptx_mul_hi(x[3], x[8]);
-    t[4] = ptx_mul_lo(x[5], x[8]);
-    t[5] = ptx_mul_hi(x[5], x[8]);
-    t[6] = ptx_mul_lo(x[7], x[8]);
-    t[7] = ptx_mul_hi(x[7], x[8]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[9], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[9], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
-    t[9] = ptx_madc_hi(cf, x[7], x[10], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
-    t[11] = ptx_madc_hi(cf, x[7], x[12], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[7], x[14], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc(cf, y[15], t[14]);
+    static const uint32_t code[] = {
+      61696,0,16,0,0,
+      61696,1,17,0,0,
+      61696,2,18,0,0,
+      61696,3,19,0,0,
+      61696,4,20,0,0,
+      61696,5,21,0,0,
+      61696,6,22,0,0,
+      61696,7,23,0,0,
+      16660,0,0,8,0,
+      16669,1,0,8,1,
+      16668,2,2,8,2,
+      16669,3,2,8,3,
+      16668,4,4,8,4,
+      16669,5,4,8,5,
+      16668,6,6,8,6,
+      16669,7,6,8,7,
+      64790,8,0,0,0,
+      49676,0,1,8,0,
+      49677,1,1,8,0,
+      49676,2,3,8,0,
+      49677,3,3,8,0,
+      49676,4,5,8,0,
+      49677,5,5,8,0,
+      49676,6,7,8,0,
+      49677,7,7,8,0,
+      16660,2,1,9,2,
+      16669,3,1,9,3,
+      16668,4,3,9,4,
+      16669,5,3,9,5,
+      16668,6,5,9,6,
+      16669,7,5,9,7,
+      16668,8,7,9,8,
+      49433,9,7,9,0,
+      33300,0,0,9,0,
+      33309,1,0,9,1,
+      33308,2,2,9,2,
+      33309,3,2,9,3,
+      33308,4,4,9,4,
+      33309,5,4,9,5,
+      33308,6,6,9,6,
+      33309,7,6,9,7,
+      65046,8,0,0,0,
+      16660,2,0,10,2,
+      16669,3,0,10,3,
+      16668,4,2,10,4,
+      16669,5,2,10,5,
+      16668,6,4,10,6,
+      16669,7,4,10,7,
+      16668,8,6,10,8,
+      16669,9,6,10,9,
+      64790,10,0,0,0,
+      33300,2,1,10,2,
+      33309,3,1,10,3,
+      33308,4,3,10,4,
+      33309,5,3,10,5,
+      33308,6,5,10,6,
+      33309,7,5,10,7,
+      33308,8,7,10,8,
+      49689,9,7,10,0,
+      16660,4,1,11,4,
+      16669,5,1,11,5,
+      16668,6,3,11,6,
+      16669,7,3,11,7,
+      16668,8,5,11,8,
+      16669,9,5,11,9,
+      16668,10,7,11,10,
+      49433,11,7,11,0,
+      33300,2,0,11,2,
+      33309,3,0,11,3,
+      33308,4,2,11,4,
+      33309,5,2,11,5,
+      33308,6,4,11,6,
+      33309,7,4,11,7,
+      33308,8,6,11,8,
+      33309,9,6,11,9,
+      65046,10,0,0,0,
+      16660,4,0,12,4,
+      16669,5,0,12,5,
+      16668,6,2,12,6,
+      16669,7,2,12,7,
+      16668,8,4,12,8,
+      16669,9,4,12,9,
+      16668,10,6,12,10,
+      16669,11,6,12,11,
+      64790,12,0,0,0,
+      33300,4,1,12,4,
+      33309,5,1,12,5,
+      33308,6,3,12,6,
+      33309,7,3,12,7,
+      33308,8,5,12,8,
+      33309,9,5,12,9,
+      33308,10,7,12,10,
+      49689,11,7,12,0,
+      16660,6,1,13,6,
+      16669,7,1,13,7,
+      16668,8,3,13,8,
+      16669,9,3,13,9,
+      16668,10,5,13,10,
+      16669,11,5,13,11,
+      16668,12,7,13,12,
+      49433,13,7,13,0,
+      33300,4,0,13,4,
+      33309,5,0,13,5,
+      33308,6,2,13,6,
+      33309,7,2,13,7,
+      33308,8,4,13,8,
+      33309,9,4,13,9,
+      33308,10,6,13,10,
+      33309,11,6,13,11,
+      65046,12,0,0,0,
+      16660,6,0,14,6,
+      16669,7,0,14,7,
+      16668,8,2,14,8,
+      16669,9,2,14,9,
+      16668,10,4,14,10,
+      16669,11,4,14,11,
+      16668,12,6,14,12,
+      16669,13,6,14,13,
+      64790,14,0,0,0,
+      33300,6,1,14,6,
+      33309,7,1,14,7,
+      33308,8,3,14,8,
+      33309,9,3,14,9,
+      33308,10,5,14,10,
+      33309,11,5,14,11,
+      33308,12,7,14,12,
+      49689,13,7,14,0,
+      16660,8,1,15,8,
+      16669,9,1,15,9,
+      16668,10,3,15,10,
+      16669,11,3,15,11,
+      16668,12,5,15,12,
+      16669,13,5,15,13,
+      16668,14,7,15,14,
+      49433,15,7,15,0,
+      33300,6,0,15,6,
+      33309,7,0,15,7,
+      33308,8,2,15,8,
+      33309,9,2,15,9,
+      33308,10,4,15,10,
+      33309,11,4,15,11,
+      33308,12,6,15,12,
+      33309,13,6,15,13,
+      65046,14,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58646,15,15,14,0,
+    };
+    interpret(code, 159, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5614,26 +5637,28 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[17];
-    t[0] = ptx_xor(x[0], x[8]);
-    t[1] = ptx_xor(x[1], x[9]);
-    t[2] = ptx_xor(x[2], x[10]);
-    t[3] = ptx_xor(x[3], x[11]);
-    t[4] = ptx_xor(x[4], x[12]);
-    t[5] = ptx_xor(x[5], x[13]);
-    t[6] = ptx_xor(x[6], x[14]);
-    t[7] = ptx_xor(x[7], x[15]);
-    t[8] = ptx_or(t[0], t[1]);
-    t[9] = ptx_or(t[8], t[2]);
-    t[10] = ptx_or(t[9], t[3]);
-    t[11] = ptx_or(t[10], t[4]);
-    t[12] = ptx_or(t[11], t[5]);
-    t[13] = ptx_or(t[12], t[6]);
-    t[14] = ptx_or(t[13], t[7]);
-    ptx_sub_cc(cf, 0u, t[14]);
-    t[16] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[16], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,8,0,
+      49668,1,1,9,0,
+      49668,2,2,10,0,
+      49668,3,3,11,0,
+      49668,4,4,12,0,
+      49668,5,5,13,0,
+      49668,6,6,14,0,
+      49668,7,7,15,0,
+      59907,8,0,1,0,
+      59907,9,8,2,0,
+      59907,10,9,3,0,
+      59907,11,10,4,0,
+      59907,12,11,5,0,
+      59907,13,12,6,0,
+      59907,14,13,7,0,
+      60947,15,0,14,0,
+      65047,16,0,0,0,
+      63758,0,16,1,0,
+    };
+    interpret(code, 18, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5703,18 +5728,20 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[9];
-    ptx_sub_cc(cf, x[0], x[8]);
-    ptx_subc_cc(cf, x[1], x[9]);
-    ptx_subc_cc(cf, x[2], x[10]);
-    ptx_subc_cc(cf, x[3], x[11]);
-    ptx_subc_cc(cf, x[4], x[12]);
-    ptx_subc_cc(cf, x[5], x[13]);
-    ptx_subc_cc(cf, x[6], x[14]);
-    ptx_subc_cc(cf, x[7], x[15]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[8], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,8,0,
+      49691,1,1,9,0,
+      49691,2,2,10,0,
+      49691,3,3,11,0,
+      49691,4,4,12,0,
+      49691,5,5,13,0,
+      49691,6,6,14,0,
+      49691,7,7,15,0,
+      65047,8,0,0,0,
+      63746,0,8,1,0,
+    };
+    interpret(code, 10, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5791,29 +5818,31 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[20];
-    ptx_sub_cc(cf, x[8], x[0]);
-    ptx_subc_cc(cf, x[9], x[1]);
-    ptx_subc_cc(cf, x[10], x[2]);
-    ptx_subc_cc(cf, x[11], x[3]);
-    ptx_subc_cc(cf, x[12], x[4]);
-    ptx_subc_cc(cf, x[13], x[5]);
-    ptx_subc_cc(cf, x[14], x[6]);
-    ptx_subc_cc(cf, x[15], x[7]);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[9], 1u);
-    ptx_sub_cc(cf, x[0], x[8]);
-    ptx_subc_cc(cf, x[1], x[9]);
-    ptx_subc_cc(cf, x[2], x[10]);
-    ptx_subc_cc(cf, x[3], x[11]);
-    ptx_subc_cc(cf, x[4], x[12]);
-    ptx_subc_cc(cf, x[5], x[13]);
-    ptx_subc_cc(cf, x[6], x[14]);
-    ptx_subc_cc(cf, x[7], x[15]);
-    t[19] = ptx_subc(cf, 0u, 0u);
-    t[10] = ptx_and(t[19], 1u);
-    y[0] = ptx_sub(t[0], t[10]);
+    static const uint32_t code[] = {
+      49683,1,8,0,0,
+      49691,2,9,1,0,
+      49691,3,10,2,0,
+      49691,4,11,3,0,
+      49691,5,12,4,0,
+      49691,6,13,5,0,
+      49691,7,14,6,0,
+      49691,8,15,7,0,
+      65047,9,0,0,0,
+      64002,0,9,1,0,
+      49683,11,0,8,0,
+      49691,12,1,9,0,
+      49691,13,2,10,0,
+      49691,14,3,11,0,
+      49691,15,4,12,0,
+      49691,16,5,13,0,
+      49691,17,6,14,0,
+      49691,18,7,15,0,
+      65047,19,0,0,0,
+      64002,10,19,1,0,
+      59663,0,0,10,0,
+    };
+    interpret(code, 21, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5886,18 +5915,20 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[9];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_or(t[2], x[4]);
-    t[4] = ptx_or(t[3], x[5]);
-    t[5] = ptx_or(t[4], x[6]);
-    t[6] = ptx_or(t[5], x[7]);
-    ptx_sub_cc(cf, 0u, t[6]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[8], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      51715,3,2,4,0,
+      51715,4,3,5,0,
+      51715,5,4,6,0,
+      51715,6,5,7,0,
+      60947,7,0,6,0,
+      65047,8,0,0,0,
+      63758,0,8,1,0,
+    };
+    interpret(code, 10, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5961,15 +5992,18 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[8]);
-    y[1] = ptx_and(x[1], x[9]);
-    y[2] = ptx_and(x[2], x[10]);
-    y[3] = ptx_and(x[3], x[11]);
-    y[4] = ptx_and(x[4], x[12]);
-    y[5] = ptx_and(x[5], x[13]);
-    y[6] = ptx_and(x[6], x[14]);
-    y[7] = ptx_and(x[7], x[15]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49410,0,0,8,0,
+      49410,1,1,9,0,
+      49410,2,2,10,0,
+      49410,3,3,11,0,
+      49410,4,4,12,0,
+      49410,5,5,13,0,
+      49410,6,6,14,0,
+      49410,7,7,15,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6030,15 +6064,18 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[8]);
-    y[1] = ptx_or(x[1], x[9]);
-    y[2] = ptx_or(x[2], x[10]);
-    y[3] = ptx_or(x[3], x[11]);
-    y[4] = ptx_or(x[4], x[12]);
-    y[5] = ptx_or(x[5], x[13]);
-    y[6] = ptx_or(x[6], x[14]);
-    y[7] = ptx_or(x[7], x[15]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49411,0,0,8,0,
+      49411,1,1,9,0,
+      49411,2,2,10,0,
+      49411,3,3,11,0,
+      49411,4,4,12,0,
+      49411,5,5,13,0,
+      49411,6,6,14,0,
+      49411,7,7,15,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6099,15 +6136,18 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[8]);
-    y[1] = ptx_xor(x[1], x[9]);
-    y[2] = ptx_xor(x[2], x[10]);
-    y[3] = ptx_xor(x[3], x[11]);
-    y[4] = ptx_xor(x[4], x[12]);
-    y[5] = ptx_xor(x[5], x[13]);
-    y[6] = ptx_xor(x[6], x[14]);
-    y[7] = ptx_xor(x[7], x[15]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49412,0,0,8,0,
+      49412,1,1,9,0,
+      49412,2,2,10,0,
+      49412,3,3,11,0,
+      49412,4,4,12,0,
+      49412,5,5,13,0,
+      49412,6,6,14,0,
+      49412,7,7,15,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6168,15 +6208,18 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[4] = ptx_not(x[4]);
-    y[5] = ptx_not(x[5]);
-    y[6] = ptx_not(x[6]);
-    y[7] = ptx_not(x[7]);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      61697,4,4,0,0,
+      61697,5,5,0,0,
+      61697,6,6,0,0,
+      61697,7,7,0,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11787,15 +11830,18 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      49415,4,3,4,1,
+      49415,5,4,5,1,
+      49415,6,5,6,1,
+      49415,7,6,7,1,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11856,15 +11902,18 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      49415,4,3,4,31,
+      49415,5,4,5,31,
+      49415,6,5,6,31,
+      49415,7,6,7,31,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11925,15 +11974,18 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 0u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      49415,4,2,3,0,
+      49415,5,3,4,0,
+      49415,6,4,5,0,
+      49415,7,5,6,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11994,15 +12046,18 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      49415,4,2,3,1,
+      49415,5,3,4,1,
+      49415,6,4,5,1,
+      49415,7,5,6,1,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12063,15 +12118,18 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[7] = ptx_shr(x[7], 1u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      49416,3,3,4,1,
+      49416,4,4,5,1,
+      49416,5,5,6,1,
+      49416,6,6,7,1,
+      61702,7,7,1,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12132,15 +12190,18 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 31u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
-    y[7] = ptx_shr(x[7], 31u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      49416,3,3,4,31,
+      49416,4,4,5,31,
+      49416,5,5,6,31,
+      49416,6,6,7,31,
+      61702,7,7,31,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12201,15 +12262,18 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 0u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 0u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 0u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 0u);
-    y[6] = ptx_shr(x[7], 0u);
-    y[7] = ptx_mov(0u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      49416,2,3,4,0,
+      49416,3,4,5,0,
+      49416,4,5,6,0,
+      49416,5,6,7,0,
+      61702,6,7,0,0,
+      64768,7,0,0,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12270,15 +12334,18 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[6] = ptx_shr(x[7], 1u);
-    y[7] = ptx_mov(0u);
-    y[7] = ptx_and(y[7], 2147483647u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      49416,2,3,4,1,
+      49416,3,4,5,1,
+      49416,4,5,6,1,
+      49416,5,6,7,1,
+      61702,6,7,1,0,
+      64768,7,0,0,0,
+      62722,7,7,2147483647,0,
+    };
+    interpret(code, 9, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

@@ -2929,21 +2929,24 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[24], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[12]);
-    y[1] = ptx_addc_cc(cf, x[1], x[13]);
-    y[2] = ptx_addc_cc(cf, x[2], x[14]);
-    y[3] = ptx_addc_cc(cf, x[3], x[15]);
-    y[4] = ptx_addc_cc(cf, x[4], x[16]);
-    y[5] = ptx_addc_cc(cf, x[5], x[17]);
-    y[6] = ptx_addc_cc(cf, x[6], x[18]);
-    y[7] = ptx_addc_cc(cf, x[7], x[19]);
-    y[8] = ptx_addc_cc(cf, x[8], x[20]);
-    y[9] = ptx_addc_cc(cf, x[9], x[21]);
-    y[10] = ptx_addc_cc(cf, x[10], x[22]);
-    y[11] = ptx_addc_cc(cf, x[11], x[23]);
-    y[12] = ptx_addc(cf, 0u, 0u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,24,4294967295,0,
+      49434,0,0,12,0,
+      49434,1,1,13,0,
+      49434,2,2,14,0,
+      49434,3,3,15,0,
+      49434,4,4,16,0,
+      49434,5,5,17,0,
+      49434,6,6,18,0,
+      49434,7,7,19,0,
+      49434,8,8,20,0,
+      49434,9,9,21,0,
+      49434,10,10,22,0,
+      49434,11,11,23,0,
+      64790,12,0,0,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3015,23 +3018,25 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[24]);
-    y[0] = ptx_subc_cc(cf, x[0], x[12]);
-    y[1] = ptx_subc_cc(cf, x[1], x[13]);
-    y[2] = ptx_subc_cc(cf, x[2], x[14]);
-    y[3] = ptx_subc_cc(cf, x[3], x[15]);
-    y[4] = ptx_subc_cc(cf, x[4], x[16]);
-    y[5] = ptx_subc_cc(cf, x[5], x[17]);
-    y[6] = ptx_subc_cc(cf, x[6], x[18]);
-    y[7] = ptx_subc_cc(cf, x[7], x[19]);
-    y[8] = ptx_subc_cc(cf, x[8], x[20]);
-    y[9] = ptx_subc_cc(cf, x[9], x[21]);
-    y[10] = ptx_subc_cc(cf, x[10], x[22]);
-    y[11] = ptx_subc_cc(cf, x[11], x[23]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[12] = ptx_and(t[1], 1u);
+    static const uint32_t code[] = {
+      52755,0,0,24,0,
+      49435,0,0,12,0,
+      49435,1,1,13,0,
+      49435,2,2,14,0,
+      49435,3,3,15,0,
+      49435,4,4,16,0,
+      49435,5,5,17,0,
+      49435,6,6,18,0,
+      49435,7,7,19,0,
+      49435,8,8,20,0,
+      49435,9,9,21,0,
+      49435,10,10,22,0,
+      49435,11,11,23,0,
+      65047,1,0,0,0,
+      63746,12,1,1,0,
+    };
+    interpret(code, 15, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3102,20 +3107,22 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[12]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc_cc(cf, x[4], 0u);
-    y[5] = ptx_addc_cc(cf, x[5], 0u);
-    y[6] = ptx_addc_cc(cf, x[6], 0u);
-    y[7] = ptx_addc_cc(cf, x[7], 0u);
-    y[8] = ptx_addc_cc(cf, x[8], 0u);
-    y[9] = ptx_addc_cc(cf, x[9], 0u);
-    y[10] = ptx_addc_cc(cf, x[10], 0u);
-    y[11] = ptx_addc_cc(cf, x[11], 0u);
-    y[12] = ptx_addc(cf, 0u, 0u);
+    static const uint32_t code[] = {
+      49426,0,0,12,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61722,3,3,0,0,
+      61722,4,4,0,0,
+      61722,5,5,0,0,
+      61722,6,6,0,0,
+      61722,7,7,0,0,
+      61722,8,8,0,0,
+      61722,9,9,0,0,
+      61722,10,10,0,0,
+      61722,11,11,0,0,
+      64790,12,0,0,0,
+    };
+    interpret(code, 13, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3185,22 +3192,24 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[12]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    y[5] = ptx_subc_cc(cf, x[5], 0u);
-    y[6] = ptx_subc_cc(cf, x[6], 0u);
-    y[7] = ptx_subc_cc(cf, x[7], 0u);
-    y[8] = ptx_subc_cc(cf, x[8], 0u);
-    y[9] = ptx_subc_cc(cf, x[9], 0u);
-    y[10] = ptx_subc_cc(cf, x[10], 0u);
-    y[11] = ptx_subc_cc(cf, x[11], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[12] = ptx_and(t[0], 1u);
+    static const uint32_t code[] = {
+      49427,0,0,12,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      61723,4,4,0,0,
+      61723,5,5,0,0,
+      61723,6,6,0,0,
+      61723,7,7,0,0,
+      61723,8,8,0,0,
+      61723,9,9,0,0,
+      61723,10,10,0,0,
+      61723,11,11,0,0,
+      65047,0,0,0,0,
+      63746,12,0,1,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3269,19 +3278,21 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc_cc(cf, 0u, x[4]);
-    y[5] = ptx_subc_cc(cf, 0u, x[5]);
-    y[6] = ptx_subc_cc(cf, 0u, x[6]);
-    y[7] = ptx_subc_cc(cf, 0u, x[7]);
-    y[8] = ptx_subc_cc(cf, 0u, x[8]);
-    y[9] = ptx_subc_cc(cf, 0u, x[9]);
-    y[10] = ptx_subc_cc(cf, 0u, x[10]);
-    y[11] = ptx_subc(cf, 0u, x[11]);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52507,3,0,3,0,
+      52507,4,0,4,0,
+      52507,5,0,5,0,
+      52507,6,0,6,0,
+      52507,7,0,7,0,
+      52507,8,0,8,0,
+      52507,9,0,9,0,
+      52507,10,0,10,0,
+      52503,11,0,11,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3658,330 +3669,332 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[23];
-    y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_hi(x[0], x[12]);
-    y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_hi(x[2], x[12]);
-    y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_hi(x[4], x[12]);
-    y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_hi(x[6], x[12]);
-    y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_hi(x[8], x[12]);
-    y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_hi(x[10], x[12]);
-    t[0] = ptx_mul_lo(x[1], x[12]);
-    t[1] = ptx_mul_hi(x[1], x[12]);
-    t[2] = ptx_mul_lo(x[3], x[12]);
-    t[3] = ptx_mul_hi(x[3], x[12]);
-    t[4] = ptx_mul_lo(x[5], x[12]);
-    t[5] = ptx_mul_hi(x[5], x[12]);
-    t[6] = ptx_mul_lo(x[7], x[12]);
-    t[7] = ptx_mul_hi(x[7], x[12]);
-    t[8] = ptx_mul_lo(x[9], x[12]);
-    t[9] = ptx_mul_hi(x[9], x[12]);
-    t[10] = ptx_mul_lo(x[11], x[12]);
-    t[11] = ptx_mul_hi(x[11], x[12]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], 0u);
-    y[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[11], x[14], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[16], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[16], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[17], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[17], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[18], t[16]);
-    t[17] = ptx_madc_hi(cf, x[11], x[18], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[19], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[20], t[18]);
-    t[19] = ptx_madc_hi(cf, x[11], x[20], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[1], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[3], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[5], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[7], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[21], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[0], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[2], x[22], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[2], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[4], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[6], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[8], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[22], t[20]);
-    t[21] = ptx_madc_hi(cf, x[11], x[22], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[1], x[23], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[1], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[3], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[5], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[7], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[9], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[23], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc_cc(cf, y[22], t[21]);
-    y[23] = ptx_addc(cf, y[23], t[22]);
+    static const uint32_t code[] = {
+      49420,0,0,12,0,
+      49421,1,0,12,0,
+      49420,2,2,12,0,
+      49421,3,2,12,0,
+      49420,4,4,12,0,
+      49421,5,4,12,0,
+      49420,6,6,12,0,
+      49421,7,6,12,0,
+      49420,8,8,12,0,
+      49421,9,8,12,0,
+      49420,10,10,12,0,
+      49421,11,10,12,0,
+      49676,0,1,12,0,
+      49677,1,1,12,0,
+      49676,2,3,12,0,
+      49677,3,3,12,0,
+      49676,4,5,12,0,
+      49677,5,5,12,0,
+      49676,6,7,12,0,
+      49677,7,7,12,0,
+      49676,8,9,12,0,
+      49677,9,9,12,0,
+      49676,10,11,12,0,
+      49677,11,11,12,0,
+      16660,2,1,13,2,
+      16669,3,1,13,3,
+      16668,4,3,13,4,
+      16669,5,3,13,5,
+      16668,6,5,13,6,
+      16669,7,5,13,7,
+      16668,8,7,13,8,
+      16669,9,7,13,9,
+      16668,10,9,13,10,
+      16669,11,9,13,11,
+      49436,12,11,13,0,
+      49433,13,11,13,0,
+      33300,0,0,13,0,
+      33309,1,0,13,1,
+      33308,2,2,13,2,
+      33309,3,2,13,3,
+      33308,4,4,13,4,
+      33309,5,4,13,5,
+      33308,6,6,13,6,
+      33309,7,6,13,7,
+      33308,8,8,13,8,
+      33309,9,8,13,9,
+      33308,10,10,13,10,
+      33309,11,10,13,11,
+      65046,12,0,0,0,
+      16660,2,0,14,2,
+      16669,3,0,14,3,
+      16668,4,2,14,4,
+      16669,5,2,14,5,
+      16668,6,4,14,6,
+      16669,7,4,14,7,
+      16668,8,6,14,8,
+      16669,9,6,14,9,
+      16668,10,8,14,10,
+      16669,11,8,14,11,
+      16668,12,10,14,12,
+      16669,13,10,14,13,
+      64790,14,0,0,0,
+      33300,2,1,14,2,
+      33309,3,1,14,3,
+      33308,4,3,14,4,
+      33309,5,3,14,5,
+      33308,6,5,14,6,
+      33309,7,5,14,7,
+      33308,8,7,14,8,
+      33309,9,7,14,9,
+      33308,10,9,14,10,
+      33309,11,9,14,11,
+      33308,12,11,14,12,
+      49689,13,11,14,0,
+      16660,4,1,15,4,
+      16669,5,1,15,5,
+      16668,6,3,15,6,
+      16669,7,3,15,7,
+      16668,8,5,15,8,
+      16669,9,5,15,9,
+      16668,10,7,15,10,
+      16669,11,7,15,11,
+      16668,12,9,15,12,
+      16669,13,9,15,13,
+      16668,14,11,15,14,
+      49433,15,11,15,0,
+      33300,2,0,15,2,
+      33309,3,0,15,3,
+      33308,4,2,15,4,
+      33309,5,2,15,5,
+      33308,6,4,15,6,
+      33309,7,4,15,7,
+      33308,8,6,15,8,
+      33309,9,6,15,9,
+      33308,10,8,15,10,
+      33309,11,8,15,11,
+      33308,12,10,15,12,
+      33309,13,10,15,13,
+      65046,14,0,0,0,
+      16660,4,0,16,4,
+      16669,5,0,16,5,
+      16668,6,2,16,6,
+      16669,7,2,16,7,
+      16668,8,4,16,8,
+      16669,9,4,16,9,
+      16668,10,6,16,10,
+      16669,11,6,16,11,
+      16668,12,8,16,12,
+      16669,13,8,16,13,
+      16668,14,10,16,14,
+      16669,15,10,16,15,
+      64790,16,0,0,0,
+      33300,4,1,16,4,
+      33309,5,1,16,5,
+      33308,6,3,16,6,
+      33309,7,3,16,7,
+      33308,8,5,16,8,
+      33309,9,5,16,9,
+      33308,10,7,16,10,
+      33309,11,7,16,11,
+      33308,12,9,16,12,
+      33309,13,9,16,13,
+      33308,14,11,16,14,
+      49689,15,11,16,0,
+      16660,6,1,17,6,
+      16669,7,1,17,7,
+      16668,8,3,17,8,
+      16669,9,3,17,9,
+      16668,10,5,17,10,
+      16669,11,5,17,11,
+      16668,12,7,17,12,
+      16669,13,7,17,13,
+      16668,14,9,17,14,
+      16669,15,9,17,15,
+      16668,16,11,17,16,
+      49433,17,11,17,0,
+      33300,4,0,17,4,
+      33309,5,0,17,5,
+      33308,6,2,17,6,
+      33309,7,2,17,7,
+      33308,8,4,17,8,
+      33309,9,4,17,9,
+      33308,10,6,17,10,
+      33309,11,6,17,11,
+      33308,12,8,17,12,
+      33309,13,8,17,13,
+      33308,14,10,17,14,
+      33309,15,10,17,15,
+      65046,16,0,0,0,
+      16660,6,0,18,6,
+      16669,7,0,18,7,
+      16668,8,2,18,8,
+      16669,9,2,18,9,
+      16668,10,4,18,10,
+      16669,11,4,18,11,
+      16668,12,6,18,12,
+      16669,13,6,18,13,
+      16668,14,8,18,14,
+      16669,15,8,18,15,
+      16668,16,10,18,16,
+      16669,17,10,18,17,
+      64790,18,0,0,0,
+      33300,6,1,18,6,
+      33309,7,1,18,7,
+      33308,8,3,18,8,
+      33309,9,3,18,9,
+      33308,10,5,18,10,
+      33309,11,5,18,11,
+      33308,12,7,18,12,
+      33309,13,7,18,13,
+      33308,14,9,18,14,
+      33309,15,9,18,15,
+      33308,16,11,18,16,
+      49689,17,11,18,0,
+      16660,8,1,19,8,
+      16669,9,1,19,9,
+      16668,10,3,19,10,
+      16669,11,3,19,11,
+      16668,12,5,19,12,
+      16669,13,5,19,13,
+      16668,14,7,19,14,
+      16669,15,7,19,15,
+      16668,16,9,19,16,
+      16669,17,9,19,17,
+      16668,18,11,19,18,
+      49433,19,11,19,0,
+      33300,6,0,19,6,
+      33309,7,0,19,7,
+      33308,8,2,19,8,
+      33309,9,2,19,9,
+      33308,10,4,19,10,
+      33309,11,4,19,11,
+      33308,12,6,19,12,
+      33309,13,6,19,13,
+      33308,14,8,19,14,
+      33309,15,8,19,15,
+      33308,16,10,19,16,
+      33309,17,10,19,17,
+      65046,18,0,0,0,
+      16660,8,0,20,8,
+      16669,9,0,20,9,
+      16668,10,2,20,10,
+      16669,11,2,20,11,
+      16668,12,4,20,12,
+      16669,13,4,20,13,
+      16668,14,6,20,14,
+      16669,15,6,20,15,
+      16668,16,8,20,16,
+      16669,17,8,20,17,
+      16668,18,10,20,18,
+      16669,19,10,20,19,
+      64790,20,0,0,0,
+      33300,8,1,20,8,
+      33309,9,1,20,9,
+      33308,10,3,20,10,
+      33309,11,3,20,11,
+      33308,12,5,20,12,
+      33309,13,5,20,13,
+      33308,14,7,20,14,
+      33309,15,7,20,15,
+      33308,16,9,20,16,
+      33309,17,9,20,17,
+      33308,18,11,20,18,
+      49689,19,11,20,0,
+      16660,10,1,21,10,
+      16669,11,1,21,11,
+      16668,12,3,21,12,
+      16669,13,3,21,13,
+      16668,14,5,21,14,
+      16669,15,5,21,15,
+      16668,16,7,21,16,
+      16669,17,7,21,17,
+      16668,18,9,21,18,
+      16669,19,9,21,19,
+      16668,20,11,21,20,
+      49433,21,11,21,0,
+      33300,8,0,21,8,
+      33309,9,0,21,9,
+      33308,10,2,21,10,
+      33309,11,2,21,11,
+      33308,12,4,21,12,
+      33309,13,4,21,13,
+      33308,14,6,21,14,
+      33309,15,6,21,15,
+      33308,16,8,21,16,
+      33309,17,8,21,17,
+      33308,18,10,21,18,
+      33309,19,10,21,19,
+      65046,20,0,0,0,
+      16660,10,0,22,10,
+      16669,11,0,22,11,
+      16668,12,2,22,12,
+      16669,13,2,22,13,
+      16668,14,4,22,14,
+      16669,15,4,22,15,
+      16668,16,6,22,16,
+      16669,17,6,22,17,
+      16668,18,8,22,18,
+      16669,19,8,22,19,
+      16668,20,10,22,20,
+      16669,21,10,22,21,
+      64790,22,0,0,0,
+      33300,10,1,22,10,
+      33309,11,1,22,11,
+      33308,12,3,22,12,
+      33309,13,3,22,13,
+      33308,14,5,22,14,
+      33309,15,5,22,15,
+      33308,16,7,22,16,
+      33309,17,7,22,17,
+      33308,18,9,22,18,
+      33309,19,9,22,19,
+      33308,20,11,22,20,
+      49689,21,11,22,0,
+      16660,12,1,23,12,
+      16669,13,1,23,13,
+      16668,14,3,23,14,
+      16669,15,3,23,15,
+      16668,16,5,23,16,
+      16669,17,5,23,17,
+      16668,18,7,23,18,
+      16669,19,7,23,19,
+      16668,20,9,23,20,
+      16669,21,9,23,21,
+      16668,22,11,23,22,
+      49433,23,11,23,0,
+      33300,10,0,23,10,
+      33309,11,0,23,11,
+      33308,12,2,23,12,
+      33309,13,2,23,13,
+      33308,14,4,23,14,
+      33309,15,4,23,15,
+      33308,16,6,23,16,
+      33309,17,6,23,17,
+      33308,18,8,23,18,
+      33309,19,8,23,19,
+      33308,20,10,23,20,
+      33309,21,10,23,21,
+      65046,22,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58646,23,23,22,0,
+    };
+    interpret(code, 322, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4536,163 +4549,165 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[11];
-    y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_hi(x[0], x[12]);
-    y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_hi(x[2], x[12]);
-    y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_hi(x[4], x[12]);
-    y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_hi(x[6], x[12]);
-    y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_hi(x[8], x[12]);
-    y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_hi(x[10], x[12]);
-    t[0] = ptx_mul_lo(x[1], x[12]);
-    t[1] = ptx_mul_hi(x[1], x[12]);
-    t[2] = ptx_mul_lo(x[3], x[12]);
-    t[3] = ptx_mul_hi(x[3], x[12]);
-    t[4] = ptx_mul_lo(x[5], x[12]);
-    t[5] = ptx_mul_hi(x[5], x[12]);
-    t[6] = ptx_mul_lo(x[7], x[12]);
-    t[7] = ptx_mul_hi(x[7], x[12]);
-    t[8] = ptx_mul_lo(x[9], x[12]);
-    t[9] = ptx_mul_hi(x[9], x[12]);
-    t[10] = ptx_mul_lo(x[11], x[12]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_hi(cf, x[9], x[13], y[11]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
-    t[10] = ptx_madc_lo(cf, x[10], x[13], t[10]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_hi(cf, x[8], x[14], y[11]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
-    t[10] = ptx_madc_lo(cf, x[9], x[14], t[10]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[15], y[11]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
-    t[10] = ptx_madc_lo(cf, x[8], x[15], t[10]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_hi(cf, x[6], x[16], y[11]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
-    t[10] = ptx_madc_lo(cf, x[7], x[16], t[10]);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[17], y[11]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
-    t[10] = ptx_madc_lo(cf, x[6], x[17], t[10]);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_hi(cf, x[4], x[18], y[11]);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
-    t[10] = ptx_madc_lo(cf, x[5], x[18], t[10]);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_hi(cf, x[3], x[19], y[11]);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
-    t[10] = ptx_madc_lo(cf, x[4], x[19], t[10]);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_hi(cf, x[2], x[20], y[11]);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
-    t[10] = ptx_madc_lo(cf, x[3], x[20], t[10]);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_hi(cf, x[1], x[21], y[11]);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
-    t[10] = ptx_madc_lo(cf, x[2], x[21], t[10]);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_hi(cf, x[0], x[22], y[11]);
-    t[10] = ptx_mad_lo(x[1], x[22], t[10]);
-    t[10] = ptx_mad_lo(x[0], x[23], t[10]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc(cf, y[11], t[10]);
+    static const uint32_t code[] = {
+      49420,0,0,12,0,
+      49421,1,0,12,0,
+      49420,2,2,12,0,
+      49421,3,2,12,0,
+      49420,4,4,12,0,
+      49421,5,4,12,0,
+      49420,6,6,12,0,
+      49421,7,6,12,0,
+      49420,8,8,12,0,
+      49421,9,8,12,0,
+      49420,10,10,12,0,
+      49421,11,10,12,0,
+      49676,0,1,12,0,
+      49677,1,1,12,0,
+      49676,2,3,12,0,
+      49677,3,3,12,0,
+      49676,4,5,12,0,
+      49677,5,5,12,0,
+      49676,6,7,12,0,
+      49677,7,7,12,0,
+      49676,8,9,12,0,
+      49677,9,9,12,0,
+      49676,10,11,12,0,
+      16660,2,1,13,2,
+      16669,3,1,13,3,
+      16668,4,3,13,4,
+      16669,5,3,13,5,
+      16668,6,5,13,6,
+      16669,7,5,13,7,
+      16668,8,7,13,8,
+      16669,9,7,13,9,
+      16668,10,9,13,10,
+      16665,11,9,13,11,
+      33300,0,0,13,0,
+      33309,1,0,13,1,
+      33308,2,2,13,2,
+      33309,3,2,13,3,
+      33308,4,4,13,4,
+      33309,5,4,13,5,
+      33308,6,6,13,6,
+      33309,7,6,13,7,
+      33308,8,8,13,8,
+      33309,9,8,13,9,
+      33304,10,10,13,10,
+      16660,2,0,14,2,
+      16669,3,0,14,3,
+      16668,4,2,14,4,
+      16669,5,2,14,5,
+      16668,6,4,14,6,
+      16669,7,4,14,7,
+      16668,8,6,14,8,
+      16669,9,6,14,9,
+      16668,10,8,14,10,
+      16665,11,8,14,11,
+      33300,2,1,14,2,
+      33309,3,1,14,3,
+      33308,4,3,14,4,
+      33309,5,3,14,5,
+      33308,6,5,14,6,
+      33309,7,5,14,7,
+      33308,8,7,14,8,
+      33309,9,7,14,9,
+      33304,10,9,14,10,
+      16660,4,1,15,4,
+      16669,5,1,15,5,
+      16668,6,3,15,6,
+      16669,7,3,15,7,
+      16668,8,5,15,8,
+      16669,9,5,15,9,
+      16668,10,7,15,10,
+      16665,11,7,15,11,
+      33300,2,0,15,2,
+      33309,3,0,15,3,
+      33308,4,2,15,4,
+      33309,5,2,15,5,
+      33308,6,4,15,6,
+      33309,7,4,15,7,
+      33308,8,6,15,8,
+      33309,9,6,15,9,
+      33304,10,8,15,10,
+      16660,4,0,16,4,
+      16669,5,0,16,5,
+      16668,6,2,16,6,
+      16669,7,2,16,7,
+      16668,8,4,16,8,
+      16669,9,4,16,9,
+      16668,10,6,16,10,
+      16665,11,6,16,11,
+      33300,4,1,16,4,
+      33309,5,1,16,5,
+      33308,6,3,16,6,
+      33309,7,3,16,7,
+      33308,8,5,16,8,
+      33309,9,5,16,9,
+      33304,10,7,16,10,
+      16660,6,1,17,6,
+      16669,7,1,17,7,
+      16668,8,3,17,8,
+      16669,9,3,17,9,
+      16668,10,5,17,10,
+      16665,11,5,17,11,
+      33300,4,0,17,4,
+      33309,5,0,17,5,
+      33308,6,2,17,6,
+      33309,7,2,17,7,
+      33308,8,4,17,8,
+      33309,9,4,17,9,
+      33304,10,6,17,10,
+      16660,6,0,18,6,
+      16669,7,0,18,7,
+      16668,8,2,18,8,
+      16669,9,2,18,9,
+      16668,10,4,18,10,
+      16665,11,4,18,11,
+      33300,6,1,18,6,
+      33309,7,1,18,7,
+      33308,8,3,18,8,
+      33309,9,3,18,9,
+      33304,10,5,18,10,
+      16660,8,1,19,8,
+      16669,9,1,19,9,
+      16668,10,3,19,10,
+      16665,11,3,19,11,
+      33300,6,0,19,6,
+      33309,7,0,19,7,
+      33308,8,2,19,8,
+      33309,9,2,19,9,
+      33304,10,4,19,10,
+      16660,8,0,20,8,
+      16669,9,0,20,9,
+      16668,10,2,20,10,
+      16665,11,2,20,11,
+      33300,8,1,20,8,
+      33309,9,1,20,9,
+      33304,10,3,20,10,
+      16660,10,1,21,10,
+      16665,11,1,21,11,
+      33300,8,0,21,8,
+      33309,9,0,21,9,
+      33304,10,2,21,10,
+      16660,10,0,22,10,
+      16665,11,0,22,11,
+      33296,10,1,22,10,
+      33296,10,0,23,10,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58646,11,11,10,0,
+    };
+    interpret(code, 155, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5167,342 +5182,344 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[47];
-    ptx_mul_lo(x[0], x[12]);
-    t[1] = ptx_mul_hi(x[0], x[12]);
-    t[2] = ptx_mul_lo(x[2], x[12]);
-    t[3] = ptx_mul_hi(x[2], x[12]);
-    t[4] = ptx_mul_lo(x[4], x[12]);
-    t[5] = ptx_mul_hi(x[4], x[12]);
-    t[6] = ptx_mul_lo(x[6], x[12]);
-    t[7] = ptx_mul_hi(x[6], x[12]);
-    t[8] = ptx_mul_lo(x[8], x[12]);
-    t[9] = ptx_mul_hi(x[8], x[12]);
-    t[10] = ptx_mul_lo(x[10], x[12]);
-    t[11] = ptx_mul_hi(x[10], x[12]);
-    t[24] = ptx_mul_lo(x[1], x[12]);
-    t[25] = ptx_mul_hi(x[1], x[12]);
-    t[26] = ptx_mul_lo(x[3], x[12]);
-    t[27] = ptx_mul_hi(x[3], x[12]);
-    t[28] = ptx_mul_lo(x[5], x[12]);
-    t[29] = ptx_mul_hi(x[5], x[12]);
-    t[30] = ptx_mul_lo(x[7], x[12]);
-    t[31] = ptx_mul_hi(x[7], x[12]);
-    t[32] = ptx_mul_lo(x[9], x[12]);
-    t[33] = ptx_mul_hi(x[9], x[12]);
-    t[34] = ptx_mul_lo(x[11], x[12]);
-    t[35] = ptx_mul_hi(x[11], x[12]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[13], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[13], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[13], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[13], 0u);
-    t[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
-    t[24] = ptx_mad_lo_cc(cf, x[0], x[13], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[0], x[13], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[2], x[13], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[2], x[13], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[4], x[13], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[4], x[13], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[6], x[13], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[6], x[13], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[8], x[13], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[8], x[13], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[10], x[13], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[10], x[13], t[35]);
-    t[36] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[14], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[14], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[14], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[14], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[26] = ptx_mad_lo_cc(cf, x[1], x[14], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[1], x[14], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[3], x[14], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[3], x[14], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[5], x[14], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[5], x[14], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[7], x[14], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[7], x[14], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[9], x[14], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[9], x[14], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[11], x[14], t[36]);
-    t[37] = ptx_madc_hi(cf, x[11], x[14], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[15], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[15], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[15], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[15], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
-    t[26] = ptx_mad_lo_cc(cf, x[0], x[15], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[0], x[15], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[2], x[15], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[2], x[15], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[4], x[15], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[4], x[15], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[6], x[15], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[6], x[15], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[8], x[15], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[8], x[15], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[10], x[15], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[10], x[15], t[37]);
-    t[38] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[16], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[16], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[16], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[16], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[28] = ptx_mad_lo_cc(cf, x[1], x[16], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[1], x[16], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[3], x[16], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[3], x[16], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[5], x[16], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[5], x[16], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[7], x[16], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[7], x[16], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[9], x[16], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[9], x[16], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[11], x[16], t[38]);
-    t[39] = ptx_madc_hi(cf, x[11], x[16], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[17], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[17], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[17], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[17], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[17], t[16]);
-    t[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
-    t[28] = ptx_mad_lo_cc(cf, x[0], x[17], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[0], x[17], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[2], x[17], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[2], x[17], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[4], x[17], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[4], x[17], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[6], x[17], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[6], x[17], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[8], x[17], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[8], x[17], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[10], x[17], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[10], x[17], t[39]);
-    t[40] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[18], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[18], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_mad_lo_cc(cf, x[1], x[18], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[1], x[18], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[3], x[18], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[3], x[18], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[5], x[18], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[5], x[18], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[7], x[18], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[7], x[18], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[9], x[18], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[9], x[18], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[11], x[18], t[40]);
-    t[41] = ptx_madc_hi(cf, x[11], x[18], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[19], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[19], t[18]);
-    t[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
-    t[30] = ptx_mad_lo_cc(cf, x[0], x[19], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[0], x[19], t[31]);
-    t[32] = ptx_madc_lo_cc(cf, x[2], x[19], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[2], x[19], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[4], x[19], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[4], x[19], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[6], x[19], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[6], x[19], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[8], x[19], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[8], x[19], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[10], x[19], t[40]);
-    t[41] = ptx_madc_hi_cc(cf, x[10], x[19], t[41]);
-    t[42] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[20], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[20], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[32] = ptx_mad_lo_cc(cf, x[1], x[20], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[1], x[20], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[3], x[20], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[3], x[20], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[5], x[20], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[5], x[20], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[7], x[20], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[7], x[20], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[9], x[20], t[40]);
-    t[41] = ptx_madc_hi_cc(cf, x[9], x[20], t[41]);
-    t[42] = ptx_madc_lo_cc(cf, x[11], x[20], t[42]);
-    t[43] = ptx_madc_hi(cf, x[11], x[20], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[21], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[21], t[20]);
-    t[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
-    t[32] = ptx_mad_lo_cc(cf, x[0], x[21], t[32]);
-    t[33] = ptx_madc_hi_cc(cf, x[0], x[21], t[33]);
-    t[34] = ptx_madc_lo_cc(cf, x[2], x[21], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[2], x[21], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[4], x[21], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[4], x[21], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[6], x[21], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[6], x[21], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[8], x[21], t[40]);
-    t[41] = ptx_madc_hi_cc(cf, x[8], x[21], t[41]);
-    t[42] = ptx_madc_lo_cc(cf, x[10], x[21], t[42]);
-    t[43] = ptx_madc_hi_cc(cf, x[10], x[21], t[43]);
-    t[44] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[22], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[22], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    t[34] = ptx_mad_lo_cc(cf, x[1], x[22], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[1], x[22], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[3], x[22], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[3], x[22], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[5], x[22], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[5], x[22], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[7], x[22], t[40]);
-    t[41] = ptx_madc_hi_cc(cf, x[7], x[22], t[41]);
-    t[42] = ptx_madc_lo_cc(cf, x[9], x[22], t[42]);
-    t[43] = ptx_madc_hi_cc(cf, x[9], x[22], t[43]);
-    t[44] = ptx_madc_lo_cc(cf, x[11], x[22], t[44]);
-    t[45] = ptx_madc_hi(cf, x[11], x[22], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[1], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[1], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[3], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[5], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[7], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[9], x[23], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[23], t[22]);
-    t[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
-    t[34] = ptx_mad_lo_cc(cf, x[0], x[23], t[34]);
-    t[35] = ptx_madc_hi_cc(cf, x[0], x[23], t[35]);
-    t[36] = ptx_madc_lo_cc(cf, x[2], x[23], t[36]);
-    t[37] = ptx_madc_hi_cc(cf, x[2], x[23], t[37]);
-    t[38] = ptx_madc_lo_cc(cf, x[4], x[23], t[38]);
-    t[39] = ptx_madc_hi_cc(cf, x[4], x[23], t[39]);
-    t[40] = ptx_madc_lo_cc(cf, x[6], x[23], t[40]);
-    t[41] = ptx_madc_hi_cc(cf, x[6], x[23], t[41]);
-    t[42] = ptx_madc_lo_cc(cf, x[8], x[23], t[42]);
-    t[43] = ptx_madc_hi_cc(cf, x[8], x[23], t[43]);
-    t[44] = ptx_madc_lo_cc(cf, x[10], x[23], t[44]);
-    t[45] = ptx_madc_hi_cc(cf, x[10], x[23], t[45]);
-    t[46] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[24]);
-    t[2] = ptx_addc_cc(cf, t[2], t[25]);
-    t[3] = ptx_addc_cc(cf, t[3], t[26]);
-    t[4] = ptx_addc_cc(cf, t[4], t[27]);
-    t[5] = ptx_addc_cc(cf, t[5], t[28]);
-    t[6] = ptx_addc_cc(cf, t[6], t[29]);
-    t[7] = ptx_addc_cc(cf, t[7], t[30]);
-    t[8] = ptx_addc_cc(cf, t[8], t[31]);
-    t[9] = ptx_addc_cc(cf, t[9], t[32]);
-    t[10] = ptx_addc_cc(cf, t[10], t[33]);
-    t[11] = ptx_addc_cc(cf, t[11], t[34]);
-    t[12] = ptx_addc_cc(cf, t[12], t[35]);
-    t[13] = ptx_addc_cc(cf, t[13], t[36]);
-    t[14] = ptx_addc_cc(cf, t[14], t[37]);
-    t[15] = ptx_addc_cc(cf, t[15], t[38]);
-    t[16] = ptx_addc_cc(cf, t[16], t[39]);
-    t[17] = ptx_addc_cc(cf, t[17], t[40]);
-    t[18] = ptx_addc_cc(cf, t[18], t[41]);
-    t[19] = ptx_addc_cc(cf, t[19], t[42]);
-    t[20] = ptx_addc_cc(cf, t[20], t[43]);
-    t[21] = ptx_addc_cc(cf, t[21], t[44]);
-    t[22] = ptx_addc_cc(cf, t[22], t[45]);
-    t[23] = ptx_addc(cf, t[23], t[46]);
-    y[0] = ptx_mov(t[12]);
-    y[1] = ptx_mov(t[13]);
-    y[2] = ptx_mov(t[14]);
-    y[3] = ptx_mov(t[15]);
-    y[4] = ptx_mov(t[16]);
-    y[5] = ptx_mov(t[17]);
-    y[6] = ptx_mov(t[18]);
-    y[7] = ptx_mov(t[19]);
-    y[8] = ptx_mov(t[20]);
-    y[9] = ptx_mov(t[21]);
-    y[10] = ptx_mov(t[22]);
-    y[11] = ptx_mov(t[23]);
+    static const uint32_t code[] = {
+      49676,0,0,12,0,
+      49677,1,0,12,0,
+      49676,2,2,12,0,
+      49677,3,2,12,0,
+      49676,4,4,12,0,
+      49677,5,4,12,0,
+      49676,6,6,12,0,
+      49677,7,6,12,0,
+      49676,8,8,12,0,
+      49677,9,8,12,0,
+      49676,10,10,12,0,
+      49677,11,10,12,0,
+      49676,24,1,12,0,
+      49677,25,1,12,0,
+      49676,26,3,12,0,
+      49677,27,3,12,0,
+      49676,28,5,12,0,
+      49677,29,5,12,0,
+      49676,30,7,12,0,
+      49677,31,7,12,0,
+      49676,32,9,12,0,
+      49677,33,9,12,0,
+      49676,34,11,12,0,
+      49677,35,11,12,0,
+      33300,2,1,13,2,
+      33309,3,1,13,3,
+      33308,4,3,13,4,
+      33309,5,3,13,5,
+      33308,6,5,13,6,
+      33309,7,5,13,7,
+      33308,8,7,13,8,
+      33309,9,7,13,9,
+      33308,10,9,13,10,
+      33309,11,9,13,11,
+      49692,12,11,13,0,
+      49689,13,11,13,0,
+      33300,24,0,13,24,
+      33309,25,0,13,25,
+      33308,26,2,13,26,
+      33309,27,2,13,27,
+      33308,28,4,13,28,
+      33309,29,4,13,29,
+      33308,30,6,13,30,
+      33309,31,6,13,31,
+      33308,32,8,13,32,
+      33309,33,8,13,33,
+      33308,34,10,13,34,
+      33309,35,10,13,35,
+      65046,36,0,0,0,
+      33300,2,0,14,2,
+      33309,3,0,14,3,
+      33308,4,2,14,4,
+      33309,5,2,14,5,
+      33308,6,4,14,6,
+      33309,7,4,14,7,
+      33308,8,6,14,8,
+      33309,9,6,14,9,
+      33308,10,8,14,10,
+      33309,11,8,14,11,
+      33308,12,10,14,12,
+      33309,13,10,14,13,
+      65046,14,0,0,0,
+      33300,26,1,14,26,
+      33309,27,1,14,27,
+      33308,28,3,14,28,
+      33309,29,3,14,29,
+      33308,30,5,14,30,
+      33309,31,5,14,31,
+      33308,32,7,14,32,
+      33309,33,7,14,33,
+      33308,34,9,14,34,
+      33309,35,9,14,35,
+      33308,36,11,14,36,
+      49689,37,11,14,0,
+      33300,4,1,15,4,
+      33309,5,1,15,5,
+      33308,6,3,15,6,
+      33309,7,3,15,7,
+      33308,8,5,15,8,
+      33309,9,5,15,9,
+      33308,10,7,15,10,
+      33309,11,7,15,11,
+      33308,12,9,15,12,
+      33309,13,9,15,13,
+      33308,14,11,15,14,
+      49689,15,11,15,0,
+      33300,26,0,15,26,
+      33309,27,0,15,27,
+      33308,28,2,15,28,
+      33309,29,2,15,29,
+      33308,30,4,15,30,
+      33309,31,4,15,31,
+      33308,32,6,15,32,
+      33309,33,6,15,33,
+      33308,34,8,15,34,
+      33309,35,8,15,35,
+      33308,36,10,15,36,
+      33309,37,10,15,37,
+      65046,38,0,0,0,
+      33300,4,0,16,4,
+      33309,5,0,16,5,
+      33308,6,2,16,6,
+      33309,7,2,16,7,
+      33308,8,4,16,8,
+      33309,9,4,16,9,
+      33308,10,6,16,10,
+      33309,11,6,16,11,
+      33308,12,8,16,12,
+      33309,13,8,16,13,
+      33308,14,10,16,14,
+      33309,15,10,16,15,
+      65046,16,0,0,0,
+      33300,28,1,16,28,
+      33309,29,1,16,29,
+      33308,30,3,16,30,
+      33309,31,3,16,31,
+      33308,32,5,16,32,
+      33309,33,5,16,33,
+      33308,34,7,16,34,
+      33309,35,7,16,35,
+      33308,36,9,16,36,
+      33309,37,9,16,37,
+      33308,38,11,16,38,
+      49689,39,11,16,0,
+      33300,6,1,17,6,
+      33309,7,1,17,7,
+      33308,8,3,17,8,
+      33309,9,3,17,9,
+      33308,10,5,17,10,
+      33309,11,5,17,11,
+      33308,12,7,17,12,
+      33309,13,7,17,13,
+      33308,14,9,17,14,
+      33309,15,9,17,15,
+      33308,16,11,17,16,
+      49689,17,11,17,0,
+      33300,28,0,17,28,
+      33309,29,0,17,29,
+      33308,30,2,17,30,
+      33309,31,2,17,31,
+      33308,32,4,17,32,
+      33309,33,4,17,33,
+      33308,34,6,17,34,
+      33309,35,6,17,35,
+      33308,36,8,17,36,
+      33309,37,8,17,37,
+      33308,38,10,17,38,
+      33309,39,10,17,39,
+      65046,40,0,0,0,
+      33300,6,0,18,6,
+      33309,7,0,18,7,
+      33308,8,2,18,8,
+      33309,9,2,18,9,
+      33308,10,4,18,10,
+      33309,11,4,18,11,
+      33308,12,6,18,12,
+      33309,13,6,18,13,
+      33308,14,8,18,14,
+      33309,15,8,18,15,
+      33308,16,10,18,16,
+      33309,17,10,18,17,
+      65046,18,0,0,0,
+      33300,30,1,18,30,
+      33309,31,1,18,31,
+      33308,32,3,18,32,
+      33309,33,3,18,33,
+      33308,34,5,18,34,
+      33309,35,5,18,35,
+      33308,36,7,18,36,
+      33309,37,7,18,37,
+      33308,38,9,18,38,
+      33309,39,9,18,39,
+      33308,40,11,18,40,
+      49689,41,11,18,0,
+      33300,8,1,19,8,
+      33309,9,1,19,9,
+      33308,10,3,19,10,
+      33309,11,3,19,11,
+      33308,12,5,19,12,
+      33309,13,5,19,13,
+      33308,14,7,19,14,
+      33309,15,7,19,15,
+      33308,16,9,19,16,
+      33309,17,9,19,17,
+      33308,18,11,19,18,
+      49689,19,11,19,0,
+      33300,30,0,19,30,
+      33309,31,0,19,31,
+      33308,32,2,19,32,
+      33309,33,2,19,33,
+      33308,34,4,19,34,
+      33309,35,4,19,35,
+      33308,36,6,19,36,
+      33309,37,6,19,37,
+      33308,38,8,19,38,
+      33309,39,8,19,39,
+      33308,40,10,19,40,
+      33309,41,10,19,41,
+      65046,42,0,0,0,
+      33300,8,0,20,8,
+      33309,9,0,20,9,
+      33308,10,2,20,10,
+      33309,11,2,20,11,
+      33308,12,4,20,12,
+      33309,13,4,20,13,
+      33308,14,6,20,14,
+      33309,15,6,20,15,
+      33308,16,8,20,16,
+      33309,17,8,20,17,
+      33308,18,10,20,18,
+      33309,19,10,20,19,
+      65046,20,0,0,0,
+      33300,32,1,20,32,
+      33309,33,1,20,33,
+      33308,34,3,20,34,
+      33309,35,3,20,35,
+      33308,36,5,20,36,
+      33309,37,5,20,37,
+      33308,38,7,20,38,
+      33309,39,7,20,39,
+      33308,40,9,20,40,
+      33309,41,9,20,41,
+      33308,42,11,20,42,
+      49689,43,11,20,0,
+      33300,10,1,21,10,
+      33309,11,1,21,11,
+      33308,12,3,21,12,
+      33309,13,3,21,13,
+      33308,14,5,21,14,
+      33309,15,5,21,15,
+      33308,16,7,21,16,
+      33309,17,7,21,17,
+      33308,18,9,21,18,
+      33309,19,9,21,19,
+      33308,20,11,21,20,
+      49689,21,11,21,0,
+      33300,32,0,21,32,
+      33309,33,0,21,33,
+      33308,34,2,21,34,
+      33309,35,2,21,35,
+      33308,36,4,21,36,
+      33309,37,4,21,37,
+      33308,38,6,21,38,
+      33309,39,6,21,39,
+      33308,40,8,21,40,
+      33309,41,8,21,41,
+      33308,42,10,21,42,
+      33309,43,10,21,43,
+      65046,44,0,0,0,
+      33300,10,0,22,10,
+      33309,11,0,22,11,
+      33308,12,2,22,12,
+      33309,13,2,22,13,
+      33308,14,4,22,14,
+      33309,15,4,22,15,
+      33308,16,6,22,16,
+      33309,17,6,22,17,
+      33308,18,8,22,18,
+      33309,19,8,22,19,
+      33308,20,10,22,20,
+      33309,21,10,22,21,
+      65046,22,0,0,0,
+      33300,34,1,22,34,
+      33309,35,1,22,35,
+      33308,36,3,22,36,
+      33309,37,3,22,37,
+      33308,38,5,22,38,
+      33309,39,5,22,39,
+      33308,40,7,22,40,
+      33309,41,7,22,41,
+      33308,42,9,22,42,
+      33309,43,9,22,43,
+      33308,44,11,22,44,
+      49689,45,11,22,0,
+      33300,12,1,23,12,
+      33309,13,1,23,13,
+      33308,14,3,23,14,
+      33309,15,3,23,15,
+      33308,16,5,23,16,
+      33309,17,5,23,17,
+      33308,18,7,23,18,
+      33309,19,7,23,19,
+      33308,20,9,23,20,
+      33309,21,9,23,21,
+      33308,22,11,23,22,
+      49689,23,11,23,0,
+      33300,34,0,23,34,
+      33309,35,0,23,35,
+      33308,36,2,23,36,
+      33309,37,2,23,37,
+      33308,38,4,23,38,
+      33309,39,4,23,39,
+      33308,40,6,23,40,
+      33309,41,6,23,41,
+      33308,42,8,23,42,
+      33309,43,8,23,43,
+      33308,44,10,23,44,
+      33309,45,10,23,45,
+      65046,46,0,0,0,
+      59922,1,1,24,0,
+      59930,2,2,25,0,
+      59930,3,3,26,0,
+      59930,4,4,27,0,
+      59930,5,5,28,0,
+      59930,6,6,29,0,
+      59930,7,7,30,0,
+      59930,8,8,31,0,
+      59930,9,9,32,0,
+      59930,10,10,33,0,
+      59930,11,11,34,0,
+      59930,12,12,35,0,
+      59930,13,13,36,0,
+      59930,14,14,37,0,
+      59930,15,15,38,0,
+      59930,16,16,39,0,
+      59930,17,17,40,0,
+      59930,18,18,41,0,
+      59930,19,19,42,0,
+      59930,20,20,43,0,
+      59930,21,21,44,0,
+      59930,22,22,45,0,
+      59926,23,23,46,0,
+      63744,0,12,0,0,
+      63744,1,13,0,0,
+      63744,2,14,0,0,
+      63744,3,15,0,0,
+      63744,4,16,0,0,
+      63744,5,17,0,0,
+      63744,6,18,0,0,
+      63744,7,19,0,0,
+      63744,8,20,0,0,
+      63744,9,21,0,0,
+      63744,10,22,0,0,
+      63744,11,23,0,0,
+    };
+    interpret(code, 334, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6109,219 +6126,221 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[22];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
-    y[7] = ptx_mul_hi(x[6], x[0]);
-    y[8] = ptx_mul_lo(x[8], x[0]);
-    y[9] = ptx_mul_hi(x[8], x[0]);
-    y[10] = ptx_mul_lo(x[10], x[0]);
-    y[11] = ptx_mul_hi(x[10], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    t[6] = ptx_mul_lo(x[7], x[0]);
-    t[7] = ptx_mul_hi(x[7], x[0]);
-    t[8] = ptx_mul_lo(x[9], x[0]);
-    t[9] = ptx_mul_hi(x[9], x[0]);
-    t[10] = ptx_mul_lo(x[11], x[0]);
-    t[11] = ptx_mul_hi(x[11], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[1], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], 0u);
-    y[13] = ptx_madc_hi(cf, x[11], x[1], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[1], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[1], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[1], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[2], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[2], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[2], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[2], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[2], t[12]);
-    t[13] = ptx_madc_hi(cf, x[11], x[2], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[3], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[3], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[3], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[3], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[3], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[4], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[4], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[4], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[4], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[4], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[4], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[5], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[5], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[5], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[5], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[5], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[6], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[6], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[6], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[6], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[6], t[16]);
-    t[17] = ptx_madc_hi(cf, x[11], x[6], 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[9], x[7], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[7], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[7], 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[7], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[7], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[7], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[18] = ptx_mad_lo_cc(cf, x[10], x[8], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[8], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[9], x[8], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[8], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[8], t[18]);
-    t[19] = ptx_madc_hi(cf, x[11], x[8], 0u);
-    y[20] = ptx_mad_lo_cc(cf, x[11], x[9], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[9], 0u);
-    t[18] = ptx_mad_lo_cc(cf, x[10], x[9], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[9], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[20] = ptx_mad_lo_cc(cf, x[11], x[10], t[20]);
-    t[21] = ptx_madc_hi(cf, x[11], x[10], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc(cf, 0u, t[21]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc_cc(cf, y[11], y[11]);
-    y[12] = ptx_addc_cc(cf, y[12], y[12]);
-    y[13] = ptx_addc_cc(cf, y[13], y[13]);
-    y[14] = ptx_addc_cc(cf, y[14], y[14]);
-    y[15] = ptx_addc_cc(cf, y[15], y[15]);
-    y[16] = ptx_addc_cc(cf, y[16], y[16]);
-    y[17] = ptx_addc_cc(cf, y[17], y[17]);
-    y[18] = ptx_addc_cc(cf, y[18], y[18]);
-    y[19] = ptx_addc_cc(cf, y[19], y[19]);
-    y[20] = ptx_addc_cc(cf, y[20], y[20]);
-    y[21] = ptx_addc_cc(cf, y[21], y[21]);
-    y[22] = ptx_addc_cc(cf, y[22], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[6], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[7], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[8], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[8], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[9], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[9], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[10], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[10], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[11], y[22]);
-    y[23] = ptx_madc_hi(cf, x[11], x[11], y[23]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49420,6,6,0,0,
+      49421,7,6,0,0,
+      49420,8,8,0,0,
+      49421,9,8,0,0,
+      49420,10,10,0,0,
+      49421,11,10,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49676,4,5,0,0,
+      49677,5,5,0,0,
+      49676,6,7,0,0,
+      49677,7,7,0,0,
+      49676,8,9,0,0,
+      49677,9,9,0,0,
+      49676,10,11,0,0,
+      49677,11,11,0,0,
+      16660,4,3,1,4,
+      16669,5,3,1,5,
+      16668,6,5,1,6,
+      16669,7,5,1,7,
+      16668,8,7,1,8,
+      16669,9,7,1,9,
+      16668,10,9,1,10,
+      16669,11,9,1,11,
+      49436,12,11,1,0,
+      49433,13,11,1,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      33308,4,4,1,4,
+      33309,5,4,1,5,
+      33308,6,6,1,6,
+      33309,7,6,1,7,
+      33308,8,8,1,8,
+      33309,9,8,1,9,
+      33308,10,10,1,10,
+      33309,11,10,1,11,
+      65046,12,0,0,0,
+      16660,6,4,2,6,
+      16669,7,4,2,7,
+      16668,8,6,2,8,
+      16669,9,6,2,9,
+      16668,10,8,2,10,
+      16669,11,8,2,11,
+      16668,12,10,2,12,
+      16669,13,10,2,13,
+      64790,14,0,0,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      33308,6,5,2,6,
+      33309,7,5,2,7,
+      33308,8,7,2,8,
+      33309,9,7,2,9,
+      33308,10,9,2,10,
+      33309,11,9,2,11,
+      33308,12,11,2,12,
+      49689,13,11,2,0,
+      16660,8,5,3,8,
+      16669,9,5,3,9,
+      16668,10,7,3,10,
+      16669,11,7,3,11,
+      16668,12,9,3,12,
+      16669,13,9,3,13,
+      16668,14,11,3,14,
+      49433,15,11,3,0,
+      33300,6,4,3,6,
+      33309,7,4,3,7,
+      33308,8,6,3,8,
+      33309,9,6,3,9,
+      33308,10,8,3,10,
+      33309,11,8,3,11,
+      33308,12,10,3,12,
+      33309,13,10,3,13,
+      65046,14,0,0,0,
+      16660,10,6,4,10,
+      16669,11,6,4,11,
+      16668,12,8,4,12,
+      16669,13,8,4,13,
+      16668,14,10,4,14,
+      16669,15,10,4,15,
+      64790,16,0,0,0,
+      33300,8,5,4,8,
+      33309,9,5,4,9,
+      33308,10,7,4,10,
+      33309,11,7,4,11,
+      33308,12,9,4,12,
+      33309,13,9,4,13,
+      33308,14,11,4,14,
+      49689,15,11,4,0,
+      16660,12,7,5,12,
+      16669,13,7,5,13,
+      16668,14,9,5,14,
+      16669,15,9,5,15,
+      16668,16,11,5,16,
+      49433,17,11,5,0,
+      33300,10,6,5,10,
+      33309,11,6,5,11,
+      33308,12,8,5,12,
+      33309,13,8,5,13,
+      33308,14,10,5,14,
+      33309,15,10,5,15,
+      65046,16,0,0,0,
+      16660,14,8,6,14,
+      16669,15,8,6,15,
+      16668,16,10,6,16,
+      16669,17,10,6,17,
+      64790,18,0,0,0,
+      33300,12,7,6,12,
+      33309,13,7,6,13,
+      33308,14,9,6,14,
+      33309,15,9,6,15,
+      33308,16,11,6,16,
+      49689,17,11,6,0,
+      16660,16,9,7,16,
+      16669,17,9,7,17,
+      16668,18,11,7,18,
+      49433,19,11,7,0,
+      33300,14,8,7,14,
+      33309,15,8,7,15,
+      33308,16,10,7,16,
+      33309,17,10,7,17,
+      65046,18,0,0,0,
+      16660,18,10,8,18,
+      16669,19,10,8,19,
+      64790,20,0,0,0,
+      33300,16,9,8,16,
+      33309,17,9,8,17,
+      33308,18,11,8,18,
+      49689,19,11,8,0,
+      16660,20,11,9,20,
+      49433,21,11,9,0,
+      33300,18,10,9,18,
+      33309,19,10,9,19,
+      65046,20,0,0,0,
+      33300,20,11,10,20,
+      49689,21,11,10,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      60694,22,0,21,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54554,6,6,6,0,
+      54554,7,7,7,0,
+      54554,8,8,8,0,
+      54554,9,9,9,0,
+      54554,10,10,10,0,
+      54554,11,11,11,0,
+      54554,12,12,12,0,
+      54554,13,13,13,0,
+      54554,14,14,14,0,
+      54554,15,15,15,0,
+      54554,16,16,16,0,
+      54554,17,17,17,0,
+      54554,18,18,18,0,
+      54554,19,19,19,0,
+      54554,20,20,20,0,
+      54554,21,21,21,0,
+      54554,22,22,22,0,
+      64790,23,0,0,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16668,6,3,3,6,
+      16669,7,3,3,7,
+      16668,8,4,4,8,
+      16669,9,4,4,9,
+      16668,10,5,5,10,
+      16669,11,5,5,11,
+      16668,12,6,6,12,
+      16669,13,6,6,13,
+      16668,14,7,7,14,
+      16669,15,7,7,15,
+      16668,16,8,8,16,
+      16669,17,8,8,17,
+      16668,18,9,9,18,
+      16669,19,9,9,19,
+      16668,20,10,10,20,
+      16669,21,10,10,21,
+      16668,22,11,11,22,
+      16665,23,11,11,23,
+    };
+    interpret(code, 211, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6648,44 +6667,46 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[12];
-    y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_hi(x[0], x[12]);
-    y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_hi(x[2], x[12]);
-    y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_hi(x[4], x[12]);
-    y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_hi(x[6], x[12]);
-    y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_hi(x[8], x[12]);
-    y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_hi(x[10], x[12]);
-    t[0] = ptx_mul_lo(x[1], x[12]);
-    t[1] = ptx_mul_hi(x[1], x[12]);
-    t[2] = ptx_mul_lo(x[3], x[12]);
-    t[3] = ptx_mul_hi(x[3], x[12]);
-    t[4] = ptx_mul_lo(x[5], x[12]);
-    t[5] = ptx_mul_hi(x[5], x[12]);
-    t[6] = ptx_mul_lo(x[7], x[12]);
-    t[7] = ptx_mul_hi(x[7], x[12]);
-    t[8] = ptx_mul_lo(x[9], x[12]);
-    t[9] = ptx_mul_hi(x[9], x[12]);
-    t[10] = ptx_mul_lo(x[11], x[12]);
-    t[11] = ptx_mul_hi(x[11], x[12]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc(cf, 0u, t[11]);
+    static const uint32_t code[] = {
+      49420,0,0,12,0,
+      49421,1,0,12,0,
+      49420,2,2,12,0,
+      49421,3,2,12,0,
+      49420,4,4,12,0,
+      49421,5,4,12,0,
+      49420,6,6,12,0,
+      49421,7,6,12,0,
+      49420,8,8,12,0,
+      49421,9,8,12,0,
+      49420,10,10,12,0,
+      49421,11,10,12,0,
+      49676,0,1,12,0,
+      49677,1,1,12,0,
+      49676,2,3,12,0,
+      49677,3,3,12,0,
+      49676,4,5,12,0,
+      49677,5,5,12,0,
+      49676,6,7,12,0,
+      49677,7,7,12,0,
+      49676,8,9,12,0,
+      49677,9,9,12,0,
+      49676,10,11,12,0,
+      49677,11,11,12,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      60694,12,0,11,0,
+    };
+    interpret(code, 36, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7101,343 +7122,345 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[23];
-    y[0] = ptx_mov(x[24]);
-    y[1] = ptx_mov(x[25]);
-    y[2] = ptx_mov(x[26]);
-    y[3] = ptx_mov(x[27]);
-    y[4] = ptx_mov(x[28]);
-    y[5] = ptx_mov(x[29]);
-    y[6] = ptx_mov(x[30]);
-    y[7] = ptx_mov(x[31]);
-    y[8] = ptx_mov(x[32]);
-    y[9] = ptx_mov(x[33]);
-    y[10] = ptx_mov(x[34]);
-    y[11] = ptx_mov(x[35]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[12], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[12], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[12], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[12], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[8], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[10], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[12]);
-    t[1] = ptx_mul_hi(x[1], x[12]);
-    t[2] = ptx_mul_lo(x[3], x[12]);
-    t[3] = ptx_mul_hi(x[3], x[12]);
-    t[4] = ptx_mul_lo(x[5], x[12]);
-    t[5] = ptx_mul_hi(x[5], x[12]);
-    t[6] = ptx_mul_lo(x[7], x[12]);
-    t[7] = ptx_mul_hi(x[7], x[12]);
-    t[8] = ptx_mul_lo(x[9], x[12]);
-    t[9] = ptx_mul_hi(x[9], x[12]);
-    t[10] = ptx_mul_lo(x[11], x[12]);
-    t[11] = ptx_mul_hi(x[11], x[12]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[13], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[13], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[14], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[14], t[12]);
-    t[13] = ptx_madc_hi(cf, x[11], x[14], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[15], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[15], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[15], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[16], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[16], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[16], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[16], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[17], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[17], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[18], t[16]);
-    t[17] = ptx_madc_hi(cf, x[11], x[18], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[19], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[20], t[18]);
-    t[19] = ptx_madc_hi(cf, x[11], x[20], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[1], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[3], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[5], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[7], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[21], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[0], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[2], x[22], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[2], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[4], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[6], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[8], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[22], t[20]);
-    t[21] = ptx_madc_hi(cf, x[11], x[22], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[1], x[23], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[1], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[3], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[5], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[7], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[9], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[23], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc_cc(cf, y[22], t[21]);
-    y[23] = ptx_addc(cf, y[23], t[22]);
+    static const uint32_t code[] = {
+      61696,0,24,0,0,
+      61696,1,25,0,0,
+      61696,2,26,0,0,
+      61696,3,27,0,0,
+      61696,4,28,0,0,
+      61696,5,29,0,0,
+      61696,6,30,0,0,
+      61696,7,31,0,0,
+      61696,8,32,0,0,
+      61696,9,33,0,0,
+      61696,10,34,0,0,
+      61696,11,35,0,0,
+      16660,0,0,12,0,
+      16669,1,0,12,1,
+      16668,2,2,12,2,
+      16669,3,2,12,3,
+      16668,4,4,12,4,
+      16669,5,4,12,5,
+      16668,6,6,12,6,
+      16669,7,6,12,7,
+      16668,8,8,12,8,
+      16669,9,8,12,9,
+      16668,10,10,12,10,
+      16669,11,10,12,11,
+      64790,12,0,0,0,
+      49676,0,1,12,0,
+      49677,1,1,12,0,
+      49676,2,3,12,0,
+      49677,3,3,12,0,
+      49676,4,5,12,0,
+      49677,5,5,12,0,
+      49676,6,7,12,0,
+      49677,7,7,12,0,
+      49676,8,9,12,0,
+      49677,9,9,12,0,
+      49676,10,11,12,0,
+      49677,11,11,12,0,
+      16660,2,1,13,2,
+      16669,3,1,13,3,
+      16668,4,3,13,4,
+      16669,5,3,13,5,
+      16668,6,5,13,6,
+      16669,7,5,13,7,
+      16668,8,7,13,8,
+      16669,9,7,13,9,
+      16668,10,9,13,10,
+      16669,11,9,13,11,
+      16668,12,11,13,12,
+      49433,13,11,13,0,
+      33300,0,0,13,0,
+      33309,1,0,13,1,
+      33308,2,2,13,2,
+      33309,3,2,13,3,
+      33308,4,4,13,4,
+      33309,5,4,13,5,
+      33308,6,6,13,6,
+      33309,7,6,13,7,
+      33308,8,8,13,8,
+      33309,9,8,13,9,
+      33308,10,10,13,10,
+      33309,11,10,13,11,
+      65046,12,0,0,0,
+      16660,2,0,14,2,
+      16669,3,0,14,3,
+      16668,4,2,14,4,
+      16669,5,2,14,5,
+      16668,6,4,14,6,
+      16669,7,4,14,7,
+      16668,8,6,14,8,
+      16669,9,6,14,9,
+      16668,10,8,14,10,
+      16669,11,8,14,11,
+      16668,12,10,14,12,
+      16669,13,10,14,13,
+      64790,14,0,0,0,
+      33300,2,1,14,2,
+      33309,3,1,14,3,
+      33308,4,3,14,4,
+      33309,5,3,14,5,
+      33308,6,5,14,6,
+      33309,7,5,14,7,
+      33308,8,7,14,8,
+      33309,9,7,14,9,
+      33308,10,9,14,10,
+      33309,11,9,14,11,
+      33308,12,11,14,12,
+      49689,13,11,14,0,
+      16660,4,1,15,4,
+      16669,5,1,15,5,
+      16668,6,3,15,6,
+      16669,7,3,15,7,
+      16668,8,5,15,8,
+      16669,9,5,15,9,
+      16668,10,7,15,10,
+      16669,11,7,15,11,
+      16668,12,9,15,12,
+      16669,13,9,15,13,
+      16668,14,11,15,14,
+      49433,15,11,15,0,
+      33300,2,0,15,2,
+      33309,3,0,15,3,
+      33308,4,2,15,4,
+      33309,5,2,15,5,
+      33308,6,4,15,6,
+      33309,7,4,15,7,
+      33308,8,6,15,8,
+      33309,9,6,15,9,
+      33308,10,8,15,10,
+      33309,11,8,15,11,
+      33308,12,10,15,12,
+      33309,13,10,15,13,
+      65046,14,0,0,0,
+      16660,4,0,16,4,
+      16669,5,0,16,5,
+      16668,6,2,16,6,
+      16669,7,2,16,7,
+      16668,8,4,16,8,
+      16669,9,4,16,9,
+      16668,10,6,16,10,
+      16669,11,6,16,11,
+      16668,12,8,16,12,
+      16669,13,8,16,13,
+      16668,14,10,16,14,
+      16669,15,10,16,15,
+      64790,16,0,0,0,
+      33300,4,1,16,4,
+      33309,5,1,16,5,
+      33308,6,3,16,6,
+      33309,7,3,16,7,
+      33308,8,5,16,8,
+      33309,9,5,16,9,
+      33308,10,7,16,10,
+      33309,11,7,16,11,
+      33308,12,9,16,12,
+      33309,13,9,16,13,
+      33308,14,11,16,14,
+      49689,15,11,16,0,
+      16660,6,1,17,6,
+      16669,7,1,17,7,
+      16668,8,3,17,8,
+      16669,9,3,17,9,
+      16668,10,5,17,10,
+      16669,11,5,17,11,
+      16668,12,7,17,12,
+      16669,13,7,17,13,
+      16668,14,9,17,14,
+      16669,15,9,17,15,
+      16668,16,11,17,16,
+      49433,17,11,17,0,
+      33300,4,0,17,4,
+      33309,5,0,17,5,
+      33308,6,2,17,6,
+      33309,7,2,17,7,
+      33308,8,4,17,8,
+      33309,9,4,17,9,
+      33308,10,6,17,10,
+      33309,11,6,17,11,
+      33308,12,8,17,12,
+      33309,13,8,17,13,
+      33308,14,10,17,14,
+      33309,15,10,17,15,
+      65046,16,0,0,0,
+      16660,6,0,18,6,
+      16669,7,0,18,7,
+      16668,8,2,18,8,
+      16669,9,2,18,9,
+      16668,10,4,18,10,
+      16669,11,4,18,11,
+      16668,12,6,18,12,
+      16669,13,6,18,13,
+      16668,14,8,18,14,
+      16669,15,8,18,15,
+      16668,16,10,18,16,
+      16669,17,10,18,17,
+      64790,18,0,0,0,
+      33300,6,1,18,6,
+      33309,7,1,18,7,
+      33308,8,3,18,8,
+      33309,9,3,18,9,
+      33308,10,5,18,10,
+      33309,11,5,18,11,
+      33308,12,7,18,12,
+      33309,13,7,18,13,
+      33308,14,9,18,14,
+      33309,15,9,18,15,
+      33308,16,11,18,16,
+      49689,17,11,18,0,
+      16660,8,1,19,8,
+      16669,9,1,19,9,
+      16668,10,3,19,10,
+      16669,11,3,19,11,
+      16668,12,5,19,12,
+      16669,13,5,19,13,
+      16668,14,7,19,14,
+      16669,15,7,19,15,
+      16668,16,9,19,16,
+      16669,17,9,19,17,
+      16668,18,11,19,18,
+      49433,19,11,19,0,
+      33300,6,0,19,6,
+      33309,7,0,19,7,
+      33308,8,2,19,8,
+      33309,9,2,19,9,
+      33308,10,4,19,10,
+      33309,11,4,19,11,
+      33308,12,6,19,12,
+      33309,13,6,19,13,
+      33308,14,8,19,14,
+      33309,15,8,19,15,
+      33308,16,10,19,16,
+      33309,17,10,19,17,
+      65046,18,0,0,0,
+      16660,8,0,20,8,
+      16669,9,0,20,9,
+      16668,10,2,20,10,
+      16669,11,2,20,11,
+      16668,12,4,20,12,
+      16669,13,4,20,13,
+      16668,14,6,20,14,
+      16669,15,6,20,15,
+      16668,16,8,20,16,
+      16669,17,8,20,17,
+      16668,18,10,20,18,
+      16669,19,10,20,19,
+      64790,20,0,0,0,
+      33300,8,1,20,8,
+      33309,9,1,20,9,
+      33308,10,3,20,10,
+      33309,11,3,20,11,
+      33308,12,5,20,12,
+      33309,13,5,20,13,
+      33308,14,7,20,14,
+      33309,15,7,20,15,
+      33308,16,9,20,16,
+      33309,17,9,20,17,
+      33308,18,11,20,18,
+      49689,19,11,20,0,
+      16660,10,1,21,10,
+      16669,11,1,21,11,
+      16668,12,3,21,12,
+      16669,13,3,21,13,
+      16668,14,5,21,14,
+      16669,15,5,21,15,
+      16668,16,7,21,16,
+      16669,17,7,21,17,
+      16668,18,9,21,18,
+      16669,19,9,21,19,
+      16668,20,11,21,20,
+      49433,21,11,21,0,
+      33300,8,0,21,8,
+      33309,9,0,21,9,
+      33308,10,2,21,10,
+      33309,11,2,21,11,
+      33308,12,4,21,12,
+      33309,13,4,21,13,
+      33308,14,6,21,14,
+      33309,15,6,21,15,
+      33308,16,8,21,16,
+      33309,17,8,21,17,
+      33308,18,10,21,18,
+      33309,19,10,21,19,
+      65046,20,0,0,0,
+      16660,10,0,22,10,
+      16669,11,0,22,11,
+      16668,12,2,22,12,
+      16669,13,2,22,13,
+      16668,14,4,22,14,
+      16669,15,4,22,15,
+      16668,16,6,22,16,
+      16669,17,6,22,17,
+      16668,18,8,22,18,
+      16669,19,8,22,19,
+      16668,20,10,22,20,
+      16669,21,10,22,21,
+      64790,22,0,0,0,
+      33300,10,1,22,10,
+      33309,11,1,22,11,
+      33308,12,3,22,12,
+      33309,13,3,22,13,
+      33308,14,5,22,14,
+      33309,15,5,22,15,
+      33308,16,7,22,16,
+      33309,17,7,22,17,
+      33308,18,9,22,18,
+      33309,19,9,22,19,
+      33308,20,11,22,20,
+      49689,21,11,22,0,
+      16660,12,1,23,12,
+      16669,13,1,23,13,
+      16668,14,3,23,14,
+      16669,15,3,23,15,
+      16668,16,5,23,16,
+      16669,17,5,23,17,
+      16668,18,7,23,18,
+      16669,19,7,23,19,
+      16668,20,9,23,20,
+      16669,21,9,23,21,
+      16668,22,11,23,22,
+      49433,23,11,23,0,
+      33300,10,0,23,10,
+      33309,11,0,23,11,
+      33308,12,2,23,12,
+      33309,13,2,23,13,
+      33308,14,4,23,14,
+      33309,15,4,23,15,
+      33308,16,6,23,16,
+      33309,17,6,23,17,
+      33308,18,8,23,18,
+      33309,19,8,23,19,
+      33308,20,10,23,20,
+      33309,21,10,23,21,
+      65046,22,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58646,23,23,22,0,
+    };
+    interpret(code, 335, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7725,34 +7748,36 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[25];
-    t[0] = ptx_xor(x[0], x[12]);
-    t[1] = ptx_xor(x[1], x[13]);
-    t[2] = ptx_xor(x[2], x[14]);
-    t[3] = ptx_xor(x[3], x[15]);
-    t[4] = ptx_xor(x[4], x[16]);
-    t[5] = ptx_xor(x[5], x[17]);
-    t[6] = ptx_xor(x[6], x[18]);
-    t[7] = ptx_xor(x[7], x[19]);
-    t[8] = ptx_xor(x[8], x[20]);
-    t[9] = ptx_xor(x[9], x[21]);
-    t[10] = ptx_xor(x[10], x[22]);
-    t[11] = ptx_xor(x[11], x[23]);
-    t[12] = ptx_or(t[0], t[1]);
-    t[13] = ptx_or(t[12], t[2]);
-    t[14] = ptx_or(t[13], t[3]);
-    t[15] = ptx_or(t[14], t[4]);
-    t[16] = ptx_or(t[15], t[5]);
-    t[17] = ptx_or(t[16], t[6]);
-    t[18] = ptx_or(t[17], t[7]);
-    t[19] = ptx_or(t[18], t[8]);
-    t[20] = ptx_or(t[19], t[9]);
-    t[21] = ptx_or(t[20], t[10]);
-    t[22] = ptx_or(t[21], t[11]);
-    ptx_sub_cc(cf, 0u, t[22]);
-    t[24] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[24], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,12,0,
+      49668,1,1,13,0,
+      49668,2,2,14,0,
+      49668,3,3,15,0,
+      49668,4,4,16,0,
+      49668,5,5,17,0,
+      49668,6,6,18,0,
+      49668,7,7,19,0,
+      49668,8,8,20,0,
+      49668,9,9,21,0,
+      49668,10,10,22,0,
+      49668,11,11,23,0,
+      59907,12,0,1,0,
+      59907,13,12,2,0,
+      59907,14,13,3,0,
+      59907,15,14,4,0,
+      59907,16,15,5,0,
+      59907,17,16,6,0,
+      59907,18,17,7,0,
+      59907,19,18,8,0,
+      59907,20,19,9,0,
+      59907,21,20,10,0,
+      59907,22,21,11,0,
+      60947,23,0,22,0,
+      65047,24,0,0,0,
+      63758,0,24,1,0,
+    };
+    interpret(code, 26, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7830,22 +7855,24 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[13];
-    ptx_sub_cc(cf, x[0], x[12]);
-    ptx_subc_cc(cf, x[1], x[13]);
-    ptx_subc_cc(cf, x[2], x[14]);
-    ptx_subc_cc(cf, x[3], x[15]);
-    ptx_subc_cc(cf, x[4], x[16]);
-    ptx_subc_cc(cf, x[5], x[17]);
-    ptx_subc_cc(cf, x[6], x[18]);
-    ptx_subc_cc(cf, x[7], x[19]);
-    ptx_subc_cc(cf, x[8], x[20]);
-    ptx_subc_cc(cf, x[9], x[21]);
-    ptx_subc_cc(cf, x[10], x[22]);
-    ptx_subc_cc(cf, x[11], x[23]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[12], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,12,0,
+      49691,1,1,13,0,
+      49691,2,2,14,0,
+      49691,3,3,15,0,
+      49691,4,4,16,0,
+      49691,5,5,17,0,
+      49691,6,6,18,0,
+      49691,7,7,19,0,
+      49691,8,8,20,0,
+      49691,9,9,21,0,
+      49691,10,10,22,0,
+      49691,11,11,23,0,
+      65047,12,0,0,0,
+      63746,0,12,1,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -7932,37 +7959,39 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[28];
-    ptx_sub_cc(cf, x[12], x[0]);
-    ptx_subc_cc(cf, x[13], x[1]);
-    ptx_subc_cc(cf, x[14], x[2]);
-    ptx_subc_cc(cf, x[15], x[3]);
-    ptx_subc_cc(cf, x[16], x[4]);
-    ptx_subc_cc(cf, x[17], x[5]);
-    ptx_subc_cc(cf, x[18], x[6]);
-    ptx_subc_cc(cf, x[19], x[7]);
-    ptx_subc_cc(cf, x[20], x[8]);
-    ptx_subc_cc(cf, x[21], x[9]);
-    ptx_subc_cc(cf, x[22], x[10]);
-    ptx_subc_cc(cf, x[23], x[11]);
-    t[13] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[13], 1u);
-    ptx_sub_cc(cf, x[0], x[12]);
-    ptx_subc_cc(cf, x[1], x[13]);
-    ptx_subc_cc(cf, x[2], x[14]);
-    ptx_subc_cc(cf, x[3], x[15]);
-    ptx_subc_cc(cf, x[4], x[16]);
-    ptx_subc_cc(cf, x[5], x[17]);
-    ptx_subc_cc(cf, x[6], x[18]);
-    ptx_subc_cc(cf, x[7], x[19]);
-    ptx_subc_cc(cf, x[8], x[20]);
-    ptx_subc_cc(cf, x[9], x[21]);
-    ptx_subc_cc(cf, x[10], x[22]);
-    ptx_subc_cc(cf, x[11], x[23]);
-    t[27] = ptx_subc(cf, 0u, 0u);
-    t[14] = ptx_and(t[27], 1u);
-    y[0] = ptx_sub(t[0], t[14]);
+    static const uint32_t code[] = {
+      49683,1,12,0,0,
+      49691,2,13,1,0,
+      49691,3,14,2,0,
+      49691,4,15,3,0,
+      49691,5,16,4,0,
+      49691,6,17,5,0,
+      49691,7,18,6,0,
+      49691,8,19,7,0,
+      49691,9,20,8,0,
+      49691,10,21,9,0,
+      49691,11,22,10,0,
+      49691,12,23,11,0,
+      65047,13,0,0,0,
+      64002,0,13,1,0,
+      49683,15,0,12,0,
+      49691,16,1,13,0,
+      49691,17,2,14,0,
+      49691,18,3,15,0,
+      49691,19,4,16,0,
+      49691,20,5,17,0,
+      49691,21,6,18,0,
+      49691,22,7,19,0,
+      49691,23,8,20,0,
+      49691,24,9,21,0,
+      49691,25,10,22,0,
+      49691,26,11,23,0,
+      65047,27,0,0,0,
+      64002,14,27,1,0,
+      59663,0,0,14,0,
+    };
+    interpret(code, 29, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8043,22 +8072,24 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[13];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_or(t[2], x[4]);
-    t[4] = ptx_or(t[3], x[5]);
-    t[5] = ptx_or(t[4], x[6]);
-    t[6] = ptx_or(t[5], x[7]);
-    t[7] = ptx_or(t[6], x[8]);
-    t[8] = ptx_or(t[7], x[9]);
-    t[9] = ptx_or(t[8], x[10]);
-    t[10] = ptx_or(t[9], x[11]);
-    ptx_sub_cc(cf, 0u, t[10]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[12], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      51715,3,2,4,0,
+      51715,4,3,5,0,
+      51715,5,4,6,0,
+      51715,6,5,7,0,
+      51715,7,6,8,0,
+      51715,8,7,9,0,
+      51715,9,8,10,0,
+      51715,10,9,11,0,
+      60947,11,0,10,0,
+      65047,12,0,0,0,
+      63758,0,12,1,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8127,18 +8158,21 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[12]);
-    y[1] = ptx_and(x[1], x[13]);
-    y[2] = ptx_and(x[2], x[14]);
-    y[3] = ptx_and(x[3], x[15]);
-    y[4] = ptx_and(x[4], x[16]);
-    y[5] = ptx_and(x[5], x[17]);
-    y[6] = ptx_and(x[6], x[18]);
-    y[7] = ptx_and(x[7], x[19]);
-    y[8] = ptx_and(x[8], x[20]);
-    y[9] = ptx_and(x[9], x[21]);
-    y[10] = ptx_and(x[10], x[22]);
-    y[11] = ptx_and(x[11], x[23]);
+    static const uint32_t code[] = {
+      49410,0,0,12,0,
+      49410,1,1,13,0,
+      49410,2,2,14,0,
+      49410,3,3,15,0,
+      49410,4,4,16,0,
+      49410,5,5,17,0,
+      49410,6,6,18,0,
+      49410,7,7,19,0,
+      49410,8,8,20,0,
+      49410,9,9,21,0,
+      49410,10,10,22,0,
+      49410,11,11,23,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8203,18 +8237,21 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[12]);
-    y[1] = ptx_or(x[1], x[13]);
-    y[2] = ptx_or(x[2], x[14]);
-    y[3] = ptx_or(x[3], x[15]);
-    y[4] = ptx_or(x[4], x[16]);
-    y[5] = ptx_or(x[5], x[17]);
-    y[6] = ptx_or(x[6], x[18]);
-    y[7] = ptx_or(x[7], x[19]);
-    y[8] = ptx_or(x[8], x[20]);
-    y[9] = ptx_or(x[9], x[21]);
-    y[10] = ptx_or(x[10], x[22]);
-    y[11] = ptx_or(x[11], x[23]);
+    static const uint32_t code[] = {
+      49411,0,0,12,0,
+      49411,1,1,13,0,
+      49411,2,2,14,0,
+      49411,3,3,15,0,
+      49411,4,4,16,0,
+      49411,5,5,17,0,
+      49411,6,6,18,0,
+      49411,7,7,19,0,
+      49411,8,8,20,0,
+      49411,9,9,21,0,
+      49411,10,10,22,0,
+      49411,11,11,23,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8279,18 +8316,21 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[12]);
-    y[1] = ptx_xor(x[1], x[13]);
-    y[2] = ptx_xor(x[2], x[14]);
-    y[3] = ptx_xor(x[3], x[15]);
-    y[4] = ptx_xor(x[4], x[16]);
-    y[5] = ptx_xor(x[5], x[17]);
-    y[6] = ptx_xor(x[6], x[18]);
-    y[7] = ptx_xor(x[7], x[19]);
-    y[8] = ptx_xor(x[8], x[20]);
-    y[9] = ptx_xor(x[9], x[21]);
-    y[10] = ptx_xor(x[10], x[22]);
-    y[11] = ptx_xor(x[11], x[23]);
+    static const uint32_t code[] = {
+      49412,0,0,12,0,
+      49412,1,1,13,0,
+      49412,2,2,14,0,
+      49412,3,3,15,0,
+      49412,4,4,16,0,
+      49412,5,5,17,0,
+      49412,6,6,18,0,
+      49412,7,7,19,0,
+      49412,8,8,20,0,
+      49412,9,9,21,0,
+      49412,10,10,22,0,
+      49412,11,11,23,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8355,18 +8395,21 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[4] = ptx_not(x[4]);
-    y[5] = ptx_not(x[5]);
-    y[6] = ptx_not(x[6]);
-    y[7] = ptx_not(x[7]);
-    y[8] = ptx_not(x[8]);
-    y[9] = ptx_not(x[9]);
-    y[10] = ptx_not(x[10]);
-    y[11] = ptx_not(x[11]);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      61697,4,4,0,0,
+      61697,5,5,0,0,
+      61697,6,6,0,0,
+      61697,7,7,0,0,
+      61697,8,8,0,0,
+      61697,9,9,0,0,
+      61697,10,10,0,0,
+      61697,11,11,0,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -18793,18 +18836,21 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    y[9] = ptx_shf_l_clamp(x[8], x[9], 1u);
-    y[10] = ptx_shf_l_clamp(x[9], x[10], 1u);
-    y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      49415,4,3,4,1,
+      49415,5,4,5,1,
+      49415,6,5,6,1,
+      49415,7,6,7,1,
+      49415,8,7,8,1,
+      49415,9,8,9,1,
+      49415,10,9,10,1,
+      49415,11,10,11,1,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -18869,18 +18915,21 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 31u);
-    y[9] = ptx_shf_l_clamp(x[8], x[9], 31u);
-    y[10] = ptx_shf_l_clamp(x[9], x[10], 31u);
-    y[11] = ptx_shf_l_clamp(x[10], x[11], 31u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      49415,4,3,4,31,
+      49415,5,4,5,31,
+      49415,6,5,6,31,
+      49415,7,6,7,31,
+      49415,8,7,8,31,
+      49415,9,8,9,31,
+      49415,10,9,10,31,
+      49415,11,10,11,31,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -18945,18 +18994,21 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 0u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
-    y[8] = ptx_shf_l_clamp(x[6], x[7], 0u);
-    y[9] = ptx_shf_l_clamp(x[7], x[8], 0u);
-    y[10] = ptx_shf_l_clamp(x[8], x[9], 0u);
-    y[11] = ptx_shf_l_clamp(x[9], x[10], 0u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      49415,4,2,3,0,
+      49415,5,3,4,0,
+      49415,6,4,5,0,
+      49415,7,5,6,0,
+      49415,8,6,7,0,
+      49415,9,7,8,0,
+      49415,10,8,9,0,
+      49415,11,9,10,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -19021,18 +19073,21 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[8] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    y[9] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    y[10] = ptx_shf_l_clamp(x[8], x[9], 1u);
-    y[11] = ptx_shf_l_clamp(x[9], x[10], 1u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      49415,4,2,3,1,
+      49415,5,3,4,1,
+      49415,6,4,5,1,
+      49415,7,5,6,1,
+      49415,8,6,7,1,
+      49415,9,7,8,1,
+      49415,10,8,9,1,
+      49415,11,9,10,1,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -19097,18 +19152,21 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[7] = ptx_shf_r_clamp(x[7], x[8], 1u);
-    y[8] = ptx_shf_r_clamp(x[8], x[9], 1u);
-    y[9] = ptx_shf_r_clamp(x[9], x[10], 1u);
-    y[10] = ptx_shf_r_clamp(x[10], x[11], 1u);
-    y[11] = ptx_shr(x[11], 1u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      49416,3,3,4,1,
+      49416,4,4,5,1,
+      49416,5,5,6,1,
+      49416,6,6,7,1,
+      49416,7,7,8,1,
+      49416,8,8,9,1,
+      49416,9,9,10,1,
+      49416,10,10,11,1,
+      61702,11,11,1,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -19173,18 +19231,21 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 31u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
-    y[7] = ptx_shf_r_clamp(x[7], x[8], 31u);
-    y[8] = ptx_shf_r_clamp(x[8], x[9], 31u);
-    y[9] = ptx_shf_r_clamp(x[9], x[10], 31u);
-    y[10] = ptx_shf_r_clamp(x[10], x[11], 31u);
-    y[11] = ptx_shr(x[11], 31u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      49416,3,3,4,31,
+      49416,4,4,5,31,
+      49416,5,5,6,31,
+      49416,6,6,7,31,
+      49416,7,7,8,31,
+      49416,8,8,9,31,
+      49416,9,9,10,31,
+      49416,10,10,11,31,
+      61702,11,11,31,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -19249,18 +19310,21 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 0u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 0u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 0u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 0u);
-    y[6] = ptx_shf_r_clamp(x[7], x[8], 0u);
-    y[7] = ptx_shf_r_clamp(x[8], x[9], 0u);
-    y[8] = ptx_shf_r_clamp(x[9], x[10], 0u);
-    y[9] = ptx_shf_r_clamp(x[10], x[11], 0u);
-    y[10] = ptx_shr(x[11], 0u);
-    y[11] = ptx_mov(0u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      49416,2,3,4,0,
+      49416,3,4,5,0,
+      49416,4,5,6,0,
+      49416,5,6,7,0,
+      49416,6,7,8,0,
+      49416,7,8,9,0,
+      49416,8,9,10,0,
+      49416,9,10,11,0,
+      61702,10,11,0,0,
+      64768,11,0,0,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -19325,18 +19389,21 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[6] = ptx_shf_r_clamp(x[7], x[8], 1u);
-    y[7] = ptx_shf_r_clamp(x[8], x[9], 1u);
-    y[8] = ptx_shf_r_clamp(x[9], x[10], 1u);
-    y[9] = ptx_shf_r_clamp(x[10], x[11], 1u);
-    y[10] = ptx_shr(x[11], 1u);
-    y[11] = ptx_mov(0u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      49416,2,3,4,1,
+      49416,3,4,5,1,
+      49416,4,5,6,1,
+      49416,5,6,7,1,
+      49416,6,7,8,1,
+      49416,7,8,9,1,
+      49416,8,9,10,1,
+      49416,9,10,11,1,
+      61702,10,11,1,0,
+      64768,11,0,0,0,
+    };
+    interpret(code, 12, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

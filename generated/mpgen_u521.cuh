@@ -2935,27 +2935,30 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[34], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[17]);
-    y[1] = ptx_addc_cc(cf, x[1], x[18]);
-    y[2] = ptx_addc_cc(cf, x[2], x[19]);
-    y[3] = ptx_addc_cc(cf, x[3], x[20]);
-    y[4] = ptx_addc_cc(cf, x[4], x[21]);
-    y[5] = ptx_addc_cc(cf, x[5], x[22]);
-    y[6] = ptx_addc_cc(cf, x[6], x[23]);
-    y[7] = ptx_addc_cc(cf, x[7], x[24]);
-    y[8] = ptx_addc_cc(cf, x[8], x[25]);
-    y[9] = ptx_addc_cc(cf, x[9], x[26]);
-    y[10] = ptx_addc_cc(cf, x[10], x[27]);
-    y[11] = ptx_addc_cc(cf, x[11], x[28]);
-    y[12] = ptx_addc_cc(cf, x[12], x[29]);
-    y[13] = ptx_addc_cc(cf, x[13], x[30]);
-    y[14] = ptx_addc_cc(cf, x[14], x[31]);
-    y[15] = ptx_addc_cc(cf, x[15], x[32]);
-    y[16] = ptx_addc(cf, x[16], x[33]);
-    y[17] = ptx_shr(y[16], 9u);
-    y[16] = ptx_and(y[16], 511u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,34,4294967295,0,
+      49434,0,0,17,0,
+      49434,1,1,18,0,
+      49434,2,2,19,0,
+      49434,3,3,20,0,
+      49434,4,4,21,0,
+      49434,5,5,22,0,
+      49434,6,6,23,0,
+      49434,7,7,24,0,
+      49434,8,8,25,0,
+      49434,9,9,26,0,
+      49434,10,10,27,0,
+      49434,11,11,28,0,
+      49434,12,12,29,0,
+      49434,13,13,30,0,
+      49434,14,14,31,0,
+      49434,15,15,32,0,
+      49430,16,16,33,0,
+      62726,17,16,9,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 20, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3037,29 +3040,31 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[34]);
-    y[0] = ptx_subc_cc(cf, x[0], x[17]);
-    y[1] = ptx_subc_cc(cf, x[1], x[18]);
-    y[2] = ptx_subc_cc(cf, x[2], x[19]);
-    y[3] = ptx_subc_cc(cf, x[3], x[20]);
-    y[4] = ptx_subc_cc(cf, x[4], x[21]);
-    y[5] = ptx_subc_cc(cf, x[5], x[22]);
-    y[6] = ptx_subc_cc(cf, x[6], x[23]);
-    y[7] = ptx_subc_cc(cf, x[7], x[24]);
-    y[8] = ptx_subc_cc(cf, x[8], x[25]);
-    y[9] = ptx_subc_cc(cf, x[9], x[26]);
-    y[10] = ptx_subc_cc(cf, x[10], x[27]);
-    y[11] = ptx_subc_cc(cf, x[11], x[28]);
-    y[12] = ptx_subc_cc(cf, x[12], x[29]);
-    y[13] = ptx_subc_cc(cf, x[13], x[30]);
-    y[14] = ptx_subc_cc(cf, x[14], x[31]);
-    y[15] = ptx_subc_cc(cf, x[15], x[32]);
-    y[16] = ptx_subc_cc(cf, x[16], x[33]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[17] = ptx_and(t[1], 1u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      52755,0,0,34,0,
+      49435,0,0,17,0,
+      49435,1,1,18,0,
+      49435,2,2,19,0,
+      49435,3,3,20,0,
+      49435,4,4,21,0,
+      49435,5,5,22,0,
+      49435,6,6,23,0,
+      49435,7,7,24,0,
+      49435,8,8,25,0,
+      49435,9,9,26,0,
+      49435,10,10,27,0,
+      49435,11,11,28,0,
+      49435,12,12,29,0,
+      49435,13,13,30,0,
+      49435,14,14,31,0,
+      49435,15,15,32,0,
+      49435,16,16,33,0,
+      65047,1,0,0,0,
+      63746,17,1,1,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 21, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3140,26 +3145,28 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[17]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc_cc(cf, x[2], 0u);
-    y[3] = ptx_addc_cc(cf, x[3], 0u);
-    y[4] = ptx_addc_cc(cf, x[4], 0u);
-    y[5] = ptx_addc_cc(cf, x[5], 0u);
-    y[6] = ptx_addc_cc(cf, x[6], 0u);
-    y[7] = ptx_addc_cc(cf, x[7], 0u);
-    y[8] = ptx_addc_cc(cf, x[8], 0u);
-    y[9] = ptx_addc_cc(cf, x[9], 0u);
-    y[10] = ptx_addc_cc(cf, x[10], 0u);
-    y[11] = ptx_addc_cc(cf, x[11], 0u);
-    y[12] = ptx_addc_cc(cf, x[12], 0u);
-    y[13] = ptx_addc_cc(cf, x[13], 0u);
-    y[14] = ptx_addc_cc(cf, x[14], 0u);
-    y[15] = ptx_addc_cc(cf, x[15], 0u);
-    y[16] = ptx_addc(cf, x[16], 0u);
-    y[17] = ptx_shr(y[16], 9u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49426,0,0,17,0,
+      61722,1,1,0,0,
+      61722,2,2,0,0,
+      61722,3,3,0,0,
+      61722,4,4,0,0,
+      61722,5,5,0,0,
+      61722,6,6,0,0,
+      61722,7,7,0,0,
+      61722,8,8,0,0,
+      61722,9,9,0,0,
+      61722,10,10,0,0,
+      61722,11,11,0,0,
+      61722,12,12,0,0,
+      61722,13,13,0,0,
+      61722,14,14,0,0,
+      61722,15,15,0,0,
+      61718,16,16,0,0,
+      62726,17,16,9,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 19, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3239,28 +3246,30 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[17]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    y[2] = ptx_subc_cc(cf, x[2], 0u);
-    y[3] = ptx_subc_cc(cf, x[3], 0u);
-    y[4] = ptx_subc_cc(cf, x[4], 0u);
-    y[5] = ptx_subc_cc(cf, x[5], 0u);
-    y[6] = ptx_subc_cc(cf, x[6], 0u);
-    y[7] = ptx_subc_cc(cf, x[7], 0u);
-    y[8] = ptx_subc_cc(cf, x[8], 0u);
-    y[9] = ptx_subc_cc(cf, x[9], 0u);
-    y[10] = ptx_subc_cc(cf, x[10], 0u);
-    y[11] = ptx_subc_cc(cf, x[11], 0u);
-    y[12] = ptx_subc_cc(cf, x[12], 0u);
-    y[13] = ptx_subc_cc(cf, x[13], 0u);
-    y[14] = ptx_subc_cc(cf, x[14], 0u);
-    y[15] = ptx_subc_cc(cf, x[15], 0u);
-    y[16] = ptx_subc_cc(cf, x[16], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[17] = ptx_and(t[0], 1u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49427,0,0,17,0,
+      61723,1,1,0,0,
+      61723,2,2,0,0,
+      61723,3,3,0,0,
+      61723,4,4,0,0,
+      61723,5,5,0,0,
+      61723,6,6,0,0,
+      61723,7,7,0,0,
+      61723,8,8,0,0,
+      61723,9,9,0,0,
+      61723,10,10,0,0,
+      61723,11,11,0,0,
+      61723,12,12,0,0,
+      61723,13,13,0,0,
+      61723,14,14,0,0,
+      61723,15,15,0,0,
+      61723,16,16,0,0,
+      65047,0,0,0,0,
+      63746,17,0,1,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 20, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3339,25 +3348,27 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc_cc(cf, 0u, x[1]);
-    y[2] = ptx_subc_cc(cf, 0u, x[2]);
-    y[3] = ptx_subc_cc(cf, 0u, x[3]);
-    y[4] = ptx_subc_cc(cf, 0u, x[4]);
-    y[5] = ptx_subc_cc(cf, 0u, x[5]);
-    y[6] = ptx_subc_cc(cf, 0u, x[6]);
-    y[7] = ptx_subc_cc(cf, 0u, x[7]);
-    y[8] = ptx_subc_cc(cf, 0u, x[8]);
-    y[9] = ptx_subc_cc(cf, 0u, x[9]);
-    y[10] = ptx_subc_cc(cf, 0u, x[10]);
-    y[11] = ptx_subc_cc(cf, 0u, x[11]);
-    y[12] = ptx_subc_cc(cf, 0u, x[12]);
-    y[13] = ptx_subc_cc(cf, 0u, x[13]);
-    y[14] = ptx_subc_cc(cf, 0u, x[14]);
-    y[15] = ptx_subc_cc(cf, 0u, x[15]);
-    y[16] = ptx_subc(cf, 0u, x[16]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52507,1,0,1,0,
+      52507,2,0,2,0,
+      52507,3,0,3,0,
+      52507,4,0,4,0,
+      52507,5,0,5,0,
+      52507,6,0,6,0,
+      52507,7,0,7,0,
+      52507,8,0,8,0,
+      52507,9,0,9,0,
+      52507,10,0,10,0,
+      52507,11,0,11,0,
+      52507,12,0,12,0,
+      52507,13,0,13,0,
+      52507,14,0,14,0,
+      52507,15,0,15,0,
+      52503,16,0,16,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4040,632 +4051,634 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[32];
-    y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_hi(x[0], x[17]);
-    y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_hi(x[2], x[17]);
-    y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_hi(x[4], x[17]);
-    y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_hi(x[6], x[17]);
-    y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_hi(x[8], x[17]);
-    y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_hi(x[10], x[17]);
-    y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_hi(x[12], x[17]);
-    y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_hi(x[14], x[17]);
-    y[16] = ptx_mul_lo(x[16], x[17]);
-    y[17] = ptx_mul_hi(x[16], x[17]);
-    t[0] = ptx_mul_lo(x[1], x[17]);
-    t[1] = ptx_mul_hi(x[1], x[17]);
-    t[2] = ptx_mul_lo(x[3], x[17]);
-    t[3] = ptx_mul_hi(x[3], x[17]);
-    t[4] = ptx_mul_lo(x[5], x[17]);
-    t[5] = ptx_mul_hi(x[5], x[17]);
-    t[6] = ptx_mul_lo(x[7], x[17]);
-    t[7] = ptx_mul_hi(x[7], x[17]);
-    t[8] = ptx_mul_lo(x[9], x[17]);
-    t[9] = ptx_mul_hi(x[9], x[17]);
-    t[10] = ptx_mul_lo(x[11], x[17]);
-    t[11] = ptx_mul_hi(x[11], x[17]);
-    t[12] = ptx_mul_lo(x[13], x[17]);
-    t[13] = ptx_mul_hi(x[13], x[17]);
-    t[14] = ptx_mul_lo(x[15], x[17]);
-    t[15] = ptx_mul_hi(x[15], x[17]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[15], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[14], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
-    t[17] = ptx_madc_hi(cf, x[16], x[18], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[14], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[13], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[15], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[15], x[19], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[13], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[15], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[12], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[14], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[14], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[16], x[20], t[18]);
-    t[19] = ptx_madc_hi(cf, x[16], x[20], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[12], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[14], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[11], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[13], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[13], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[15], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[15], x[21], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[11], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[13], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[15], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[12], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[12], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[14], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[14], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[16], x[22], t[20]);
-    t[21] = ptx_madc_hi(cf, x[16], x[22], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[12], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[14], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[11], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[13], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[13], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[15], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[15], x[23], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[24], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[11], x[24], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[13], x[24], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[15], x[24], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[24], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[24], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[24], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[12], x[24], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[12], x[24], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[14], x[24], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[14], x[24], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[16], x[24], t[22]);
-    t[23] = ptx_madc_hi(cf, x[16], x[24], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[25], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[25], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[12], x[25], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[14], x[25], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[25], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[25], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[25], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[25], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[11], x[25], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[13], x[25], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[13], x[25], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[15], x[25], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[15], x[25], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[7], x[26], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[26], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[11], x[26], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[13], x[26], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[15], x[26], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[26], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[26], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[26], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[26], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[26], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[12], x[26], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[12], x[26], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[14], x[26], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[14], x[26], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[16], x[26], t[24]);
-    t[25] = ptx_madc_hi(cf, x[16], x[26], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[6], x[27], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[8], x[27], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[27], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[12], x[27], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[14], x[27], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[27], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[27], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[27], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[27], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[27], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[27], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[11], x[27], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[13], x[27], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[13], x[27], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[15], x[27], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[15], x[27], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[5], x[28], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[7], x[28], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[9], x[28], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[11], x[28], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[13], x[28], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[15], x[28], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[28], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[28], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[28], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[28], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[28], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[28], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[28], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[12], x[28], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[12], x[28], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[14], x[28], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[14], x[28], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[16], x[28], t[26]);
-    t[27] = ptx_madc_hi(cf, x[16], x[28], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[4], x[29], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[6], x[29], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[8], x[29], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[10], x[29], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[12], x[29], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[14], x[29], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[3], x[29], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[29], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[5], x[29], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[29], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[7], x[29], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[29], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[9], x[29], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[29], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[11], x[29], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[13], x[29], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[13], x[29], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[15], x[29], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[15], x[29], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[3], x[30], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[5], x[30], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[7], x[30], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[9], x[30], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[11], x[30], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[13], x[30], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[15], x[30], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[2], x[30], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[4], x[30], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[4], x[30], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[6], x[30], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[6], x[30], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[8], x[30], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[8], x[30], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[10], x[30], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[10], x[30], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[12], x[30], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[12], x[30], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[14], x[30], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[14], x[30], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[16], x[30], t[28]);
-    t[29] = ptx_madc_hi(cf, x[16], x[30], 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[2], x[31], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[2], x[31], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[4], x[31], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[6], x[31], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[8], x[31], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[10], x[31], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[12], x[31], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[14], x[31], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[1], x[31], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[3], x[31], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[3], x[31], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[5], x[31], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[5], x[31], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[7], x[31], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[7], x[31], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[9], x[31], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[9], x[31], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[11], x[31], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[11], x[31], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[13], x[31], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[13], x[31], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[15], x[31], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[15], x[31], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[1], x[32], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[1], x[32], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[3], x[32], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[5], x[32], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[7], x[32], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[9], x[32], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[11], x[32], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[13], x[32], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
-    y[31] = ptx_madc_hi_cc(cf, x[15], x[32], y[31]);
-    y[32] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[0], x[32], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[2], x[32], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[2], x[32], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[4], x[32], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[4], x[32], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[6], x[32], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[6], x[32], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[8], x[32], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[8], x[32], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[10], x[32], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[10], x[32], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[12], x[32], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[12], x[32], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[14], x[32], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[14], x[32], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[16], x[32], t[30]);
-    t[31] = ptx_madc_hi(cf, x[16], x[32], 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[0], x[33], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[0], x[33], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[2], x[33], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[2], x[33], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[4], x[33], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[6], x[33], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[8], x[33], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[10], x[33], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[12], x[33], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
-    y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
-    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
-    t[16] = ptx_mad_lo_cc(cf, x[1], x[33], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[1], x[33], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[3], x[33], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[3], x[33], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[5], x[33], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[5], x[33], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[7], x[33], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[7], x[33], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[9], x[33], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[9], x[33], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[11], x[33], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[11], x[33], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[13], x[33], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[13], x[33], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[15], x[33], t[30]);
-    t[31] = ptx_madc_hi(cf, x[15], x[33], t[31]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc_cc(cf, y[22], t[21]);
-    y[23] = ptx_addc_cc(cf, y[23], t[22]);
-    y[24] = ptx_addc_cc(cf, y[24], t[23]);
-    y[25] = ptx_addc_cc(cf, y[25], t[24]);
-    y[26] = ptx_addc_cc(cf, y[26], t[25]);
-    y[27] = ptx_addc_cc(cf, y[27], t[26]);
-    y[28] = ptx_addc_cc(cf, y[28], t[27]);
-    y[29] = ptx_addc_cc(cf, y[29], t[28]);
-    y[30] = ptx_addc_cc(cf, y[30], t[29]);
-    y[31] = ptx_addc_cc(cf, y[31], t[30]);
-    y[32] = ptx_addc(cf, y[32], t[31]);
+    static const uint32_t code[] = {
+      49420,0,0,17,0,
+      49421,1,0,17,0,
+      49420,2,2,17,0,
+      49421,3,2,17,0,
+      49420,4,4,17,0,
+      49421,5,4,17,0,
+      49420,6,6,17,0,
+      49421,7,6,17,0,
+      49420,8,8,17,0,
+      49421,9,8,17,0,
+      49420,10,10,17,0,
+      49421,11,10,17,0,
+      49420,12,12,17,0,
+      49421,13,12,17,0,
+      49420,14,14,17,0,
+      49421,15,14,17,0,
+      49420,16,16,17,0,
+      49421,17,16,17,0,
+      49676,0,1,17,0,
+      49677,1,1,17,0,
+      49676,2,3,17,0,
+      49677,3,3,17,0,
+      49676,4,5,17,0,
+      49677,5,5,17,0,
+      49676,6,7,17,0,
+      49677,7,7,17,0,
+      49676,8,9,17,0,
+      49677,9,9,17,0,
+      49676,10,11,17,0,
+      49677,11,11,17,0,
+      49676,12,13,17,0,
+      49677,13,13,17,0,
+      49676,14,15,17,0,
+      49677,15,15,17,0,
+      16660,2,1,18,2,
+      16669,3,1,18,3,
+      16668,4,3,18,4,
+      16669,5,3,18,5,
+      16668,6,5,18,6,
+      16669,7,5,18,7,
+      16668,8,7,18,8,
+      16669,9,7,18,9,
+      16668,10,9,18,10,
+      16669,11,9,18,11,
+      16668,12,11,18,12,
+      16669,13,11,18,13,
+      16668,14,13,18,14,
+      16669,15,13,18,15,
+      16668,16,15,18,16,
+      16669,17,15,18,17,
+      64790,18,0,0,0,
+      33300,0,0,18,0,
+      33309,1,0,18,1,
+      33308,2,2,18,2,
+      33309,3,2,18,3,
+      33308,4,4,18,4,
+      33309,5,4,18,5,
+      33308,6,6,18,6,
+      33309,7,6,18,7,
+      33308,8,8,18,8,
+      33309,9,8,18,9,
+      33308,10,10,18,10,
+      33309,11,10,18,11,
+      33308,12,12,18,12,
+      33309,13,12,18,13,
+      33308,14,14,18,14,
+      33309,15,14,18,15,
+      49692,16,16,18,0,
+      49689,17,16,18,0,
+      16660,2,0,19,2,
+      16669,3,0,19,3,
+      16668,4,2,19,4,
+      16669,5,2,19,5,
+      16668,6,4,19,6,
+      16669,7,4,19,7,
+      16668,8,6,19,8,
+      16669,9,6,19,9,
+      16668,10,8,19,10,
+      16669,11,8,19,11,
+      16668,12,10,19,12,
+      16669,13,10,19,13,
+      16668,14,12,19,14,
+      16669,15,12,19,15,
+      16668,16,14,19,16,
+      16669,17,14,19,17,
+      16668,18,16,19,18,
+      49433,19,16,19,0,
+      33300,2,1,19,2,
+      33309,3,1,19,3,
+      33308,4,3,19,4,
+      33309,5,3,19,5,
+      33308,6,5,19,6,
+      33309,7,5,19,7,
+      33308,8,7,19,8,
+      33309,9,7,19,9,
+      33308,10,9,19,10,
+      33309,11,9,19,11,
+      33308,12,11,19,12,
+      33309,13,11,19,13,
+      33308,14,13,19,14,
+      33309,15,13,19,15,
+      33308,16,15,19,16,
+      33309,17,15,19,17,
+      65046,18,0,0,0,
+      16660,4,1,20,4,
+      16669,5,1,20,5,
+      16668,6,3,20,6,
+      16669,7,3,20,7,
+      16668,8,5,20,8,
+      16669,9,5,20,9,
+      16668,10,7,20,10,
+      16669,11,7,20,11,
+      16668,12,9,20,12,
+      16669,13,9,20,13,
+      16668,14,11,20,14,
+      16669,15,11,20,15,
+      16668,16,13,20,16,
+      16669,17,13,20,17,
+      16668,18,15,20,18,
+      16669,19,15,20,19,
+      64790,20,0,0,0,
+      33300,2,0,20,2,
+      33309,3,0,20,3,
+      33308,4,2,20,4,
+      33309,5,2,20,5,
+      33308,6,4,20,6,
+      33309,7,4,20,7,
+      33308,8,6,20,8,
+      33309,9,6,20,9,
+      33308,10,8,20,10,
+      33309,11,8,20,11,
+      33308,12,10,20,12,
+      33309,13,10,20,13,
+      33308,14,12,20,14,
+      33309,15,12,20,15,
+      33308,16,14,20,16,
+      33309,17,14,20,17,
+      33308,18,16,20,18,
+      49689,19,16,20,0,
+      16660,4,0,21,4,
+      16669,5,0,21,5,
+      16668,6,2,21,6,
+      16669,7,2,21,7,
+      16668,8,4,21,8,
+      16669,9,4,21,9,
+      16668,10,6,21,10,
+      16669,11,6,21,11,
+      16668,12,8,21,12,
+      16669,13,8,21,13,
+      16668,14,10,21,14,
+      16669,15,10,21,15,
+      16668,16,12,21,16,
+      16669,17,12,21,17,
+      16668,18,14,21,18,
+      16669,19,14,21,19,
+      16668,20,16,21,20,
+      49433,21,16,21,0,
+      33300,4,1,21,4,
+      33309,5,1,21,5,
+      33308,6,3,21,6,
+      33309,7,3,21,7,
+      33308,8,5,21,8,
+      33309,9,5,21,9,
+      33308,10,7,21,10,
+      33309,11,7,21,11,
+      33308,12,9,21,12,
+      33309,13,9,21,13,
+      33308,14,11,21,14,
+      33309,15,11,21,15,
+      33308,16,13,21,16,
+      33309,17,13,21,17,
+      33308,18,15,21,18,
+      33309,19,15,21,19,
+      65046,20,0,0,0,
+      16660,6,1,22,6,
+      16669,7,1,22,7,
+      16668,8,3,22,8,
+      16669,9,3,22,9,
+      16668,10,5,22,10,
+      16669,11,5,22,11,
+      16668,12,7,22,12,
+      16669,13,7,22,13,
+      16668,14,9,22,14,
+      16669,15,9,22,15,
+      16668,16,11,22,16,
+      16669,17,11,22,17,
+      16668,18,13,22,18,
+      16669,19,13,22,19,
+      16668,20,15,22,20,
+      16669,21,15,22,21,
+      64790,22,0,0,0,
+      33300,4,0,22,4,
+      33309,5,0,22,5,
+      33308,6,2,22,6,
+      33309,7,2,22,7,
+      33308,8,4,22,8,
+      33309,9,4,22,9,
+      33308,10,6,22,10,
+      33309,11,6,22,11,
+      33308,12,8,22,12,
+      33309,13,8,22,13,
+      33308,14,10,22,14,
+      33309,15,10,22,15,
+      33308,16,12,22,16,
+      33309,17,12,22,17,
+      33308,18,14,22,18,
+      33309,19,14,22,19,
+      33308,20,16,22,20,
+      49689,21,16,22,0,
+      16660,6,0,23,6,
+      16669,7,0,23,7,
+      16668,8,2,23,8,
+      16669,9,2,23,9,
+      16668,10,4,23,10,
+      16669,11,4,23,11,
+      16668,12,6,23,12,
+      16669,13,6,23,13,
+      16668,14,8,23,14,
+      16669,15,8,23,15,
+      16668,16,10,23,16,
+      16669,17,10,23,17,
+      16668,18,12,23,18,
+      16669,19,12,23,19,
+      16668,20,14,23,20,
+      16669,21,14,23,21,
+      16668,22,16,23,22,
+      49433,23,16,23,0,
+      33300,6,1,23,6,
+      33309,7,1,23,7,
+      33308,8,3,23,8,
+      33309,9,3,23,9,
+      33308,10,5,23,10,
+      33309,11,5,23,11,
+      33308,12,7,23,12,
+      33309,13,7,23,13,
+      33308,14,9,23,14,
+      33309,15,9,23,15,
+      33308,16,11,23,16,
+      33309,17,11,23,17,
+      33308,18,13,23,18,
+      33309,19,13,23,19,
+      33308,20,15,23,20,
+      33309,21,15,23,21,
+      65046,22,0,0,0,
+      16660,8,1,24,8,
+      16669,9,1,24,9,
+      16668,10,3,24,10,
+      16669,11,3,24,11,
+      16668,12,5,24,12,
+      16669,13,5,24,13,
+      16668,14,7,24,14,
+      16669,15,7,24,15,
+      16668,16,9,24,16,
+      16669,17,9,24,17,
+      16668,18,11,24,18,
+      16669,19,11,24,19,
+      16668,20,13,24,20,
+      16669,21,13,24,21,
+      16668,22,15,24,22,
+      16669,23,15,24,23,
+      64790,24,0,0,0,
+      33300,6,0,24,6,
+      33309,7,0,24,7,
+      33308,8,2,24,8,
+      33309,9,2,24,9,
+      33308,10,4,24,10,
+      33309,11,4,24,11,
+      33308,12,6,24,12,
+      33309,13,6,24,13,
+      33308,14,8,24,14,
+      33309,15,8,24,15,
+      33308,16,10,24,16,
+      33309,17,10,24,17,
+      33308,18,12,24,18,
+      33309,19,12,24,19,
+      33308,20,14,24,20,
+      33309,21,14,24,21,
+      33308,22,16,24,22,
+      49689,23,16,24,0,
+      16660,8,0,25,8,
+      16669,9,0,25,9,
+      16668,10,2,25,10,
+      16669,11,2,25,11,
+      16668,12,4,25,12,
+      16669,13,4,25,13,
+      16668,14,6,25,14,
+      16669,15,6,25,15,
+      16668,16,8,25,16,
+      16669,17,8,25,17,
+      16668,18,10,25,18,
+      16669,19,10,25,19,
+      16668,20,12,25,20,
+      16669,21,12,25,21,
+      16668,22,14,25,22,
+      16669,23,14,25,23,
+      16668,24,16,25,24,
+      49433,25,16,25,0,
+      33300,8,1,25,8,
+      33309,9,1,25,9,
+      33308,10,3,25,10,
+      33309,11,3,25,11,
+      33308,12,5,25,12,
+      33309,13,5,25,13,
+      33308,14,7,25,14,
+      33309,15,7,25,15,
+      33308,16,9,25,16,
+      33309,17,9,25,17,
+      33308,18,11,25,18,
+      33309,19,11,25,19,
+      33308,20,13,25,20,
+      33309,21,13,25,21,
+      33308,22,15,25,22,
+      33309,23,15,25,23,
+      65046,24,0,0,0,
+      16660,10,1,26,10,
+      16669,11,1,26,11,
+      16668,12,3,26,12,
+      16669,13,3,26,13,
+      16668,14,5,26,14,
+      16669,15,5,26,15,
+      16668,16,7,26,16,
+      16669,17,7,26,17,
+      16668,18,9,26,18,
+      16669,19,9,26,19,
+      16668,20,11,26,20,
+      16669,21,11,26,21,
+      16668,22,13,26,22,
+      16669,23,13,26,23,
+      16668,24,15,26,24,
+      16669,25,15,26,25,
+      64790,26,0,0,0,
+      33300,8,0,26,8,
+      33309,9,0,26,9,
+      33308,10,2,26,10,
+      33309,11,2,26,11,
+      33308,12,4,26,12,
+      33309,13,4,26,13,
+      33308,14,6,26,14,
+      33309,15,6,26,15,
+      33308,16,8,26,16,
+      33309,17,8,26,17,
+      33308,18,10,26,18,
+      33309,19,10,26,19,
+      33308,20,12,26,20,
+      33309,21,12,26,21,
+      33308,22,14,26,22,
+      33309,23,14,26,23,
+      33308,24,16,26,24,
+      49689,25,16,26,0,
+      16660,10,0,27,10,
+      16669,11,0,27,11,
+      16668,12,2,27,12,
+      16669,13,2,27,13,
+      16668,14,4,27,14,
+      16669,15,4,27,15,
+      16668,16,6,27,16,
+      16669,17,6,27,17,
+      16668,18,8,27,18,
+      16669,19,8,27,19,
+      16668,20,10,27,20,
+      16669,21,10,27,21,
+      16668,22,12,27,22,
+      16669,23,12,27,23,
+      16668,24,14,27,24,
+      16669,25,14,27,25,
+      16668,26,16,27,26,
+      49433,27,16,27,0,
+      33300,10,1,27,10,
+      33309,11,1,27,11,
+      33308,12,3,27,12,
+      33309,13,3,27,13,
+      33308,14,5,27,14,
+      33309,15,5,27,15,
+      33308,16,7,27,16,
+      33309,17,7,27,17,
+      33308,18,9,27,18,
+      33309,19,9,27,19,
+      33308,20,11,27,20,
+      33309,21,11,27,21,
+      33308,22,13,27,22,
+      33309,23,13,27,23,
+      33308,24,15,27,24,
+      33309,25,15,27,25,
+      65046,26,0,0,0,
+      16660,12,1,28,12,
+      16669,13,1,28,13,
+      16668,14,3,28,14,
+      16669,15,3,28,15,
+      16668,16,5,28,16,
+      16669,17,5,28,17,
+      16668,18,7,28,18,
+      16669,19,7,28,19,
+      16668,20,9,28,20,
+      16669,21,9,28,21,
+      16668,22,11,28,22,
+      16669,23,11,28,23,
+      16668,24,13,28,24,
+      16669,25,13,28,25,
+      16668,26,15,28,26,
+      16669,27,15,28,27,
+      64790,28,0,0,0,
+      33300,10,0,28,10,
+      33309,11,0,28,11,
+      33308,12,2,28,12,
+      33309,13,2,28,13,
+      33308,14,4,28,14,
+      33309,15,4,28,15,
+      33308,16,6,28,16,
+      33309,17,6,28,17,
+      33308,18,8,28,18,
+      33309,19,8,28,19,
+      33308,20,10,28,20,
+      33309,21,10,28,21,
+      33308,22,12,28,22,
+      33309,23,12,28,23,
+      33308,24,14,28,24,
+      33309,25,14,28,25,
+      33308,26,16,28,26,
+      49689,27,16,28,0,
+      16660,12,0,29,12,
+      16669,13,0,29,13,
+      16668,14,2,29,14,
+      16669,15,2,29,15,
+      16668,16,4,29,16,
+      16669,17,4,29,17,
+      16668,18,6,29,18,
+      16669,19,6,29,19,
+      16668,20,8,29,20,
+      16669,21,8,29,21,
+      16668,22,10,29,22,
+      16669,23,10,29,23,
+      16668,24,12,29,24,
+      16669,25,12,29,25,
+      16668,26,14,29,26,
+      16669,27,14,29,27,
+      16668,28,16,29,28,
+      49433,29,16,29,0,
+      33300,12,1,29,12,
+      33309,13,1,29,13,
+      33308,14,3,29,14,
+      33309,15,3,29,15,
+      33308,16,5,29,16,
+      33309,17,5,29,17,
+      33308,18,7,29,18,
+      33309,19,7,29,19,
+      33308,20,9,29,20,
+      33309,21,9,29,21,
+      33308,22,11,29,22,
+      33309,23,11,29,23,
+      33308,24,13,29,24,
+      33309,25,13,29,25,
+      33308,26,15,29,26,
+      33309,27,15,29,27,
+      65046,28,0,0,0,
+      16660,14,1,30,14,
+      16669,15,1,30,15,
+      16668,16,3,30,16,
+      16669,17,3,30,17,
+      16668,18,5,30,18,
+      16669,19,5,30,19,
+      16668,20,7,30,20,
+      16669,21,7,30,21,
+      16668,22,9,30,22,
+      16669,23,9,30,23,
+      16668,24,11,30,24,
+      16669,25,11,30,25,
+      16668,26,13,30,26,
+      16669,27,13,30,27,
+      16668,28,15,30,28,
+      16669,29,15,30,29,
+      64790,30,0,0,0,
+      33300,12,0,30,12,
+      33309,13,0,30,13,
+      33308,14,2,30,14,
+      33309,15,2,30,15,
+      33308,16,4,30,16,
+      33309,17,4,30,17,
+      33308,18,6,30,18,
+      33309,19,6,30,19,
+      33308,20,8,30,20,
+      33309,21,8,30,21,
+      33308,22,10,30,22,
+      33309,23,10,30,23,
+      33308,24,12,30,24,
+      33309,25,12,30,25,
+      33308,26,14,30,26,
+      33309,27,14,30,27,
+      33308,28,16,30,28,
+      49689,29,16,30,0,
+      16660,14,0,31,14,
+      16669,15,0,31,15,
+      16668,16,2,31,16,
+      16669,17,2,31,17,
+      16668,18,4,31,18,
+      16669,19,4,31,19,
+      16668,20,6,31,20,
+      16669,21,6,31,21,
+      16668,22,8,31,22,
+      16669,23,8,31,23,
+      16668,24,10,31,24,
+      16669,25,10,31,25,
+      16668,26,12,31,26,
+      16669,27,12,31,27,
+      16668,28,14,31,28,
+      16669,29,14,31,29,
+      16668,30,16,31,30,
+      49433,31,16,31,0,
+      33300,14,1,31,14,
+      33309,15,1,31,15,
+      33308,16,3,31,16,
+      33309,17,3,31,17,
+      33308,18,5,31,18,
+      33309,19,5,31,19,
+      33308,20,7,31,20,
+      33309,21,7,31,21,
+      33308,22,9,31,22,
+      33309,23,9,31,23,
+      33308,24,11,31,24,
+      33309,25,11,31,25,
+      33308,26,13,31,26,
+      33309,27,13,31,27,
+      33308,28,15,31,28,
+      33309,29,15,31,29,
+      65046,30,0,0,0,
+      16660,16,1,32,16,
+      16669,17,1,32,17,
+      16668,18,3,32,18,
+      16669,19,3,32,19,
+      16668,20,5,32,20,
+      16669,21,5,32,21,
+      16668,22,7,32,22,
+      16669,23,7,32,23,
+      16668,24,9,32,24,
+      16669,25,9,32,25,
+      16668,26,11,32,26,
+      16669,27,11,32,27,
+      16668,28,13,32,28,
+      16669,29,13,32,29,
+      16668,30,15,32,30,
+      16669,31,15,32,31,
+      64790,32,0,0,0,
+      33300,14,0,32,14,
+      33309,15,0,32,15,
+      33308,16,2,32,16,
+      33309,17,2,32,17,
+      33308,18,4,32,18,
+      33309,19,4,32,19,
+      33308,20,6,32,20,
+      33309,21,6,32,21,
+      33308,22,8,32,22,
+      33309,23,8,32,23,
+      33308,24,10,32,24,
+      33309,25,10,32,25,
+      33308,26,12,32,26,
+      33309,27,12,32,27,
+      33308,28,14,32,28,
+      33309,29,14,32,29,
+      33308,30,16,32,30,
+      49689,31,16,32,0,
+      16660,16,0,33,16,
+      16669,17,0,33,17,
+      16668,18,2,33,18,
+      16669,19,2,33,19,
+      16668,20,4,33,20,
+      16669,21,4,33,21,
+      16668,22,6,33,22,
+      16669,23,6,33,23,
+      16668,24,8,33,24,
+      16669,25,8,33,25,
+      16668,26,10,33,26,
+      16669,27,10,33,27,
+      16668,28,12,33,28,
+      16669,29,12,33,29,
+      16668,30,14,33,30,
+      16669,31,14,33,31,
+      16664,32,16,33,32,
+      33300,16,1,33,16,
+      33309,17,1,33,17,
+      33308,18,3,33,18,
+      33309,19,3,33,19,
+      33308,20,5,33,20,
+      33309,21,5,33,21,
+      33308,22,7,33,22,
+      33309,23,7,33,23,
+      33308,24,9,33,24,
+      33309,25,9,33,25,
+      33308,26,11,33,26,
+      33309,27,11,33,27,
+      33308,28,13,33,28,
+      33309,29,13,33,29,
+      33308,30,15,33,30,
+      33305,31,15,33,31,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58650,23,23,22,0,
+      58650,24,24,23,0,
+      58650,25,25,24,0,
+      58650,26,26,25,0,
+      58650,27,27,26,0,
+      58650,28,28,27,0,
+      58650,29,29,28,0,
+      58650,30,30,29,0,
+      58650,31,31,30,0,
+      58646,32,32,31,0,
+    };
+    interpret(code, 624, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5793,314 +5806,316 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[16];
-    y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_hi(x[0], x[17]);
-    y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_hi(x[2], x[17]);
-    y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_hi(x[4], x[17]);
-    y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_hi(x[6], x[17]);
-    y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_hi(x[8], x[17]);
-    y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_hi(x[10], x[17]);
-    y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_hi(x[12], x[17]);
-    y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_hi(x[14], x[17]);
-    y[16] = ptx_mul_lo(x[16], x[17]);
-    t[0] = ptx_mul_lo(x[1], x[17]);
-    t[1] = ptx_mul_hi(x[1], x[17]);
-    t[2] = ptx_mul_lo(x[3], x[17]);
-    t[3] = ptx_mul_hi(x[3], x[17]);
-    t[4] = ptx_mul_lo(x[5], x[17]);
-    t[5] = ptx_mul_hi(x[5], x[17]);
-    t[6] = ptx_mul_lo(x[7], x[17]);
-    t[7] = ptx_mul_hi(x[7], x[17]);
-    t[8] = ptx_mul_lo(x[9], x[17]);
-    t[9] = ptx_mul_hi(x[9], x[17]);
-    t[10] = ptx_mul_lo(x[11], x[17]);
-    t[11] = ptx_mul_hi(x[11], x[17]);
-    t[12] = ptx_mul_lo(x[13], x[17]);
-    t[13] = ptx_mul_hi(x[13], x[17]);
-    t[14] = ptx_mul_lo(x[15], x[17]);
-    t[15] = ptx_mul_hi(x[15], x[17]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_lo(cf, x[15], x[18], y[16]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
-    t[15] = ptx_madc_hi(cf, x[14], x[18], t[15]);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_lo(cf, x[14], x[19], y[16]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
-    t[15] = ptx_madc_hi(cf, x[13], x[19], t[15]);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_lo(cf, x[13], x[20], y[16]);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
-    t[15] = ptx_madc_hi(cf, x[12], x[20], t[15]);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_lo(cf, x[12], x[21], y[16]);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[21], t[15]);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_lo(cf, x[11], x[22], y[16]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
-    t[15] = ptx_madc_hi(cf, x[10], x[22], t[15]);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_lo(cf, x[10], x[23], y[16]);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
-    t[15] = ptx_madc_hi(cf, x[9], x[23], t[15]);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_lo(cf, x[9], x[24], y[16]);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
-    t[15] = ptx_madc_hi(cf, x[8], x[24], t[15]);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_lo(cf, x[8], x[25], y[16]);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
-    t[15] = ptx_madc_hi(cf, x[7], x[25], t[15]);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_lo(cf, x[7], x[26], y[16]);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
-    t[15] = ptx_madc_hi(cf, x[6], x[26], t[15]);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_lo(cf, x[6], x[27], y[16]);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
-    t[15] = ptx_madc_hi(cf, x[5], x[27], t[15]);
-    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_lo(cf, x[5], x[28], y[16]);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
-    t[15] = ptx_madc_hi(cf, x[4], x[28], t[15]);
-    y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_lo(cf, x[4], x[29], y[16]);
-    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
-    t[15] = ptx_madc_hi(cf, x[3], x[29], t[15]);
-    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_lo(cf, x[3], x[30], y[16]);
-    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
-    t[15] = ptx_madc_hi(cf, x[2], x[30], t[15]);
-    y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_lo(cf, x[2], x[31], y[16]);
-    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
-    t[15] = ptx_madc_hi(cf, x[1], x[31], t[15]);
-    y[16] = ptx_mad_lo(x[1], x[32], y[16]);
-    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
-    t[15] = ptx_madc_hi(cf, x[0], x[32], t[15]);
-    y[16] = ptx_mad_lo(x[0], x[33], y[16]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc(cf, y[16], t[15]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49420,0,0,17,0,
+      49421,1,0,17,0,
+      49420,2,2,17,0,
+      49421,3,2,17,0,
+      49420,4,4,17,0,
+      49421,5,4,17,0,
+      49420,6,6,17,0,
+      49421,7,6,17,0,
+      49420,8,8,17,0,
+      49421,9,8,17,0,
+      49420,10,10,17,0,
+      49421,11,10,17,0,
+      49420,12,12,17,0,
+      49421,13,12,17,0,
+      49420,14,14,17,0,
+      49421,15,14,17,0,
+      49420,16,16,17,0,
+      49676,0,1,17,0,
+      49677,1,1,17,0,
+      49676,2,3,17,0,
+      49677,3,3,17,0,
+      49676,4,5,17,0,
+      49677,5,5,17,0,
+      49676,6,7,17,0,
+      49677,7,7,17,0,
+      49676,8,9,17,0,
+      49677,9,9,17,0,
+      49676,10,11,17,0,
+      49677,11,11,17,0,
+      49676,12,13,17,0,
+      49677,13,13,17,0,
+      49676,14,15,17,0,
+      49677,15,15,17,0,
+      16660,2,1,18,2,
+      16669,3,1,18,3,
+      16668,4,3,18,4,
+      16669,5,3,18,5,
+      16668,6,5,18,6,
+      16669,7,5,18,7,
+      16668,8,7,18,8,
+      16669,9,7,18,9,
+      16668,10,9,18,10,
+      16669,11,9,18,11,
+      16668,12,11,18,12,
+      16669,13,11,18,13,
+      16668,14,13,18,14,
+      16669,15,13,18,15,
+      16664,16,15,18,16,
+      33300,0,0,18,0,
+      33309,1,0,18,1,
+      33308,2,2,18,2,
+      33309,3,2,18,3,
+      33308,4,4,18,4,
+      33309,5,4,18,5,
+      33308,6,6,18,6,
+      33309,7,6,18,7,
+      33308,8,8,18,8,
+      33309,9,8,18,9,
+      33308,10,10,18,10,
+      33309,11,10,18,11,
+      33308,12,12,18,12,
+      33309,13,12,18,13,
+      33308,14,14,18,14,
+      33305,15,14,18,15,
+      16660,2,0,19,2,
+      16669,3,0,19,3,
+      16668,4,2,19,4,
+      16669,5,2,19,5,
+      16668,6,4,19,6,
+      16669,7,4,19,7,
+      16668,8,6,19,8,
+      16669,9,6,19,9,
+      16668,10,8,19,10,
+      16669,11,8,19,11,
+      16668,12,10,19,12,
+      16669,13,10,19,13,
+      16668,14,12,19,14,
+      16669,15,12,19,15,
+      16664,16,14,19,16,
+      33300,2,1,19,2,
+      33309,3,1,19,3,
+      33308,4,3,19,4,
+      33309,5,3,19,5,
+      33308,6,5,19,6,
+      33309,7,5,19,7,
+      33308,8,7,19,8,
+      33309,9,7,19,9,
+      33308,10,9,19,10,
+      33309,11,9,19,11,
+      33308,12,11,19,12,
+      33309,13,11,19,13,
+      33308,14,13,19,14,
+      33305,15,13,19,15,
+      16660,4,1,20,4,
+      16669,5,1,20,5,
+      16668,6,3,20,6,
+      16669,7,3,20,7,
+      16668,8,5,20,8,
+      16669,9,5,20,9,
+      16668,10,7,20,10,
+      16669,11,7,20,11,
+      16668,12,9,20,12,
+      16669,13,9,20,13,
+      16668,14,11,20,14,
+      16669,15,11,20,15,
+      16664,16,13,20,16,
+      33300,2,0,20,2,
+      33309,3,0,20,3,
+      33308,4,2,20,4,
+      33309,5,2,20,5,
+      33308,6,4,20,6,
+      33309,7,4,20,7,
+      33308,8,6,20,8,
+      33309,9,6,20,9,
+      33308,10,8,20,10,
+      33309,11,8,20,11,
+      33308,12,10,20,12,
+      33309,13,10,20,13,
+      33308,14,12,20,14,
+      33305,15,12,20,15,
+      16660,4,0,21,4,
+      16669,5,0,21,5,
+      16668,6,2,21,6,
+      16669,7,2,21,7,
+      16668,8,4,21,8,
+      16669,9,4,21,9,
+      16668,10,6,21,10,
+      16669,11,6,21,11,
+      16668,12,8,21,12,
+      16669,13,8,21,13,
+      16668,14,10,21,14,
+      16669,15,10,21,15,
+      16664,16,12,21,16,
+      33300,4,1,21,4,
+      33309,5,1,21,5,
+      33308,6,3,21,6,
+      33309,7,3,21,7,
+      33308,8,5,21,8,
+      33309,9,5,21,9,
+      33308,10,7,21,10,
+      33309,11,7,21,11,
+      33308,12,9,21,12,
+      33309,13,9,21,13,
+      33308,14,11,21,14,
+      33305,15,11,21,15,
+      16660,6,1,22,6,
+      16669,7,1,22,7,
+      16668,8,3,22,8,
+      16669,9,3,22,9,
+      16668,10,5,22,10,
+      16669,11,5,22,11,
+      16668,12,7,22,12,
+      16669,13,7,22,13,
+      16668,14,9,22,14,
+      16669,15,9,22,15,
+      16664,16,11,22,16,
+      33300,4,0,22,4,
+      33309,5,0,22,5,
+      33308,6,2,22,6,
+      33309,7,2,22,7,
+      33308,8,4,22,8,
+      33309,9,4,22,9,
+      33308,10,6,22,10,
+      33309,11,6,22,11,
+      33308,12,8,22,12,
+      33309,13,8,22,13,
+      33308,14,10,22,14,
+      33305,15,10,22,15,
+      16660,6,0,23,6,
+      16669,7,0,23,7,
+      16668,8,2,23,8,
+      16669,9,2,23,9,
+      16668,10,4,23,10,
+      16669,11,4,23,11,
+      16668,12,6,23,12,
+      16669,13,6,23,13,
+      16668,14,8,23,14,
+      16669,15,8,23,15,
+      16664,16,10,23,16,
+      33300,6,1,23,6,
+      33309,7,1,23,7,
+      33308,8,3,23,8,
+      33309,9,3,23,9,
+      33308,10,5,23,10,
+      33309,11,5,23,11,
+      33308,12,7,23,12,
+      33309,13,7,23,13,
+      33308,14,9,23,14,
+      33305,15,9,23,15,
+      16660,8,1,24,8,
+      16669,9,1,24,9,
+      16668,10,3,24,10,
+      16669,11,3,24,11,
+      16668,12,5,24,12,
+      16669,13,5,24,13,
+      16668,14,7,24,14,
+      16669,15,7,24,15,
+      16664,16,9,24,16,
+      33300,6,0,24,6,
+      33309,7,0,24,7,
+      33308,8,2,24,8,
+      33309,9,2,24,9,
+      33308,10,4,24,10,
+      33309,11,4,24,11,
+      33308,12,6,24,12,
+      33309,13,6,24,13,
+      33308,14,8,24,14,
+      33305,15,8,24,15,
+      16660,8,0,25,8,
+      16669,9,0,25,9,
+      16668,10,2,25,10,
+      16669,11,2,25,11,
+      16668,12,4,25,12,
+      16669,13,4,25,13,
+      16668,14,6,25,14,
+      16669,15,6,25,15,
+      16664,16,8,25,16,
+      33300,8,1,25,8,
+      33309,9,1,25,9,
+      33308,10,3,25,10,
+      33309,11,3,25,11,
+      33308,12,5,25,12,
+      33309,13,5,25,13,
+      33308,14,7,25,14,
+      33305,15,7,25,15,
+      16660,10,1,26,10,
+      16669,11,1,26,11,
+      16668,12,3,26,12,
+      16669,13,3,26,13,
+      16668,14,5,26,14,
+      16669,15,5,26,15,
+      16664,16,7,26,16,
+      33300,8,0,26,8,
+      33309,9,0,26,9,
+      33308,10,2,26,10,
+      33309,11,2,26,11,
+      33308,12,4,26,12,
+      33309,13,4,26,13,
+      33308,14,6,26,14,
+      33305,15,6,26,15,
+      16660,10,0,27,10,
+      16669,11,0,27,11,
+      16668,12,2,27,12,
+      16669,13,2,27,13,
+      16668,14,4,27,14,
+      16669,15,4,27,15,
+      16664,16,6,27,16,
+      33300,10,1,27,10,
+      33309,11,1,27,11,
+      33308,12,3,27,12,
+      33309,13,3,27,13,
+      33308,14,5,27,14,
+      33305,15,5,27,15,
+      16660,12,1,28,12,
+      16669,13,1,28,13,
+      16668,14,3,28,14,
+      16669,15,3,28,15,
+      16664,16,5,28,16,
+      33300,10,0,28,10,
+      33309,11,0,28,11,
+      33308,12,2,28,12,
+      33309,13,2,28,13,
+      33308,14,4,28,14,
+      33305,15,4,28,15,
+      16660,12,0,29,12,
+      16669,13,0,29,13,
+      16668,14,2,29,14,
+      16669,15,2,29,15,
+      16664,16,4,29,16,
+      33300,12,1,29,12,
+      33309,13,1,29,13,
+      33308,14,3,29,14,
+      33305,15,3,29,15,
+      16660,14,1,30,14,
+      16669,15,1,30,15,
+      16664,16,3,30,16,
+      33300,12,0,30,12,
+      33309,13,0,30,13,
+      33308,14,2,30,14,
+      33305,15,2,30,15,
+      16660,14,0,31,14,
+      16669,15,0,31,15,
+      16664,16,2,31,16,
+      33300,14,1,31,14,
+      33305,15,1,31,15,
+      16656,16,1,32,16,
+      33300,14,0,32,14,
+      33305,15,0,32,15,
+      16656,16,0,33,16,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58646,16,16,15,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 306, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -6997,649 +7012,651 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[65];
-    ptx_mul_lo(x[0], x[17]);
-    t[1] = ptx_mul_hi(x[0], x[17]);
-    t[2] = ptx_mul_lo(x[2], x[17]);
-    t[3] = ptx_mul_hi(x[2], x[17]);
-    t[4] = ptx_mul_lo(x[4], x[17]);
-    t[5] = ptx_mul_hi(x[4], x[17]);
-    t[6] = ptx_mul_lo(x[6], x[17]);
-    t[7] = ptx_mul_hi(x[6], x[17]);
-    t[8] = ptx_mul_lo(x[8], x[17]);
-    t[9] = ptx_mul_hi(x[8], x[17]);
-    t[10] = ptx_mul_lo(x[10], x[17]);
-    t[11] = ptx_mul_hi(x[10], x[17]);
-    t[12] = ptx_mul_lo(x[12], x[17]);
-    t[13] = ptx_mul_hi(x[12], x[17]);
-    t[14] = ptx_mul_lo(x[14], x[17]);
-    t[15] = ptx_mul_hi(x[14], x[17]);
-    t[16] = ptx_mul_lo(x[16], x[17]);
-    t[17] = ptx_mul_hi(x[16], x[17]);
-    t[33] = ptx_mul_lo(x[1], x[17]);
-    t[34] = ptx_mul_hi(x[1], x[17]);
-    t[35] = ptx_mul_lo(x[3], x[17]);
-    t[36] = ptx_mul_hi(x[3], x[17]);
-    t[37] = ptx_mul_lo(x[5], x[17]);
-    t[38] = ptx_mul_hi(x[5], x[17]);
-    t[39] = ptx_mul_lo(x[7], x[17]);
-    t[40] = ptx_mul_hi(x[7], x[17]);
-    t[41] = ptx_mul_lo(x[9], x[17]);
-    t[42] = ptx_mul_hi(x[9], x[17]);
-    t[43] = ptx_mul_lo(x[11], x[17]);
-    t[44] = ptx_mul_hi(x[11], x[17]);
-    t[45] = ptx_mul_lo(x[13], x[17]);
-    t[46] = ptx_mul_hi(x[13], x[17]);
-    t[47] = ptx_mul_lo(x[15], x[17]);
-    t[48] = ptx_mul_hi(x[15], x[17]);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[18], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[18], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[18], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[18], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[11], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[13], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[15], x[18], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[15], x[18], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[33] = ptx_mad_lo_cc(cf, x[0], x[18], t[33]);
-    t[34] = ptx_madc_hi_cc(cf, x[0], x[18], t[34]);
-    t[35] = ptx_madc_lo_cc(cf, x[2], x[18], t[35]);
-    t[36] = ptx_madc_hi_cc(cf, x[2], x[18], t[36]);
-    t[37] = ptx_madc_lo_cc(cf, x[4], x[18], t[37]);
-    t[38] = ptx_madc_hi_cc(cf, x[4], x[18], t[38]);
-    t[39] = ptx_madc_lo_cc(cf, x[6], x[18], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[6], x[18], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[8], x[18], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[8], x[18], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[10], x[18], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[10], x[18], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[12], x[18], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[12], x[18], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[14], x[18], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[14], x[18], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
-    t[50] = ptx_madc_hi(cf, x[16], x[18], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[19], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[19], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[19], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[19], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[12], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[14], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[14], x[19], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[16], x[19], t[18]);
-    t[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
-    t[35] = ptx_mad_lo_cc(cf, x[1], x[19], t[35]);
-    t[36] = ptx_madc_hi_cc(cf, x[1], x[19], t[36]);
-    t[37] = ptx_madc_lo_cc(cf, x[3], x[19], t[37]);
-    t[38] = ptx_madc_hi_cc(cf, x[3], x[19], t[38]);
-    t[39] = ptx_madc_lo_cc(cf, x[5], x[19], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[5], x[19], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[7], x[19], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[7], x[19], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[9], x[19], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[9], x[19], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[11], x[19], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[11], x[19], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[13], x[19], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[13], x[19], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[15], x[19], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[15], x[19], t[50]);
-    t[51] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[20], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[20], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[20], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[20], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[11], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[13], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[13], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[15], x[20], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[15], x[20], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[35] = ptx_mad_lo_cc(cf, x[0], x[20], t[35]);
-    t[36] = ptx_madc_hi_cc(cf, x[0], x[20], t[36]);
-    t[37] = ptx_madc_lo_cc(cf, x[2], x[20], t[37]);
-    t[38] = ptx_madc_hi_cc(cf, x[2], x[20], t[38]);
-    t[39] = ptx_madc_lo_cc(cf, x[4], x[20], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[4], x[20], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[6], x[20], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[6], x[20], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[8], x[20], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[8], x[20], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[10], x[20], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[10], x[20], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[12], x[20], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[12], x[20], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[14], x[20], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[14], x[20], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[16], x[20], t[51]);
-    t[52] = ptx_madc_hi(cf, x[16], x[20], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[21], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[21], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[21], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[21], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[12], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[12], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[14], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[14], x[21], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[16], x[21], t[20]);
-    t[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
-    t[37] = ptx_mad_lo_cc(cf, x[1], x[21], t[37]);
-    t[38] = ptx_madc_hi_cc(cf, x[1], x[21], t[38]);
-    t[39] = ptx_madc_lo_cc(cf, x[3], x[21], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[3], x[21], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[5], x[21], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[5], x[21], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[7], x[21], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[7], x[21], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[9], x[21], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[9], x[21], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[11], x[21], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[11], x[21], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[13], x[21], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[13], x[21], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[15], x[21], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[15], x[21], t[52]);
-    t[53] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[22], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[22], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[22], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[22], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[11], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[13], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[13], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[15], x[22], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[15], x[22], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    t[37] = ptx_mad_lo_cc(cf, x[0], x[22], t[37]);
-    t[38] = ptx_madc_hi_cc(cf, x[0], x[22], t[38]);
-    t[39] = ptx_madc_lo_cc(cf, x[2], x[22], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[2], x[22], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[4], x[22], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[4], x[22], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[6], x[22], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[6], x[22], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[8], x[22], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[8], x[22], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[10], x[22], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[10], x[22], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[12], x[22], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[12], x[22], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[14], x[22], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[14], x[22], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[16], x[22], t[53]);
-    t[54] = ptx_madc_hi(cf, x[16], x[22], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[23], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[23], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[23], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[23], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[12], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[12], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[14], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[14], x[23], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[16], x[23], t[22]);
-    t[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
-    t[39] = ptx_mad_lo_cc(cf, x[1], x[23], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[1], x[23], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[3], x[23], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[3], x[23], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[5], x[23], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[5], x[23], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[7], x[23], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[7], x[23], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[9], x[23], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[9], x[23], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[11], x[23], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[11], x[23], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[13], x[23], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[13], x[23], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[15], x[23], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[15], x[23], t[54]);
-    t[55] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[24], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[24], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[24], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[24], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[24], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[24], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[24], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[24], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[24], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[24], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[24], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[11], x[24], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[13], x[24], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[13], x[24], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[15], x[24], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[15], x[24], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[39] = ptx_mad_lo_cc(cf, x[0], x[24], t[39]);
-    t[40] = ptx_madc_hi_cc(cf, x[0], x[24], t[40]);
-    t[41] = ptx_madc_lo_cc(cf, x[2], x[24], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[2], x[24], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[4], x[24], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[4], x[24], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[6], x[24], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[6], x[24], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[8], x[24], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[8], x[24], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[10], x[24], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[10], x[24], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[12], x[24], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[12], x[24], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[14], x[24], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[14], x[24], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[16], x[24], t[55]);
-    t[56] = ptx_madc_hi(cf, x[16], x[24], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[25], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[25], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[25], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[25], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[25], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[25], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[25], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[25], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[25], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[25], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[25], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[25], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[12], x[25], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[12], x[25], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[14], x[25], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[14], x[25], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[16], x[25], t[24]);
-    t[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
-    t[41] = ptx_mad_lo_cc(cf, x[1], x[25], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[1], x[25], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[3], x[25], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[3], x[25], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[5], x[25], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[5], x[25], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[7], x[25], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[7], x[25], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[9], x[25], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[9], x[25], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[11], x[25], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[11], x[25], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[13], x[25], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[13], x[25], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[15], x[25], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[15], x[25], t[56]);
-    t[57] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[26], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[26], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[26], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[26], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[26], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[26], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[26], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[26], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[26], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[26], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[26], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[11], x[26], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[13], x[26], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[13], x[26], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[15], x[26], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[15], x[26], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    t[41] = ptx_mad_lo_cc(cf, x[0], x[26], t[41]);
-    t[42] = ptx_madc_hi_cc(cf, x[0], x[26], t[42]);
-    t[43] = ptx_madc_lo_cc(cf, x[2], x[26], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[2], x[26], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[4], x[26], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[4], x[26], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[6], x[26], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[6], x[26], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[8], x[26], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[8], x[26], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[10], x[26], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[10], x[26], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[12], x[26], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[12], x[26], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[14], x[26], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[14], x[26], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[16], x[26], t[57]);
-    t[58] = ptx_madc_hi(cf, x[16], x[26], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[27], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[27], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[27], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[27], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[27], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[27], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[27], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[27], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[27], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[27], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[27], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[27], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[12], x[27], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[12], x[27], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[14], x[27], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[14], x[27], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[16], x[27], t[26]);
-    t[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
-    t[43] = ptx_mad_lo_cc(cf, x[1], x[27], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[1], x[27], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[3], x[27], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[3], x[27], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[5], x[27], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[5], x[27], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[7], x[27], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[7], x[27], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[9], x[27], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[9], x[27], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[11], x[27], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[11], x[27], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[13], x[27], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[13], x[27], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[15], x[27], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[15], x[27], t[58]);
-    t[59] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[1], x[28], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[1], x[28], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[28], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[3], x[28], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[28], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[5], x[28], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[28], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[7], x[28], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[28], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[9], x[28], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[28], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[11], x[28], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[13], x[28], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[13], x[28], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[15], x[28], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[15], x[28], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    t[43] = ptx_mad_lo_cc(cf, x[0], x[28], t[43]);
-    t[44] = ptx_madc_hi_cc(cf, x[0], x[28], t[44]);
-    t[45] = ptx_madc_lo_cc(cf, x[2], x[28], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[2], x[28], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[4], x[28], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[4], x[28], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[6], x[28], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[6], x[28], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[8], x[28], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[8], x[28], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[10], x[28], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[10], x[28], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[12], x[28], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[12], x[28], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[14], x[28], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[14], x[28], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[16], x[28], t[59]);
-    t[60] = ptx_madc_hi(cf, x[16], x[28], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[0], x[29], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[0], x[29], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[2], x[29], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[2], x[29], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[4], x[29], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[4], x[29], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[6], x[29], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[6], x[29], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[8], x[29], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[8], x[29], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[10], x[29], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[10], x[29], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[12], x[29], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[12], x[29], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[14], x[29], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[14], x[29], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[16], x[29], t[28]);
-    t[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
-    t[45] = ptx_mad_lo_cc(cf, x[1], x[29], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[1], x[29], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[3], x[29], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[3], x[29], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[5], x[29], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[5], x[29], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[7], x[29], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[7], x[29], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[9], x[29], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[9], x[29], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[11], x[29], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[11], x[29], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[13], x[29], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[13], x[29], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[15], x[29], t[59]);
-    t[60] = ptx_madc_hi_cc(cf, x[15], x[29], t[60]);
-    t[61] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[1], x[30], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[1], x[30], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[3], x[30], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[3], x[30], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[5], x[30], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[5], x[30], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[7], x[30], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[7], x[30], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[9], x[30], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[9], x[30], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[11], x[30], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[11], x[30], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[13], x[30], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[13], x[30], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[15], x[30], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[15], x[30], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    t[45] = ptx_mad_lo_cc(cf, x[0], x[30], t[45]);
-    t[46] = ptx_madc_hi_cc(cf, x[0], x[30], t[46]);
-    t[47] = ptx_madc_lo_cc(cf, x[2], x[30], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[2], x[30], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[4], x[30], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[4], x[30], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[6], x[30], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[6], x[30], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[8], x[30], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[8], x[30], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[10], x[30], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[10], x[30], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[12], x[30], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[12], x[30], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[14], x[30], t[59]);
-    t[60] = ptx_madc_hi_cc(cf, x[14], x[30], t[60]);
-    t[61] = ptx_madc_lo_cc(cf, x[16], x[30], t[61]);
-    t[62] = ptx_madc_hi(cf, x[16], x[30], 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[0], x[31], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[0], x[31], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[2], x[31], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[2], x[31], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[4], x[31], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[4], x[31], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[6], x[31], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[6], x[31], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[8], x[31], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[8], x[31], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[10], x[31], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[10], x[31], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[12], x[31], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[12], x[31], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[14], x[31], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[14], x[31], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[16], x[31], t[30]);
-    t[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
-    t[47] = ptx_mad_lo_cc(cf, x[1], x[31], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[1], x[31], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[3], x[31], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[3], x[31], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[5], x[31], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[5], x[31], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[7], x[31], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[7], x[31], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[9], x[31], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[9], x[31], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[11], x[31], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[11], x[31], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[13], x[31], t[59]);
-    t[60] = ptx_madc_hi_cc(cf, x[13], x[31], t[60]);
-    t[61] = ptx_madc_lo_cc(cf, x[15], x[31], t[61]);
-    t[62] = ptx_madc_hi_cc(cf, x[15], x[31], t[62]);
-    t[63] = ptx_addc(cf, 0u, 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[1], x[32], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[1], x[32], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[3], x[32], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[3], x[32], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[5], x[32], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[5], x[32], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[7], x[32], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[7], x[32], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[9], x[32], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[9], x[32], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[11], x[32], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[11], x[32], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[13], x[32], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[13], x[32], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[15], x[32], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[15], x[32], t[31]);
-    t[32] = ptx_addc(cf, 0u, 0u);
-    t[47] = ptx_mad_lo_cc(cf, x[0], x[32], t[47]);
-    t[48] = ptx_madc_hi_cc(cf, x[0], x[32], t[48]);
-    t[49] = ptx_madc_lo_cc(cf, x[2], x[32], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[2], x[32], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[4], x[32], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[4], x[32], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[6], x[32], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[6], x[32], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[8], x[32], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[8], x[32], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[10], x[32], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[10], x[32], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[12], x[32], t[59]);
-    t[60] = ptx_madc_hi_cc(cf, x[12], x[32], t[60]);
-    t[61] = ptx_madc_lo_cc(cf, x[14], x[32], t[61]);
-    t[62] = ptx_madc_hi_cc(cf, x[14], x[32], t[62]);
-    t[63] = ptx_madc_lo_cc(cf, x[16], x[32], t[63]);
-    t[64] = ptx_madc_hi(cf, x[16], x[32], 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[0], x[33], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[0], x[33], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[2], x[33], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[2], x[33], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[4], x[33], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[4], x[33], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[6], x[33], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[6], x[33], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[8], x[33], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[8], x[33], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[10], x[33], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[10], x[33], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[12], x[33], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[12], x[33], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[14], x[33], t[30]);
-    t[31] = ptx_madc_hi_cc(cf, x[14], x[33], t[31]);
-    t[32] = ptx_madc_lo(cf, x[16], x[33], t[32]);
-    t[49] = ptx_mad_lo_cc(cf, x[1], x[33], t[49]);
-    t[50] = ptx_madc_hi_cc(cf, x[1], x[33], t[50]);
-    t[51] = ptx_madc_lo_cc(cf, x[3], x[33], t[51]);
-    t[52] = ptx_madc_hi_cc(cf, x[3], x[33], t[52]);
-    t[53] = ptx_madc_lo_cc(cf, x[5], x[33], t[53]);
-    t[54] = ptx_madc_hi_cc(cf, x[5], x[33], t[54]);
-    t[55] = ptx_madc_lo_cc(cf, x[7], x[33], t[55]);
-    t[56] = ptx_madc_hi_cc(cf, x[7], x[33], t[56]);
-    t[57] = ptx_madc_lo_cc(cf, x[9], x[33], t[57]);
-    t[58] = ptx_madc_hi_cc(cf, x[9], x[33], t[58]);
-    t[59] = ptx_madc_lo_cc(cf, x[11], x[33], t[59]);
-    t[60] = ptx_madc_hi_cc(cf, x[11], x[33], t[60]);
-    t[61] = ptx_madc_lo_cc(cf, x[13], x[33], t[61]);
-    t[62] = ptx_madc_hi_cc(cf, x[13], x[33], t[62]);
-    t[63] = ptx_madc_lo_cc(cf, x[15], x[33], t[63]);
-    t[64] = ptx_madc_hi(cf, x[15], x[33], t[64]);
-    t[1] = ptx_add_cc(cf, t[1], t[33]);
-    t[2] = ptx_addc_cc(cf, t[2], t[34]);
-    t[3] = ptx_addc_cc(cf, t[3], t[35]);
-    t[4] = ptx_addc_cc(cf, t[4], t[36]);
-    t[5] = ptx_addc_cc(cf, t[5], t[37]);
-    t[6] = ptx_addc_cc(cf, t[6], t[38]);
-    t[7] = ptx_addc_cc(cf, t[7], t[39]);
-    t[8] = ptx_addc_cc(cf, t[8], t[40]);
-    t[9] = ptx_addc_cc(cf, t[9], t[41]);
-    t[10] = ptx_addc_cc(cf, t[10], t[42]);
-    t[11] = ptx_addc_cc(cf, t[11], t[43]);
-    t[12] = ptx_addc_cc(cf, t[12], t[44]);
-    t[13] = ptx_addc_cc(cf, t[13], t[45]);
-    t[14] = ptx_addc_cc(cf, t[14], t[46]);
-    t[15] = ptx_addc_cc(cf, t[15], t[47]);
-    t[16] = ptx_addc_cc(cf, t[16], t[48]);
-    t[17] = ptx_addc_cc(cf, t[17], t[49]);
-    t[18] = ptx_addc_cc(cf, t[18], t[50]);
-    t[19] = ptx_addc_cc(cf, t[19], t[51]);
-    t[20] = ptx_addc_cc(cf, t[20], t[52]);
-    t[21] = ptx_addc_cc(cf, t[21], t[53]);
-    t[22] = ptx_addc_cc(cf, t[22], t[54]);
-    t[23] = ptx_addc_cc(cf, t[23], t[55]);
-    t[24] = ptx_addc_cc(cf, t[24], t[56]);
-    t[25] = ptx_addc_cc(cf, t[25], t[57]);
-    t[26] = ptx_addc_cc(cf, t[26], t[58]);
-    t[27] = ptx_addc_cc(cf, t[27], t[59]);
-    t[28] = ptx_addc_cc(cf, t[28], t[60]);
-    t[29] = ptx_addc_cc(cf, t[29], t[61]);
-    t[30] = ptx_addc_cc(cf, t[30], t[62]);
-    t[31] = ptx_addc_cc(cf, t[31], t[63]);
-    t[32] = ptx_addc(cf, t[32], t[64]);
-    y[0] = ptx_shf_r_clamp(t[16], t[17], 9u);
-    y[1] = ptx_shf_r_clamp(t[17], t[18], 9u);
-    y[2] = ptx_shf_r_clamp(t[18], t[19], 9u);
-    y[3] = ptx_shf_r_clamp(t[19], t[20], 9u);
-    y[4] = ptx_shf_r_clamp(t[20], t[21], 9u);
-    y[5] = ptx_shf_r_clamp(t[21], t[22], 9u);
-    y[6] = ptx_shf_r_clamp(t[22], t[23], 9u);
-    y[7] = ptx_shf_r_clamp(t[23], t[24], 9u);
-    y[8] = ptx_shf_r_clamp(t[24], t[25], 9u);
-    y[9] = ptx_shf_r_clamp(t[25], t[26], 9u);
-    y[10] = ptx_shf_r_clamp(t[26], t[27], 9u);
-    y[11] = ptx_shf_r_clamp(t[27], t[28], 9u);
-    y[12] = ptx_shf_r_clamp(t[28], t[29], 9u);
-    y[13] = ptx_shf_r_clamp(t[29], t[30], 9u);
-    y[14] = ptx_shf_r_clamp(t[30], t[31], 9u);
-    y[15] = ptx_shf_r_clamp(t[31], t[32], 9u);
-    y[16] = ptx_shr(t[32], 9u);
+    static const uint32_t code[] = {
+      49676,0,0,17,0,
+      49677,1,0,17,0,
+      49676,2,2,17,0,
+      49677,3,2,17,0,
+      49676,4,4,17,0,
+      49677,5,4,17,0,
+      49676,6,6,17,0,
+      49677,7,6,17,0,
+      49676,8,8,17,0,
+      49677,9,8,17,0,
+      49676,10,10,17,0,
+      49677,11,10,17,0,
+      49676,12,12,17,0,
+      49677,13,12,17,0,
+      49676,14,14,17,0,
+      49677,15,14,17,0,
+      49676,16,16,17,0,
+      49677,17,16,17,0,
+      49676,33,1,17,0,
+      49677,34,1,17,0,
+      49676,35,3,17,0,
+      49677,36,3,17,0,
+      49676,37,5,17,0,
+      49677,38,5,17,0,
+      49676,39,7,17,0,
+      49677,40,7,17,0,
+      49676,41,9,17,0,
+      49677,42,9,17,0,
+      49676,43,11,17,0,
+      49677,44,11,17,0,
+      49676,45,13,17,0,
+      49677,46,13,17,0,
+      49676,47,15,17,0,
+      49677,48,15,17,0,
+      33300,2,1,18,2,
+      33309,3,1,18,3,
+      33308,4,3,18,4,
+      33309,5,3,18,5,
+      33308,6,5,18,6,
+      33309,7,5,18,7,
+      33308,8,7,18,8,
+      33309,9,7,18,9,
+      33308,10,9,18,10,
+      33309,11,9,18,11,
+      33308,12,11,18,12,
+      33309,13,11,18,13,
+      33308,14,13,18,14,
+      33309,15,13,18,15,
+      33308,16,15,18,16,
+      33309,17,15,18,17,
+      65046,18,0,0,0,
+      33300,33,0,18,33,
+      33309,34,0,18,34,
+      33308,35,2,18,35,
+      33309,36,2,18,36,
+      33308,37,4,18,37,
+      33309,38,4,18,38,
+      33308,39,6,18,39,
+      33309,40,6,18,40,
+      33308,41,8,18,41,
+      33309,42,8,18,42,
+      33308,43,10,18,43,
+      33309,44,10,18,44,
+      33308,45,12,18,45,
+      33309,46,12,18,46,
+      33308,47,14,18,47,
+      33309,48,14,18,48,
+      49692,49,16,18,0,
+      49689,50,16,18,0,
+      33300,2,0,19,2,
+      33309,3,0,19,3,
+      33308,4,2,19,4,
+      33309,5,2,19,5,
+      33308,6,4,19,6,
+      33309,7,4,19,7,
+      33308,8,6,19,8,
+      33309,9,6,19,9,
+      33308,10,8,19,10,
+      33309,11,8,19,11,
+      33308,12,10,19,12,
+      33309,13,10,19,13,
+      33308,14,12,19,14,
+      33309,15,12,19,15,
+      33308,16,14,19,16,
+      33309,17,14,19,17,
+      33308,18,16,19,18,
+      49689,19,16,19,0,
+      33300,35,1,19,35,
+      33309,36,1,19,36,
+      33308,37,3,19,37,
+      33309,38,3,19,38,
+      33308,39,5,19,39,
+      33309,40,5,19,40,
+      33308,41,7,19,41,
+      33309,42,7,19,42,
+      33308,43,9,19,43,
+      33309,44,9,19,44,
+      33308,45,11,19,45,
+      33309,46,11,19,46,
+      33308,47,13,19,47,
+      33309,48,13,19,48,
+      33308,49,15,19,49,
+      33309,50,15,19,50,
+      65046,51,0,0,0,
+      33300,4,1,20,4,
+      33309,5,1,20,5,
+      33308,6,3,20,6,
+      33309,7,3,20,7,
+      33308,8,5,20,8,
+      33309,9,5,20,9,
+      33308,10,7,20,10,
+      33309,11,7,20,11,
+      33308,12,9,20,12,
+      33309,13,9,20,13,
+      33308,14,11,20,14,
+      33309,15,11,20,15,
+      33308,16,13,20,16,
+      33309,17,13,20,17,
+      33308,18,15,20,18,
+      33309,19,15,20,19,
+      65046,20,0,0,0,
+      33300,35,0,20,35,
+      33309,36,0,20,36,
+      33308,37,2,20,37,
+      33309,38,2,20,38,
+      33308,39,4,20,39,
+      33309,40,4,20,40,
+      33308,41,6,20,41,
+      33309,42,6,20,42,
+      33308,43,8,20,43,
+      33309,44,8,20,44,
+      33308,45,10,20,45,
+      33309,46,10,20,46,
+      33308,47,12,20,47,
+      33309,48,12,20,48,
+      33308,49,14,20,49,
+      33309,50,14,20,50,
+      33308,51,16,20,51,
+      49689,52,16,20,0,
+      33300,4,0,21,4,
+      33309,5,0,21,5,
+      33308,6,2,21,6,
+      33309,7,2,21,7,
+      33308,8,4,21,8,
+      33309,9,4,21,9,
+      33308,10,6,21,10,
+      33309,11,6,21,11,
+      33308,12,8,21,12,
+      33309,13,8,21,13,
+      33308,14,10,21,14,
+      33309,15,10,21,15,
+      33308,16,12,21,16,
+      33309,17,12,21,17,
+      33308,18,14,21,18,
+      33309,19,14,21,19,
+      33308,20,16,21,20,
+      49689,21,16,21,0,
+      33300,37,1,21,37,
+      33309,38,1,21,38,
+      33308,39,3,21,39,
+      33309,40,3,21,40,
+      33308,41,5,21,41,
+      33309,42,5,21,42,
+      33308,43,7,21,43,
+      33309,44,7,21,44,
+      33308,45,9,21,45,
+      33309,46,9,21,46,
+      33308,47,11,21,47,
+      33309,48,11,21,48,
+      33308,49,13,21,49,
+      33309,50,13,21,50,
+      33308,51,15,21,51,
+      33309,52,15,21,52,
+      65046,53,0,0,0,
+      33300,6,1,22,6,
+      33309,7,1,22,7,
+      33308,8,3,22,8,
+      33309,9,3,22,9,
+      33308,10,5,22,10,
+      33309,11,5,22,11,
+      33308,12,7,22,12,
+      33309,13,7,22,13,
+      33308,14,9,22,14,
+      33309,15,9,22,15,
+      33308,16,11,22,16,
+      33309,17,11,22,17,
+      33308,18,13,22,18,
+      33309,19,13,22,19,
+      33308,20,15,22,20,
+      33309,21,15,22,21,
+      65046,22,0,0,0,
+      33300,37,0,22,37,
+      33309,38,0,22,38,
+      33308,39,2,22,39,
+      33309,40,2,22,40,
+      33308,41,4,22,41,
+      33309,42,4,22,42,
+      33308,43,6,22,43,
+      33309,44,6,22,44,
+      33308,45,8,22,45,
+      33309,46,8,22,46,
+      33308,47,10,22,47,
+      33309,48,10,22,48,
+      33308,49,12,22,49,
+      33309,50,12,22,50,
+      33308,51,14,22,51,
+      33309,52,14,22,52,
+      33308,53,16,22,53,
+      49689,54,16,22,0,
+      33300,6,0,23,6,
+      33309,7,0,23,7,
+      33308,8,2,23,8,
+      33309,9,2,23,9,
+      33308,10,4,23,10,
+      33309,11,4,23,11,
+      33308,12,6,23,12,
+      33309,13,6,23,13,
+      33308,14,8,23,14,
+      33309,15,8,23,15,
+      33308,16,10,23,16,
+      33309,17,10,23,17,
+      33308,18,12,23,18,
+      33309,19,12,23,19,
+      33308,20,14,23,20,
+      33309,21,14,23,21,
+      33308,22,16,23,22,
+      49689,23,16,23,0,
+      33300,39,1,23,39,
+      33309,40,1,23,40,
+      33308,41,3,23,41,
+      33309,42,3,23,42,
+      33308,43,5,23,43,
+      33309,44,5,23,44,
+      33308,45,7,23,45,
+      33309,46,7,23,46,
+      33308,47,9,23,47,
+      33309,48,9,23,48,
+      33308,49,11,23,49,
+      33309,50,11,23,50,
+      33308,51,13,23,51,
+      33309,52,13,23,52,
+      33308,53,15,23,53,
+      33309,54,15,23,54,
+      65046,55,0,0,0,
+      33300,8,1,24,8,
+      33309,9,1,24,9,
+      33308,10,3,24,10,
+      33309,11,3,24,11,
+      33308,12,5,24,12,
+      33309,13,5,24,13,
+      33308,14,7,24,14,
+      33309,15,7,24,15,
+      33308,16,9,24,16,
+      33309,17,9,24,17,
+      33308,18,11,24,18,
+      33309,19,11,24,19,
+      33308,20,13,24,20,
+      33309,21,13,24,21,
+      33308,22,15,24,22,
+      33309,23,15,24,23,
+      65046,24,0,0,0,
+      33300,39,0,24,39,
+      33309,40,0,24,40,
+      33308,41,2,24,41,
+      33309,42,2,24,42,
+      33308,43,4,24,43,
+      33309,44,4,24,44,
+      33308,45,6,24,45,
+      33309,46,6,24,46,
+      33308,47,8,24,47,
+      33309,48,8,24,48,
+      33308,49,10,24,49,
+      33309,50,10,24,50,
+      33308,51,12,24,51,
+      33309,52,12,24,52,
+      33308,53,14,24,53,
+      33309,54,14,24,54,
+      33308,55,16,24,55,
+      49689,56,16,24,0,
+      33300,8,0,25,8,
+      33309,9,0,25,9,
+      33308,10,2,25,10,
+      33309,11,2,25,11,
+      33308,12,4,25,12,
+      33309,13,4,25,13,
+      33308,14,6,25,14,
+      33309,15,6,25,15,
+      33308,16,8,25,16,
+      33309,17,8,25,17,
+      33308,18,10,25,18,
+      33309,19,10,25,19,
+      33308,20,12,25,20,
+      33309,21,12,25,21,
+      33308,22,14,25,22,
+      33309,23,14,25,23,
+      33308,24,16,25,24,
+      49689,25,16,25,0,
+      33300,41,1,25,41,
+      33309,42,1,25,42,
+      33308,43,3,25,43,
+      33309,44,3,25,44,
+      33308,45,5,25,45,
+      33309,46,5,25,46,
+      33308,47,7,25,47,
+      33309,48,7,25,48,
+      33308,49,9,25,49,
+      33309,50,9,25,50,
+      33308,51,11,25,51,
+      33309,52,11,25,52,
+      33308,53,13,25,53,
+      33309,54,13,25,54,
+      33308,55,15,25,55,
+      33309,56,15,25,56,
+      65046,57,0,0,0,
+      33300,10,1,26,10,
+      33309,11,1,26,11,
+      33308,12,3,26,12,
+      33309,13,3,26,13,
+      33308,14,5,26,14,
+      33309,15,5,26,15,
+      33308,16,7,26,16,
+      33309,17,7,26,17,
+      33308,18,9,26,18,
+      33309,19,9,26,19,
+      33308,20,11,26,20,
+      33309,21,11,26,21,
+      33308,22,13,26,22,
+      33309,23,13,26,23,
+      33308,24,15,26,24,
+      33309,25,15,26,25,
+      65046,26,0,0,0,
+      33300,41,0,26,41,
+      33309,42,0,26,42,
+      33308,43,2,26,43,
+      33309,44,2,26,44,
+      33308,45,4,26,45,
+      33309,46,4,26,46,
+      33308,47,6,26,47,
+      33309,48,6,26,48,
+      33308,49,8,26,49,
+      33309,50,8,26,50,
+      33308,51,10,26,51,
+      33309,52,10,26,52,
+      33308,53,12,26,53,
+      33309,54,12,26,54,
+      33308,55,14,26,55,
+      33309,56,14,26,56,
+      33308,57,16,26,57,
+      49689,58,16,26,0,
+      33300,10,0,27,10,
+      33309,11,0,27,11,
+      33308,12,2,27,12,
+      33309,13,2,27,13,
+      33308,14,4,27,14,
+      33309,15,4,27,15,
+      33308,16,6,27,16,
+      33309,17,6,27,17,
+      33308,18,8,27,18,
+      33309,19,8,27,19,
+      33308,20,10,27,20,
+      33309,21,10,27,21,
+      33308,22,12,27,22,
+      33309,23,12,27,23,
+      33308,24,14,27,24,
+      33309,25,14,27,25,
+      33308,26,16,27,26,
+      49689,27,16,27,0,
+      33300,43,1,27,43,
+      33309,44,1,27,44,
+      33308,45,3,27,45,
+      33309,46,3,27,46,
+      33308,47,5,27,47,
+      33309,48,5,27,48,
+      33308,49,7,27,49,
+      33309,50,7,27,50,
+      33308,51,9,27,51,
+      33309,52,9,27,52,
+      33308,53,11,27,53,
+      33309,54,11,27,54,
+      33308,55,13,27,55,
+      33309,56,13,27,56,
+      33308,57,15,27,57,
+      33309,58,15,27,58,
+      65046,59,0,0,0,
+      33300,12,1,28,12,
+      33309,13,1,28,13,
+      33308,14,3,28,14,
+      33309,15,3,28,15,
+      33308,16,5,28,16,
+      33309,17,5,28,17,
+      33308,18,7,28,18,
+      33309,19,7,28,19,
+      33308,20,9,28,20,
+      33309,21,9,28,21,
+      33308,22,11,28,22,
+      33309,23,11,28,23,
+      33308,24,13,28,24,
+      33309,25,13,28,25,
+      33308,26,15,28,26,
+      33309,27,15,28,27,
+      65046,28,0,0,0,
+      33300,43,0,28,43,
+      33309,44,0,28,44,
+      33308,45,2,28,45,
+      33309,46,2,28,46,
+      33308,47,4,28,47,
+      33309,48,4,28,48,
+      33308,49,6,28,49,
+      33309,50,6,28,50,
+      33308,51,8,28,51,
+      33309,52,8,28,52,
+      33308,53,10,28,53,
+      33309,54,10,28,54,
+      33308,55,12,28,55,
+      33309,56,12,28,56,
+      33308,57,14,28,57,
+      33309,58,14,28,58,
+      33308,59,16,28,59,
+      49689,60,16,28,0,
+      33300,12,0,29,12,
+      33309,13,0,29,13,
+      33308,14,2,29,14,
+      33309,15,2,29,15,
+      33308,16,4,29,16,
+      33309,17,4,29,17,
+      33308,18,6,29,18,
+      33309,19,6,29,19,
+      33308,20,8,29,20,
+      33309,21,8,29,21,
+      33308,22,10,29,22,
+      33309,23,10,29,23,
+      33308,24,12,29,24,
+      33309,25,12,29,25,
+      33308,26,14,29,26,
+      33309,27,14,29,27,
+      33308,28,16,29,28,
+      49689,29,16,29,0,
+      33300,45,1,29,45,
+      33309,46,1,29,46,
+      33308,47,3,29,47,
+      33309,48,3,29,48,
+      33308,49,5,29,49,
+      33309,50,5,29,50,
+      33308,51,7,29,51,
+      33309,52,7,29,52,
+      33308,53,9,29,53,
+      33309,54,9,29,54,
+      33308,55,11,29,55,
+      33309,56,11,29,56,
+      33308,57,13,29,57,
+      33309,58,13,29,58,
+      33308,59,15,29,59,
+      33309,60,15,29,60,
+      65046,61,0,0,0,
+      33300,14,1,30,14,
+      33309,15,1,30,15,
+      33308,16,3,30,16,
+      33309,17,3,30,17,
+      33308,18,5,30,18,
+      33309,19,5,30,19,
+      33308,20,7,30,20,
+      33309,21,7,30,21,
+      33308,22,9,30,22,
+      33309,23,9,30,23,
+      33308,24,11,30,24,
+      33309,25,11,30,25,
+      33308,26,13,30,26,
+      33309,27,13,30,27,
+      33308,28,15,30,28,
+      33309,29,15,30,29,
+      65046,30,0,0,0,
+      33300,45,0,30,45,
+      33309,46,0,30,46,
+      33308,47,2,30,47,
+      33309,48,2,30,48,
+      33308,49,4,30,49,
+      33309,50,4,30,50,
+      33308,51,6,30,51,
+      33309,52,6,30,52,
+      33308,53,8,30,53,
+      33309,54,8,30,54,
+      33308,55,10,30,55,
+      33309,56,10,30,56,
+      33308,57,12,30,57,
+      33309,58,12,30,58,
+      33308,59,14,30,59,
+      33309,60,14,30,60,
+      33308,61,16,30,61,
+      49689,62,16,30,0,
+      33300,14,0,31,14,
+      33309,15,0,31,15,
+      33308,16,2,31,16,
+      33309,17,2,31,17,
+      33308,18,4,31,18,
+      33309,19,4,31,19,
+      33308,20,6,31,20,
+      33309,21,6,31,21,
+      33308,22,8,31,22,
+      33309,23,8,31,23,
+      33308,24,10,31,24,
+      33309,25,10,31,25,
+      33308,26,12,31,26,
+      33309,27,12,31,27,
+      33308,28,14,31,28,
+      33309,29,14,31,29,
+      33308,30,16,31,30,
+      49689,31,16,31,0,
+      33300,47,1,31,47,
+      33309,48,1,31,48,
+      33308,49,3,31,49,
+      33309,50,3,31,50,
+      33308,51,5,31,51,
+      33309,52,5,31,52,
+      33308,53,7,31,53,
+      33309,54,7,31,54,
+      33308,55,9,31,55,
+      33309,56,9,31,56,
+      33308,57,11,31,57,
+      33309,58,11,31,58,
+      33308,59,13,31,59,
+      33309,60,13,31,60,
+      33308,61,15,31,61,
+      33309,62,15,31,62,
+      65046,63,0,0,0,
+      33300,16,1,32,16,
+      33309,17,1,32,17,
+      33308,18,3,32,18,
+      33309,19,3,32,19,
+      33308,20,5,32,20,
+      33309,21,5,32,21,
+      33308,22,7,32,22,
+      33309,23,7,32,23,
+      33308,24,9,32,24,
+      33309,25,9,32,25,
+      33308,26,11,32,26,
+      33309,27,11,32,27,
+      33308,28,13,32,28,
+      33309,29,13,32,29,
+      33308,30,15,32,30,
+      33309,31,15,32,31,
+      65046,32,0,0,0,
+      33300,47,0,32,47,
+      33309,48,0,32,48,
+      33308,49,2,32,49,
+      33309,50,2,32,50,
+      33308,51,4,32,51,
+      33309,52,4,32,52,
+      33308,53,6,32,53,
+      33309,54,6,32,54,
+      33308,55,8,32,55,
+      33309,56,8,32,56,
+      33308,57,10,32,57,
+      33309,58,10,32,58,
+      33308,59,12,32,59,
+      33309,60,12,32,60,
+      33308,61,14,32,61,
+      33309,62,14,32,62,
+      33308,63,16,32,63,
+      49689,64,16,32,0,
+      33300,16,0,33,16,
+      33309,17,0,33,17,
+      33308,18,2,33,18,
+      33309,19,2,33,19,
+      33308,20,4,33,20,
+      33309,21,4,33,21,
+      33308,22,6,33,22,
+      33309,23,6,33,23,
+      33308,24,8,33,24,
+      33309,25,8,33,25,
+      33308,26,10,33,26,
+      33309,27,10,33,27,
+      33308,28,12,33,28,
+      33309,29,12,33,29,
+      33308,30,14,33,30,
+      33309,31,14,33,31,
+      33304,32,16,33,32,
+      33300,49,1,33,49,
+      33309,50,1,33,50,
+      33308,51,3,33,51,
+      33309,52,3,33,52,
+      33308,53,5,33,53,
+      33309,54,5,33,54,
+      33308,55,7,33,55,
+      33309,56,7,33,56,
+      33308,57,9,33,57,
+      33309,58,9,33,58,
+      33308,59,11,33,59,
+      33309,60,11,33,60,
+      33308,61,13,33,61,
+      33309,62,13,33,62,
+      33308,63,15,33,63,
+      33305,64,15,33,64,
+      59922,1,1,33,0,
+      59930,2,2,34,0,
+      59930,3,3,35,0,
+      59930,4,4,36,0,
+      59930,5,5,37,0,
+      59930,6,6,38,0,
+      59930,7,7,39,0,
+      59930,8,8,40,0,
+      59930,9,9,41,0,
+      59930,10,10,42,0,
+      59930,11,11,43,0,
+      59930,12,12,44,0,
+      59930,13,13,45,0,
+      59930,14,14,46,0,
+      59930,15,15,47,0,
+      59930,16,16,48,0,
+      59930,17,17,49,0,
+      59930,18,18,50,0,
+      59930,19,19,51,0,
+      59930,20,20,52,0,
+      59930,21,21,53,0,
+      59930,22,22,54,0,
+      59930,23,23,55,0,
+      59930,24,24,56,0,
+      59930,25,25,57,0,
+      59930,26,26,58,0,
+      59930,27,27,59,0,
+      59930,28,28,60,0,
+      59930,29,29,61,0,
+      59930,30,30,62,0,
+      59930,31,31,63,0,
+      59926,32,32,64,0,
+      59656,0,16,17,9,
+      59656,1,17,18,9,
+      59656,2,18,19,9,
+      59656,3,19,20,9,
+      59656,4,20,21,9,
+      59656,5,21,22,9,
+      59656,6,22,23,9,
+      59656,7,23,24,9,
+      59656,8,24,25,9,
+      59656,9,25,26,9,
+      59656,10,26,27,9,
+      59656,11,27,28,9,
+      59656,12,28,29,9,
+      59656,13,29,30,9,
+      59656,14,30,31,9,
+      59656,15,31,32,9,
+      63750,16,32,9,0,
+    };
+    interpret(code, 641, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -8847,392 +8864,394 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[32];
-    y[2] = ptx_mul_lo(x[2], x[0]);
-    y[3] = ptx_mul_hi(x[2], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
-    y[7] = ptx_mul_hi(x[6], x[0]);
-    y[8] = ptx_mul_lo(x[8], x[0]);
-    y[9] = ptx_mul_hi(x[8], x[0]);
-    y[10] = ptx_mul_lo(x[10], x[0]);
-    y[11] = ptx_mul_hi(x[10], x[0]);
-    y[12] = ptx_mul_lo(x[12], x[0]);
-    y[13] = ptx_mul_hi(x[12], x[0]);
-    y[14] = ptx_mul_lo(x[14], x[0]);
-    y[15] = ptx_mul_hi(x[14], x[0]);
-    y[16] = ptx_mul_lo(x[16], x[0]);
-    y[17] = ptx_mul_hi(x[16], x[0]);
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    t[2] = ptx_mul_lo(x[3], x[0]);
-    t[3] = ptx_mul_hi(x[3], x[0]);
-    t[4] = ptx_mul_lo(x[5], x[0]);
-    t[5] = ptx_mul_hi(x[5], x[0]);
-    t[6] = ptx_mul_lo(x[7], x[0]);
-    t[7] = ptx_mul_hi(x[7], x[0]);
-    t[8] = ptx_mul_lo(x[9], x[0]);
-    t[9] = ptx_mul_hi(x[9], x[0]);
-    t[10] = ptx_mul_lo(x[11], x[0]);
-    t[11] = ptx_mul_hi(x[11], x[0]);
-    t[12] = ptx_mul_lo(x[13], x[0]);
-    t[13] = ptx_mul_hi(x[13], x[0]);
-    t[14] = ptx_mul_lo(x[15], x[0]);
-    t[15] = ptx_mul_hi(x[15], x[0]);
-    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[1], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[11], x[1], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[1], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[13], x[1], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[1], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[15], x[1], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[1], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[1], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[1], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[12], x[1], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[12], x[1], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[14], x[1], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[14], x[1], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[16], x[1], 0u);
-    t[17] = ptx_madc_hi(cf, x[16], x[1], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[2], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[2], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[2], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[12], x[2], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[2], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[14], x[2], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[2], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[2], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[2], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[2], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[2], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[11], x[2], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[2], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[13], x[2], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[15], x[2], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[15], x[2], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[3], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[11], x[3], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[3], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[13], x[3], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[3], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[15], x[3], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[3], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[3], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[3], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[3], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[12], x[3], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[14], x[3], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[14], x[3], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[16], x[3], t[18]);
-    t[19] = ptx_madc_hi(cf, x[16], x[3], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[4], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[4], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[4], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[12], x[4], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[4], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[14], x[4], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[4], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[4], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[4], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[4], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[4], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[11], x[4], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[13], x[4], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[13], x[4], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[15], x[4], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[15], x[4], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[5], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[11], x[5], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[5], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[13], x[5], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[5], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[15], x[5], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[5], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[5], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[5], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[12], x[5], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[12], x[5], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[14], x[5], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[14], x[5], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[16], x[5], t[20]);
-    t[21] = ptx_madc_hi(cf, x[16], x[5], 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[6], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[6], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[6], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[12], x[6], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[6], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[14], x[6], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[6], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[6], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[6], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[6], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[6], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[11], x[6], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[13], x[6], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[13], x[6], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[15], x[6], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[15], x[6], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[9], x[7], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[7], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[11], x[7], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[7], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[13], x[7], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[7], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[15], x[7], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[7], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[7], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[7], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[12], x[7], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[12], x[7], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[14], x[7], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[14], x[7], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[16], x[7], t[22]);
-    t[23] = ptx_madc_hi(cf, x[16], x[7], 0u);
-    y[18] = ptx_mad_lo_cc(cf, x[10], x[8], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[8], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[8], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[12], x[8], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[8], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[14], x[8], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[8], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[8], 0u);
-    t[16] = ptx_mad_lo_cc(cf, x[9], x[8], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[8], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[8], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[11], x[8], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[13], x[8], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[13], x[8], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[15], x[8], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[15], x[8], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    y[20] = ptx_mad_lo_cc(cf, x[11], x[9], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[11], x[9], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[9], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[13], x[9], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[9], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[15], x[9], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    t[18] = ptx_mad_lo_cc(cf, x[10], x[9], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[9], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[12], x[9], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[12], x[9], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[14], x[9], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[14], x[9], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[16], x[9], t[24]);
-    t[25] = ptx_madc_hi(cf, x[16], x[9], 0u);
-    y[22] = ptx_mad_lo_cc(cf, x[12], x[10], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[12], x[10], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[10], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[14], x[10], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[10], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[10], 0u);
-    t[20] = ptx_mad_lo_cc(cf, x[11], x[10], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[11], x[10], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[13], x[10], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[13], x[10], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[15], x[10], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[15], x[10], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    y[24] = ptx_mad_lo_cc(cf, x[13], x[11], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[13], x[11], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[11], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[15], x[11], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_mad_lo_cc(cf, x[12], x[11], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[12], x[11], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[14], x[11], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[14], x[11], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[16], x[11], t[26]);
-    t[27] = ptx_madc_hi(cf, x[16], x[11], 0u);
-    y[26] = ptx_mad_lo_cc(cf, x[14], x[12], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[14], x[12], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[12], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[12], 0u);
-    t[24] = ptx_mad_lo_cc(cf, x[13], x[12], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[13], x[12], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[15], x[12], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[15], x[12], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    y[28] = ptx_mad_lo_cc(cf, x[15], x[13], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[15], x[13], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    t[26] = ptx_mad_lo_cc(cf, x[14], x[13], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[14], x[13], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[16], x[13], t[28]);
-    t[29] = ptx_madc_hi(cf, x[16], x[13], 0u);
-    y[30] = ptx_mad_lo_cc(cf, x[16], x[14], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[14], 0u);
-    t[28] = ptx_mad_lo_cc(cf, x[15], x[14], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[15], x[14], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_mad_lo_cc(cf, x[16], x[15], t[30]);
-    t[31] = ptx_madc_hi(cf, x[16], x[15], 0u);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc_cc(cf, y[22], t[21]);
-    y[23] = ptx_addc_cc(cf, y[23], t[22]);
-    y[24] = ptx_addc_cc(cf, y[24], t[23]);
-    y[25] = ptx_addc_cc(cf, y[25], t[24]);
-    y[26] = ptx_addc_cc(cf, y[26], t[25]);
-    y[27] = ptx_addc_cc(cf, y[27], t[26]);
-    y[28] = ptx_addc_cc(cf, y[28], t[27]);
-    y[29] = ptx_addc_cc(cf, y[29], t[28]);
-    y[30] = ptx_addc_cc(cf, y[30], t[29]);
-    y[31] = ptx_addc_cc(cf, y[31], t[30]);
-    y[32] = ptx_addc(cf, 0u, t[31]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc_cc(cf, y[3], y[3]);
-    y[4] = ptx_addc_cc(cf, y[4], y[4]);
-    y[5] = ptx_addc_cc(cf, y[5], y[5]);
-    y[6] = ptx_addc_cc(cf, y[6], y[6]);
-    y[7] = ptx_addc_cc(cf, y[7], y[7]);
-    y[8] = ptx_addc_cc(cf, y[8], y[8]);
-    y[9] = ptx_addc_cc(cf, y[9], y[9]);
-    y[10] = ptx_addc_cc(cf, y[10], y[10]);
-    y[11] = ptx_addc_cc(cf, y[11], y[11]);
-    y[12] = ptx_addc_cc(cf, y[12], y[12]);
-    y[13] = ptx_addc_cc(cf, y[13], y[13]);
-    y[14] = ptx_addc_cc(cf, y[14], y[14]);
-    y[15] = ptx_addc_cc(cf, y[15], y[15]);
-    y[16] = ptx_addc_cc(cf, y[16], y[16]);
-    y[17] = ptx_addc_cc(cf, y[17], y[17]);
-    y[18] = ptx_addc_cc(cf, y[18], y[18]);
-    y[19] = ptx_addc_cc(cf, y[19], y[19]);
-    y[20] = ptx_addc_cc(cf, y[20], y[20]);
-    y[21] = ptx_addc_cc(cf, y[21], y[21]);
-    y[22] = ptx_addc_cc(cf, y[22], y[22]);
-    y[23] = ptx_addc_cc(cf, y[23], y[23]);
-    y[24] = ptx_addc_cc(cf, y[24], y[24]);
-    y[25] = ptx_addc_cc(cf, y[25], y[25]);
-    y[26] = ptx_addc_cc(cf, y[26], y[26]);
-    y[27] = ptx_addc_cc(cf, y[27], y[27]);
-    y[28] = ptx_addc_cc(cf, y[28], y[28]);
-    y[29] = ptx_addc_cc(cf, y[29], y[29]);
-    y[30] = ptx_addc_cc(cf, y[30], y[30]);
-    y[31] = ptx_addc_cc(cf, y[31], y[31]);
-    y[32] = ptx_addc(cf, y[32], y[32]);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[2], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[4], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[6], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[7], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[8], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[8], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[9], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[9], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[10], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[10], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[11], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[11], x[11], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[12], x[12], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[12], x[12], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[13], x[13], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[13], x[13], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[14], x[14], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[14], x[14], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[15], x[15], y[30]);
-    y[31] = ptx_madc_hi_cc(cf, x[15], x[15], y[31]);
-    y[32] = ptx_madc_lo(cf, x[16], x[16], y[32]);
+    static const uint32_t code[] = {
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49420,6,6,0,0,
+      49421,7,6,0,0,
+      49420,8,8,0,0,
+      49421,9,8,0,0,
+      49420,10,10,0,0,
+      49421,11,10,0,0,
+      49420,12,12,0,0,
+      49421,13,12,0,0,
+      49420,14,14,0,0,
+      49421,15,14,0,0,
+      49420,16,16,0,0,
+      49421,17,16,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49676,4,5,0,0,
+      49677,5,5,0,0,
+      49676,6,7,0,0,
+      49677,7,7,0,0,
+      49676,8,9,0,0,
+      49677,9,9,0,0,
+      49676,10,11,0,0,
+      49677,11,11,0,0,
+      49676,12,13,0,0,
+      49677,13,13,0,0,
+      49676,14,15,0,0,
+      49677,15,15,0,0,
+      16660,4,3,1,4,
+      16669,5,3,1,5,
+      16668,6,5,1,6,
+      16669,7,5,1,7,
+      16668,8,7,1,8,
+      16669,9,7,1,9,
+      16668,10,9,1,10,
+      16669,11,9,1,11,
+      16668,12,11,1,12,
+      16669,13,11,1,13,
+      16668,14,13,1,14,
+      16669,15,13,1,15,
+      16668,16,15,1,16,
+      16669,17,15,1,17,
+      64790,18,0,0,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      33308,4,4,1,4,
+      33309,5,4,1,5,
+      33308,6,6,1,6,
+      33309,7,6,1,7,
+      33308,8,8,1,8,
+      33309,9,8,1,9,
+      33308,10,10,1,10,
+      33309,11,10,1,11,
+      33308,12,12,1,12,
+      33309,13,12,1,13,
+      33308,14,14,1,14,
+      33309,15,14,1,15,
+      49692,16,16,1,0,
+      49689,17,16,1,0,
+      16660,6,4,2,6,
+      16669,7,4,2,7,
+      16668,8,6,2,8,
+      16669,9,6,2,9,
+      16668,10,8,2,10,
+      16669,11,8,2,11,
+      16668,12,10,2,12,
+      16669,13,10,2,13,
+      16668,14,12,2,14,
+      16669,15,12,2,15,
+      16668,16,14,2,16,
+      16669,17,14,2,17,
+      16668,18,16,2,18,
+      49433,19,16,2,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      33308,6,5,2,6,
+      33309,7,5,2,7,
+      33308,8,7,2,8,
+      33309,9,7,2,9,
+      33308,10,9,2,10,
+      33309,11,9,2,11,
+      33308,12,11,2,12,
+      33309,13,11,2,13,
+      33308,14,13,2,14,
+      33309,15,13,2,15,
+      33308,16,15,2,16,
+      33309,17,15,2,17,
+      65046,18,0,0,0,
+      16660,8,5,3,8,
+      16669,9,5,3,9,
+      16668,10,7,3,10,
+      16669,11,7,3,11,
+      16668,12,9,3,12,
+      16669,13,9,3,13,
+      16668,14,11,3,14,
+      16669,15,11,3,15,
+      16668,16,13,3,16,
+      16669,17,13,3,17,
+      16668,18,15,3,18,
+      16669,19,15,3,19,
+      64790,20,0,0,0,
+      33300,6,4,3,6,
+      33309,7,4,3,7,
+      33308,8,6,3,8,
+      33309,9,6,3,9,
+      33308,10,8,3,10,
+      33309,11,8,3,11,
+      33308,12,10,3,12,
+      33309,13,10,3,13,
+      33308,14,12,3,14,
+      33309,15,12,3,15,
+      33308,16,14,3,16,
+      33309,17,14,3,17,
+      33308,18,16,3,18,
+      49689,19,16,3,0,
+      16660,10,6,4,10,
+      16669,11,6,4,11,
+      16668,12,8,4,12,
+      16669,13,8,4,13,
+      16668,14,10,4,14,
+      16669,15,10,4,15,
+      16668,16,12,4,16,
+      16669,17,12,4,17,
+      16668,18,14,4,18,
+      16669,19,14,4,19,
+      16668,20,16,4,20,
+      49433,21,16,4,0,
+      33300,8,5,4,8,
+      33309,9,5,4,9,
+      33308,10,7,4,10,
+      33309,11,7,4,11,
+      33308,12,9,4,12,
+      33309,13,9,4,13,
+      33308,14,11,4,14,
+      33309,15,11,4,15,
+      33308,16,13,4,16,
+      33309,17,13,4,17,
+      33308,18,15,4,18,
+      33309,19,15,4,19,
+      65046,20,0,0,0,
+      16660,12,7,5,12,
+      16669,13,7,5,13,
+      16668,14,9,5,14,
+      16669,15,9,5,15,
+      16668,16,11,5,16,
+      16669,17,11,5,17,
+      16668,18,13,5,18,
+      16669,19,13,5,19,
+      16668,20,15,5,20,
+      16669,21,15,5,21,
+      64790,22,0,0,0,
+      33300,10,6,5,10,
+      33309,11,6,5,11,
+      33308,12,8,5,12,
+      33309,13,8,5,13,
+      33308,14,10,5,14,
+      33309,15,10,5,15,
+      33308,16,12,5,16,
+      33309,17,12,5,17,
+      33308,18,14,5,18,
+      33309,19,14,5,19,
+      33308,20,16,5,20,
+      49689,21,16,5,0,
+      16660,14,8,6,14,
+      16669,15,8,6,15,
+      16668,16,10,6,16,
+      16669,17,10,6,17,
+      16668,18,12,6,18,
+      16669,19,12,6,19,
+      16668,20,14,6,20,
+      16669,21,14,6,21,
+      16668,22,16,6,22,
+      49433,23,16,6,0,
+      33300,12,7,6,12,
+      33309,13,7,6,13,
+      33308,14,9,6,14,
+      33309,15,9,6,15,
+      33308,16,11,6,16,
+      33309,17,11,6,17,
+      33308,18,13,6,18,
+      33309,19,13,6,19,
+      33308,20,15,6,20,
+      33309,21,15,6,21,
+      65046,22,0,0,0,
+      16660,16,9,7,16,
+      16669,17,9,7,17,
+      16668,18,11,7,18,
+      16669,19,11,7,19,
+      16668,20,13,7,20,
+      16669,21,13,7,21,
+      16668,22,15,7,22,
+      16669,23,15,7,23,
+      64790,24,0,0,0,
+      33300,14,8,7,14,
+      33309,15,8,7,15,
+      33308,16,10,7,16,
+      33309,17,10,7,17,
+      33308,18,12,7,18,
+      33309,19,12,7,19,
+      33308,20,14,7,20,
+      33309,21,14,7,21,
+      33308,22,16,7,22,
+      49689,23,16,7,0,
+      16660,18,10,8,18,
+      16669,19,10,8,19,
+      16668,20,12,8,20,
+      16669,21,12,8,21,
+      16668,22,14,8,22,
+      16669,23,14,8,23,
+      16668,24,16,8,24,
+      49433,25,16,8,0,
+      33300,16,9,8,16,
+      33309,17,9,8,17,
+      33308,18,11,8,18,
+      33309,19,11,8,19,
+      33308,20,13,8,20,
+      33309,21,13,8,21,
+      33308,22,15,8,22,
+      33309,23,15,8,23,
+      65046,24,0,0,0,
+      16660,20,11,9,20,
+      16669,21,11,9,21,
+      16668,22,13,9,22,
+      16669,23,13,9,23,
+      16668,24,15,9,24,
+      16669,25,15,9,25,
+      64790,26,0,0,0,
+      33300,18,10,9,18,
+      33309,19,10,9,19,
+      33308,20,12,9,20,
+      33309,21,12,9,21,
+      33308,22,14,9,22,
+      33309,23,14,9,23,
+      33308,24,16,9,24,
+      49689,25,16,9,0,
+      16660,22,12,10,22,
+      16669,23,12,10,23,
+      16668,24,14,10,24,
+      16669,25,14,10,25,
+      16668,26,16,10,26,
+      49433,27,16,10,0,
+      33300,20,11,10,20,
+      33309,21,11,10,21,
+      33308,22,13,10,22,
+      33309,23,13,10,23,
+      33308,24,15,10,24,
+      33309,25,15,10,25,
+      65046,26,0,0,0,
+      16660,24,13,11,24,
+      16669,25,13,11,25,
+      16668,26,15,11,26,
+      16669,27,15,11,27,
+      64790,28,0,0,0,
+      33300,22,12,11,22,
+      33309,23,12,11,23,
+      33308,24,14,11,24,
+      33309,25,14,11,25,
+      33308,26,16,11,26,
+      49689,27,16,11,0,
+      16660,26,14,12,26,
+      16669,27,14,12,27,
+      16668,28,16,12,28,
+      49433,29,16,12,0,
+      33300,24,13,12,24,
+      33309,25,13,12,25,
+      33308,26,15,12,26,
+      33309,27,15,12,27,
+      65046,28,0,0,0,
+      16660,28,15,13,28,
+      16669,29,15,13,29,
+      64790,30,0,0,0,
+      33300,26,14,13,26,
+      33309,27,14,13,27,
+      33308,28,16,13,28,
+      49689,29,16,13,0,
+      16660,30,16,14,30,
+      49433,31,16,14,0,
+      33300,28,15,14,28,
+      33309,29,15,14,29,
+      65046,30,0,0,0,
+      33300,30,16,15,30,
+      49689,31,16,15,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58650,23,23,22,0,
+      58650,24,24,23,0,
+      58650,25,25,24,0,
+      58650,26,26,25,0,
+      58650,27,27,26,0,
+      58650,28,28,27,0,
+      58650,29,29,28,0,
+      58650,30,30,29,0,
+      58650,31,31,30,0,
+      60694,32,0,31,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      54554,3,3,3,0,
+      54554,4,4,4,0,
+      54554,5,5,5,0,
+      54554,6,6,6,0,
+      54554,7,7,7,0,
+      54554,8,8,8,0,
+      54554,9,9,9,0,
+      54554,10,10,10,0,
+      54554,11,11,11,0,
+      54554,12,12,12,0,
+      54554,13,13,13,0,
+      54554,14,14,14,0,
+      54554,15,15,15,0,
+      54554,16,16,16,0,
+      54554,17,17,17,0,
+      54554,18,18,18,0,
+      54554,19,19,19,0,
+      54554,20,20,20,0,
+      54554,21,21,21,0,
+      54554,22,22,22,0,
+      54554,23,23,23,0,
+      54554,24,24,24,0,
+      54554,25,25,25,0,
+      54554,26,26,26,0,
+      54554,27,27,27,0,
+      54554,28,28,28,0,
+      54554,29,29,29,0,
+      54554,30,30,30,0,
+      54554,31,31,31,0,
+      54550,32,32,32,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16669,3,1,1,3,
+      16668,4,2,2,4,
+      16669,5,2,2,5,
+      16668,6,3,3,6,
+      16669,7,3,3,7,
+      16668,8,4,4,8,
+      16669,9,4,4,9,
+      16668,10,5,5,10,
+      16669,11,5,5,11,
+      16668,12,6,6,12,
+      16669,13,6,6,13,
+      16668,14,7,7,14,
+      16669,15,7,7,15,
+      16668,16,8,8,16,
+      16669,17,8,8,17,
+      16668,18,9,9,18,
+      16669,19,9,9,19,
+      16668,20,10,10,20,
+      16669,21,10,10,21,
+      16668,22,11,11,22,
+      16669,23,11,11,23,
+      16668,24,12,12,24,
+      16669,25,12,12,25,
+      16668,26,13,13,26,
+      16669,27,13,13,27,
+      16668,28,14,14,28,
+      16669,29,14,14,29,
+      16668,30,15,15,30,
+      16669,31,15,15,31,
+      16664,32,16,16,32,
+    };
+    interpret(code, 384, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -9820,59 +9839,61 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[16];
-    y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_hi(x[0], x[17]);
-    y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_hi(x[2], x[17]);
-    y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_hi(x[4], x[17]);
-    y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_hi(x[6], x[17]);
-    y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_hi(x[8], x[17]);
-    y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_hi(x[10], x[17]);
-    y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_hi(x[12], x[17]);
-    y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_hi(x[14], x[17]);
-    y[16] = ptx_mul_lo(x[16], x[17]);
-    y[17] = ptx_mul_hi(x[16], x[17]);
-    t[0] = ptx_mul_lo(x[1], x[17]);
-    t[1] = ptx_mul_hi(x[1], x[17]);
-    t[2] = ptx_mul_lo(x[3], x[17]);
-    t[3] = ptx_mul_hi(x[3], x[17]);
-    t[4] = ptx_mul_lo(x[5], x[17]);
-    t[5] = ptx_mul_hi(x[5], x[17]);
-    t[6] = ptx_mul_lo(x[7], x[17]);
-    t[7] = ptx_mul_hi(x[7], x[17]);
-    t[8] = ptx_mul_lo(x[9], x[17]);
-    t[9] = ptx_mul_hi(x[9], x[17]);
-    t[10] = ptx_mul_lo(x[11], x[17]);
-    t[11] = ptx_mul_hi(x[11], x[17]);
-    t[12] = ptx_mul_lo(x[13], x[17]);
-    t[13] = ptx_mul_hi(x[13], x[17]);
-    t[14] = ptx_mul_lo(x[15], x[17]);
-    t[15] = ptx_mul_hi(x[15], x[17]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc(cf, y[17], 0u);
+    static const uint32_t code[] = {
+      49420,0,0,17,0,
+      49421,1,0,17,0,
+      49420,2,2,17,0,
+      49421,3,2,17,0,
+      49420,4,4,17,0,
+      49421,5,4,17,0,
+      49420,6,6,17,0,
+      49421,7,6,17,0,
+      49420,8,8,17,0,
+      49421,9,8,17,0,
+      49420,10,10,17,0,
+      49421,11,10,17,0,
+      49420,12,12,17,0,
+      49421,13,12,17,0,
+      49420,14,14,17,0,
+      49421,15,14,17,0,
+      49420,16,16,17,0,
+      49421,17,16,17,0,
+      49676,0,1,17,0,
+      49677,1,1,17,0,
+      49676,2,3,17,0,
+      49677,3,3,17,0,
+      49676,4,5,17,0,
+      49677,5,5,17,0,
+      49676,6,7,17,0,
+      49677,7,7,17,0,
+      49676,8,9,17,0,
+      49677,9,9,17,0,
+      49676,10,11,17,0,
+      49677,11,11,17,0,
+      49676,12,13,17,0,
+      49677,13,13,17,0,
+      49676,14,15,17,0,
+      49677,15,15,17,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      62742,17,17,0,0,
+    };
+    interpret(code, 51, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -10609,649 +10630,651 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[32];
-    y[0] = ptx_mov(x[34]);
-    y[1] = ptx_mov(x[35]);
-    y[2] = ptx_mov(x[36]);
-    y[3] = ptx_mov(x[37]);
-    y[4] = ptx_mov(x[38]);
-    y[5] = ptx_mov(x[39]);
-    y[6] = ptx_mov(x[40]);
-    y[7] = ptx_mov(x[41]);
-    y[8] = ptx_mov(x[42]);
-    y[9] = ptx_mov(x[43]);
-    y[10] = ptx_mov(x[44]);
-    y[11] = ptx_mov(x[45]);
-    y[12] = ptx_mov(x[46]);
-    y[13] = ptx_mov(x[47]);
-    y[14] = ptx_mov(x[48]);
-    y[15] = ptx_mov(x[49]);
-    y[16] = ptx_mov(x[50]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[17], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[17], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[2], x[17], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[17], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[17], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[17], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[8], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[10], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[12], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[12], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[14], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[14], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[16], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[16], x[17], 0u);
-    t[0] = ptx_mul_lo(x[1], x[17]);
-    t[1] = ptx_mul_hi(x[1], x[17]);
-    t[2] = ptx_mul_lo(x[3], x[17]);
-    t[3] = ptx_mul_hi(x[3], x[17]);
-    t[4] = ptx_mul_lo(x[5], x[17]);
-    t[5] = ptx_mul_hi(x[5], x[17]);
-    t[6] = ptx_mul_lo(x[7], x[17]);
-    t[7] = ptx_mul_hi(x[7], x[17]);
-    t[8] = ptx_mul_lo(x[9], x[17]);
-    t[9] = ptx_mul_hi(x[9], x[17]);
-    t[10] = ptx_mul_lo(x[11], x[17]);
-    t[11] = ptx_mul_hi(x[11], x[17]);
-    t[12] = ptx_mul_lo(x[13], x[17]);
-    t[13] = ptx_mul_hi(x[13], x[17]);
-    t[14] = ptx_mul_lo(x[15], x[17]);
-    t[15] = ptx_mul_hi(x[15], x[17]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[15], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[14], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
-    t[17] = ptx_madc_hi(cf, x[16], x[18], 0u);
-    y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[14], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[13], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[15], x[19], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[15], x[19], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[13], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[15], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[12], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[14], x[20], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[14], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[16], x[20], t[18]);
-    t[19] = ptx_madc_hi(cf, x[16], x[20], 0u);
-    y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[12], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[14], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[11], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[13], x[21], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[13], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[15], x[21], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[15], x[21], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[11], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[13], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[15], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[10], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[12], x[22], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[12], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[14], x[22], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[14], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[16], x[22], t[20]);
-    t[21] = ptx_madc_hi(cf, x[16], x[22], 0u);
-    y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[10], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[12], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[14], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[9], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[23], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[11], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[13], x[23], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[13], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[15], x[23], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[15], x[23], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[9], x[24], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[11], x[24], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[13], x[24], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[15], x[24], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[8], x[24], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[24], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[10], x[24], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[12], x[24], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[12], x[24], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[14], x[24], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[14], x[24], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[16], x[24], t[22]);
-    t[23] = ptx_madc_hi(cf, x[16], x[24], 0u);
-    y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[8], x[25], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[10], x[25], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[12], x[25], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[14], x[25], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[7], x[25], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[25], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[9], x[25], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[25], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[11], x[25], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[13], x[25], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[13], x[25], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[15], x[25], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[15], x[25], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[7], x[26], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[9], x[26], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[11], x[26], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[13], x[26], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[15], x[26], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[6], x[26], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[26], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[8], x[26], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[26], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[10], x[26], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[12], x[26], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[12], x[26], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[14], x[26], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[14], x[26], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[16], x[26], t[24]);
-    t[25] = ptx_madc_hi(cf, x[16], x[26], 0u);
-    y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[6], x[27], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[8], x[27], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[10], x[27], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[12], x[27], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[14], x[27], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[5], x[27], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[27], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[7], x[27], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[27], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[9], x[27], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[27], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[11], x[27], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[13], x[27], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[13], x[27], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[15], x[27], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[15], x[27], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[5], x[28], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[7], x[28], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[9], x[28], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[11], x[28], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[13], x[28], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[15], x[28], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[4], x[28], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[28], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[6], x[28], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[28], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[8], x[28], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[28], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[10], x[28], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[12], x[28], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[12], x[28], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[14], x[28], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[14], x[28], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[16], x[28], t[26]);
-    t[27] = ptx_madc_hi(cf, x[16], x[28], 0u);
-    y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[4], x[29], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[6], x[29], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[8], x[29], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[10], x[29], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[12], x[29], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[14], x[29], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[3], x[29], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[29], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[5], x[29], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[29], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[7], x[29], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[29], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[9], x[29], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[29], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[11], x[29], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[13], x[29], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[13], x[29], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[15], x[29], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[15], x[29], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[3], x[30], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[5], x[30], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[7], x[30], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[9], x[30], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[11], x[30], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[13], x[30], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[15], x[30], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[2], x[30], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[4], x[30], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[4], x[30], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[6], x[30], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[6], x[30], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[8], x[30], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[8], x[30], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[10], x[30], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[10], x[30], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[12], x[30], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[12], x[30], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[14], x[30], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[14], x[30], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[16], x[30], t[28]);
-    t[29] = ptx_madc_hi(cf, x[16], x[30], 0u);
-    y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[2], x[31], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[2], x[31], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[4], x[31], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[6], x[31], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[8], x[31], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[10], x[31], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[12], x[31], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[14], x[31], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[1], x[31], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[3], x[31], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[3], x[31], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[5], x[31], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[5], x[31], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[7], x[31], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[7], x[31], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[9], x[31], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[9], x[31], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[11], x[31], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[11], x[31], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[13], x[31], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[13], x[31], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[15], x[31], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[15], x[31], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[1], x[32], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[1], x[32], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[3], x[32], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[5], x[32], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[7], x[32], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[9], x[32], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[11], x[32], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[13], x[32], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
-    y[31] = ptx_madc_hi_cc(cf, x[15], x[32], y[31]);
-    y[32] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[0], x[32], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[2], x[32], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[2], x[32], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[4], x[32], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[4], x[32], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[6], x[32], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[6], x[32], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[8], x[32], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[8], x[32], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[10], x[32], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[10], x[32], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[12], x[32], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[12], x[32], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[14], x[32], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[14], x[32], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[16], x[32], t[30]);
-    t[31] = ptx_madc_hi(cf, x[16], x[32], 0u);
-    y[16] = ptx_mad_lo_cc(cf, x[0], x[33], y[16]);
-    y[17] = ptx_madc_hi_cc(cf, x[0], x[33], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[2], x[33], y[18]);
-    y[19] = ptx_madc_hi_cc(cf, x[2], x[33], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
-    y[21] = ptx_madc_hi_cc(cf, x[4], x[33], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
-    y[23] = ptx_madc_hi_cc(cf, x[6], x[33], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
-    y[25] = ptx_madc_hi_cc(cf, x[8], x[33], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
-    y[27] = ptx_madc_hi_cc(cf, x[10], x[33], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
-    y[29] = ptx_madc_hi_cc(cf, x[12], x[33], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
-    y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
-    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
-    t[16] = ptx_mad_lo_cc(cf, x[1], x[33], t[16]);
-    t[17] = ptx_madc_hi_cc(cf, x[1], x[33], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[3], x[33], t[18]);
-    t[19] = ptx_madc_hi_cc(cf, x[3], x[33], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[5], x[33], t[20]);
-    t[21] = ptx_madc_hi_cc(cf, x[5], x[33], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[7], x[33], t[22]);
-    t[23] = ptx_madc_hi_cc(cf, x[7], x[33], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[9], x[33], t[24]);
-    t[25] = ptx_madc_hi_cc(cf, x[9], x[33], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[11], x[33], t[26]);
-    t[27] = ptx_madc_hi_cc(cf, x[11], x[33], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[13], x[33], t[28]);
-    t[29] = ptx_madc_hi_cc(cf, x[13], x[33], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[15], x[33], t[30]);
-    t[31] = ptx_madc_hi(cf, x[15], x[33], t[31]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc_cc(cf, y[3], t[2]);
-    y[4] = ptx_addc_cc(cf, y[4], t[3]);
-    y[5] = ptx_addc_cc(cf, y[5], t[4]);
-    y[6] = ptx_addc_cc(cf, y[6], t[5]);
-    y[7] = ptx_addc_cc(cf, y[7], t[6]);
-    y[8] = ptx_addc_cc(cf, y[8], t[7]);
-    y[9] = ptx_addc_cc(cf, y[9], t[8]);
-    y[10] = ptx_addc_cc(cf, y[10], t[9]);
-    y[11] = ptx_addc_cc(cf, y[11], t[10]);
-    y[12] = ptx_addc_cc(cf, y[12], t[11]);
-    y[13] = ptx_addc_cc(cf, y[13], t[12]);
-    y[14] = ptx_addc_cc(cf, y[14], t[13]);
-    y[15] = ptx_addc_cc(cf, y[15], t[14]);
-    y[16] = ptx_addc_cc(cf, y[16], t[15]);
-    y[17] = ptx_addc_cc(cf, y[17], t[16]);
-    y[18] = ptx_addc_cc(cf, y[18], t[17]);
-    y[19] = ptx_addc_cc(cf, y[19], t[18]);
-    y[20] = ptx_addc_cc(cf, y[20], t[19]);
-    y[21] = ptx_addc_cc(cf, y[21], t[20]);
-    y[22] = ptx_addc_cc(cf, y[22], t[21]);
-    y[23] = ptx_addc_cc(cf, y[23], t[22]);
-    y[24] = ptx_addc_cc(cf, y[24], t[23]);
-    y[25] = ptx_addc_cc(cf, y[25], t[24]);
-    y[26] = ptx_addc_cc(cf, y[26], t[25]);
-    y[27] = ptx_addc_cc(cf, y[27], t[26]);
-    y[28] = ptx_addc_cc(cf, y[28], t[27]);
-    y[29] = ptx_addc_cc(cf, y[29], t[28]);
-    y[30] = ptx_addc_cc(cf, y[30], t[29]);
-    y[31] = ptx_addc_cc(cf, y[31], t[30]);
-    y[32] = ptx_addc(cf, y[32], t[31]);
+    static const uint32_t code[] = {
+      61696,0,34,0,0,
+      61696,1,35,0,0,
+      61696,2,36,0,0,
+      61696,3,37,0,0,
+      61696,4,38,0,0,
+      61696,5,39,0,0,
+      61696,6,40,0,0,
+      61696,7,41,0,0,
+      61696,8,42,0,0,
+      61696,9,43,0,0,
+      61696,10,44,0,0,
+      61696,11,45,0,0,
+      61696,12,46,0,0,
+      61696,13,47,0,0,
+      61696,14,48,0,0,
+      61696,15,49,0,0,
+      61696,16,50,0,0,
+      16660,0,0,17,0,
+      16669,1,0,17,1,
+      16668,2,2,17,2,
+      16669,3,2,17,3,
+      16668,4,4,17,4,
+      16669,5,4,17,5,
+      16668,6,6,17,6,
+      16669,7,6,17,7,
+      16668,8,8,17,8,
+      16669,9,8,17,9,
+      16668,10,10,17,10,
+      16669,11,10,17,11,
+      16668,12,12,17,12,
+      16669,13,12,17,13,
+      16668,14,14,17,14,
+      16669,15,14,17,15,
+      16668,16,16,17,16,
+      49433,17,16,17,0,
+      49676,0,1,17,0,
+      49677,1,1,17,0,
+      49676,2,3,17,0,
+      49677,3,3,17,0,
+      49676,4,5,17,0,
+      49677,5,5,17,0,
+      49676,6,7,17,0,
+      49677,7,7,17,0,
+      49676,8,9,17,0,
+      49677,9,9,17,0,
+      49676,10,11,17,0,
+      49677,11,11,17,0,
+      49676,12,13,17,0,
+      49677,13,13,17,0,
+      49676,14,15,17,0,
+      49677,15,15,17,0,
+      16660,2,1,18,2,
+      16669,3,1,18,3,
+      16668,4,3,18,4,
+      16669,5,3,18,5,
+      16668,6,5,18,6,
+      16669,7,5,18,7,
+      16668,8,7,18,8,
+      16669,9,7,18,9,
+      16668,10,9,18,10,
+      16669,11,9,18,11,
+      16668,12,11,18,12,
+      16669,13,11,18,13,
+      16668,14,13,18,14,
+      16669,15,13,18,15,
+      16668,16,15,18,16,
+      16669,17,15,18,17,
+      64790,18,0,0,0,
+      33300,0,0,18,0,
+      33309,1,0,18,1,
+      33308,2,2,18,2,
+      33309,3,2,18,3,
+      33308,4,4,18,4,
+      33309,5,4,18,5,
+      33308,6,6,18,6,
+      33309,7,6,18,7,
+      33308,8,8,18,8,
+      33309,9,8,18,9,
+      33308,10,10,18,10,
+      33309,11,10,18,11,
+      33308,12,12,18,12,
+      33309,13,12,18,13,
+      33308,14,14,18,14,
+      33309,15,14,18,15,
+      49692,16,16,18,0,
+      49689,17,16,18,0,
+      16660,2,0,19,2,
+      16669,3,0,19,3,
+      16668,4,2,19,4,
+      16669,5,2,19,5,
+      16668,6,4,19,6,
+      16669,7,4,19,7,
+      16668,8,6,19,8,
+      16669,9,6,19,9,
+      16668,10,8,19,10,
+      16669,11,8,19,11,
+      16668,12,10,19,12,
+      16669,13,10,19,13,
+      16668,14,12,19,14,
+      16669,15,12,19,15,
+      16668,16,14,19,16,
+      16669,17,14,19,17,
+      16668,18,16,19,18,
+      49433,19,16,19,0,
+      33300,2,1,19,2,
+      33309,3,1,19,3,
+      33308,4,3,19,4,
+      33309,5,3,19,5,
+      33308,6,5,19,6,
+      33309,7,5,19,7,
+      33308,8,7,19,8,
+      33309,9,7,19,9,
+      33308,10,9,19,10,
+      33309,11,9,19,11,
+      33308,12,11,19,12,
+      33309,13,11,19,13,
+      33308,14,13,19,14,
+      33309,15,13,19,15,
+      33308,16,15,19,16,
+      33309,17,15,19,17,
+      65046,18,0,0,0,
+      16660,4,1,20,4,
+      16669,5,1,20,5,
+      16668,6,3,20,6,
+      16669,7,3,20,7,
+      16668,8,5,20,8,
+      16669,9,5,20,9,
+      16668,10,7,20,10,
+      16669,11,7,20,11,
+      16668,12,9,20,12,
+      16669,13,9,20,13,
+      16668,14,11,20,14,
+      16669,15,11,20,15,
+      16668,16,13,20,16,
+      16669,17,13,20,17,
+      16668,18,15,20,18,
+      16669,19,15,20,19,
+      64790,20,0,0,0,
+      33300,2,0,20,2,
+      33309,3,0,20,3,
+      33308,4,2,20,4,
+      33309,5,2,20,5,
+      33308,6,4,20,6,
+      33309,7,4,20,7,
+      33308,8,6,20,8,
+      33309,9,6,20,9,
+      33308,10,8,20,10,
+      33309,11,8,20,11,
+      33308,12,10,20,12,
+      33309,13,10,20,13,
+      33308,14,12,20,14,
+      33309,15,12,20,15,
+      33308,16,14,20,16,
+      33309,17,14,20,17,
+      33308,18,16,20,18,
+      49689,19,16,20,0,
+      16660,4,0,21,4,
+      16669,5,0,21,5,
+      16668,6,2,21,6,
+      16669,7,2,21,7,
+      16668,8,4,21,8,
+      16669,9,4,21,9,
+      16668,10,6,21,10,
+      16669,11,6,21,11,
+      16668,12,8,21,12,
+      16669,13,8,21,13,
+      16668,14,10,21,14,
+      16669,15,10,21,15,
+      16668,16,12,21,16,
+      16669,17,12,21,17,
+      16668,18,14,21,18,
+      16669,19,14,21,19,
+      16668,20,16,21,20,
+      49433,21,16,21,0,
+      33300,4,1,21,4,
+      33309,5,1,21,5,
+      33308,6,3,21,6,
+      33309,7,3,21,7,
+      33308,8,5,21,8,
+      33309,9,5,21,9,
+      33308,10,7,21,10,
+      33309,11,7,21,11,
+      33308,12,9,21,12,
+      33309,13,9,21,13,
+      33308,14,11,21,14,
+      33309,15,11,21,15,
+      33308,16,13,21,16,
+      33309,17,13,21,17,
+      33308,18,15,21,18,
+      33309,19,15,21,19,
+      65046,20,0,0,0,
+      16660,6,1,22,6,
+      16669,7,1,22,7,
+      16668,8,3,22,8,
+      16669,9,3,22,9,
+      16668,10,5,22,10,
+      16669,11,5,22,11,
+      16668,12,7,22,12,
+      16669,13,7,22,13,
+      16668,14,9,22,14,
+      16669,15,9,22,15,
+      16668,16,11,22,16,
+      16669,17,11,22,17,
+      16668,18,13,22,18,
+      16669,19,13,22,19,
+      16668,20,15,22,20,
+      16669,21,15,22,21,
+      64790,22,0,0,0,
+      33300,4,0,22,4,
+      33309,5,0,22,5,
+      33308,6,2,22,6,
+      33309,7,2,22,7,
+      33308,8,4,22,8,
+      33309,9,4,22,9,
+      33308,10,6,22,10,
+      33309,11,6,22,11,
+      33308,12,8,22,12,
+      33309,13,8,22,13,
+      33308,14,10,22,14,
+      33309,15,10,22,15,
+      33308,16,12,22,16,
+      33309,17,12,22,17,
+      33308,18,14,22,18,
+      33309,19,14,22,19,
+      33308,20,16,22,20,
+      49689,21,16,22,0,
+      16660,6,0,23,6,
+      16669,7,0,23,7,
+      16668,8,2,23,8,
+      16669,9,2,23,9,
+      16668,10,4,23,10,
+      16669,11,4,23,11,
+      16668,12,6,23,12,
+      16669,13,6,23,13,
+      16668,14,8,23,14,
+      16669,15,8,23,15,
+      16668,16,10,23,16,
+      16669,17,10,23,17,
+      16668,18,12,23,18,
+      16669,19,12,23,19,
+      16668,20,14,23,20,
+      16669,21,14,23,21,
+      16668,22,16,23,22,
+      49433,23,16,23,0,
+      33300,6,1,23,6,
+      33309,7,1,23,7,
+      33308,8,3,23,8,
+      33309,9,3,23,9,
+      33308,10,5,23,10,
+      33309,11,5,23,11,
+      33308,12,7,23,12,
+      33309,13,7,23,13,
+      33308,14,9,23,14,
+      33309,15,9,23,15,
+      33308,16,11,23,16,
+      33309,17,11,23,17,
+      33308,18,13,23,18,
+      33309,19,13,23,19,
+      33308,20,15,23,20,
+      33309,21,15,23,21,
+      65046,22,0,0,0,
+      16660,8,1,24,8,
+      16669,9,1,24,9,
+      16668,10,3,24,10,
+      16669,11,3,24,11,
+      16668,12,5,24,12,
+      16669,13,5,24,13,
+      16668,14,7,24,14,
+      16669,15,7,24,15,
+      16668,16,9,24,16,
+      16669,17,9,24,17,
+      16668,18,11,24,18,
+      16669,19,11,24,19,
+      16668,20,13,24,20,
+      16669,21,13,24,21,
+      16668,22,15,24,22,
+      16669,23,15,24,23,
+      64790,24,0,0,0,
+      33300,6,0,24,6,
+      33309,7,0,24,7,
+      33308,8,2,24,8,
+      33309,9,2,24,9,
+      33308,10,4,24,10,
+      33309,11,4,24,11,
+      33308,12,6,24,12,
+      33309,13,6,24,13,
+      33308,14,8,24,14,
+      33309,15,8,24,15,
+      33308,16,10,24,16,
+      33309,17,10,24,17,
+      33308,18,12,24,18,
+      33309,19,12,24,19,
+      33308,20,14,24,20,
+      33309,21,14,24,21,
+      33308,22,16,24,22,
+      49689,23,16,24,0,
+      16660,8,0,25,8,
+      16669,9,0,25,9,
+      16668,10,2,25,10,
+      16669,11,2,25,11,
+      16668,12,4,25,12,
+      16669,13,4,25,13,
+      16668,14,6,25,14,
+      16669,15,6,25,15,
+      16668,16,8,25,16,
+      16669,17,8,25,17,
+      16668,18,10,25,18,
+      16669,19,10,25,19,
+      16668,20,12,25,20,
+      16669,21,12,25,21,
+      16668,22,14,25,22,
+      16669,23,14,25,23,
+      16668,24,16,25,24,
+      49433,25,16,25,0,
+      33300,8,1,25,8,
+      33309,9,1,25,9,
+      33308,10,3,25,10,
+      33309,11,3,25,11,
+      33308,12,5,25,12,
+      33309,13,5,25,13,
+      33308,14,7,25,14,
+      33309,15,7,25,15,
+      33308,16,9,25,16,
+      33309,17,9,25,17,
+      33308,18,11,25,18,
+      33309,19,11,25,19,
+      33308,20,13,25,20,
+      33309,21,13,25,21,
+      33308,22,15,25,22,
+      33309,23,15,25,23,
+      65046,24,0,0,0,
+      16660,10,1,26,10,
+      16669,11,1,26,11,
+      16668,12,3,26,12,
+      16669,13,3,26,13,
+      16668,14,5,26,14,
+      16669,15,5,26,15,
+      16668,16,7,26,16,
+      16669,17,7,26,17,
+      16668,18,9,26,18,
+      16669,19,9,26,19,
+      16668,20,11,26,20,
+      16669,21,11,26,21,
+      16668,22,13,26,22,
+      16669,23,13,26,23,
+      16668,24,15,26,24,
+      16669,25,15,26,25,
+      64790,26,0,0,0,
+      33300,8,0,26,8,
+      33309,9,0,26,9,
+      33308,10,2,26,10,
+      33309,11,2,26,11,
+      33308,12,4,26,12,
+      33309,13,4,26,13,
+      33308,14,6,26,14,
+      33309,15,6,26,15,
+      33308,16,8,26,16,
+      33309,17,8,26,17,
+      33308,18,10,26,18,
+      33309,19,10,26,19,
+      33308,20,12,26,20,
+      33309,21,12,26,21,
+      33308,22,14,26,22,
+      33309,23,14,26,23,
+      33308,24,16,26,24,
+      49689,25,16,26,0,
+      16660,10,0,27,10,
+      16669,11,0,27,11,
+      16668,12,2,27,12,
+      16669,13,2,27,13,
+      16668,14,4,27,14,
+      16669,15,4,27,15,
+      16668,16,6,27,16,
+      16669,17,6,27,17,
+      16668,18,8,27,18,
+      16669,19,8,27,19,
+      16668,20,10,27,20,
+      16669,21,10,27,21,
+      16668,22,12,27,22,
+      16669,23,12,27,23,
+      16668,24,14,27,24,
+      16669,25,14,27,25,
+      16668,26,16,27,26,
+      49433,27,16,27,0,
+      33300,10,1,27,10,
+      33309,11,1,27,11,
+      33308,12,3,27,12,
+      33309,13,3,27,13,
+      33308,14,5,27,14,
+      33309,15,5,27,15,
+      33308,16,7,27,16,
+      33309,17,7,27,17,
+      33308,18,9,27,18,
+      33309,19,9,27,19,
+      33308,20,11,27,20,
+      33309,21,11,27,21,
+      33308,22,13,27,22,
+      33309,23,13,27,23,
+      33308,24,15,27,24,
+      33309,25,15,27,25,
+      65046,26,0,0,0,
+      16660,12,1,28,12,
+      16669,13,1,28,13,
+      16668,14,3,28,14,
+      16669,15,3,28,15,
+      16668,16,5,28,16,
+      16669,17,5,28,17,
+      16668,18,7,28,18,
+      16669,19,7,28,19,
+      16668,20,9,28,20,
+      16669,21,9,28,21,
+      16668,22,11,28,22,
+      16669,23,11,28,23,
+      16668,24,13,28,24,
+      16669,25,13,28,25,
+      16668,26,15,28,26,
+      16669,27,15,28,27,
+      64790,28,0,0,0,
+      33300,10,0,28,10,
+      33309,11,0,28,11,
+      33308,12,2,28,12,
+      33309,13,2,28,13,
+      33308,14,4,28,14,
+      33309,15,4,28,15,
+      33308,16,6,28,16,
+      33309,17,6,28,17,
+      33308,18,8,28,18,
+      33309,19,8,28,19,
+      33308,20,10,28,20,
+      33309,21,10,28,21,
+      33308,22,12,28,22,
+      33309,23,12,28,23,
+      33308,24,14,28,24,
+      33309,25,14,28,25,
+      33308,26,16,28,26,
+      49689,27,16,28,0,
+      16660,12,0,29,12,
+      16669,13,0,29,13,
+      16668,14,2,29,14,
+      16669,15,2,29,15,
+      16668,16,4,29,16,
+      16669,17,4,29,17,
+      16668,18,6,29,18,
+      16669,19,6,29,19,
+      16668,20,8,29,20,
+      16669,21,8,29,21,
+      16668,22,10,29,22,
+      16669,23,10,29,23,
+      16668,24,12,29,24,
+      16669,25,12,29,25,
+      16668,26,14,29,26,
+      16669,27,14,29,27,
+      16668,28,16,29,28,
+      49433,29,16,29,0,
+      33300,12,1,29,12,
+      33309,13,1,29,13,
+      33308,14,3,29,14,
+      33309,15,3,29,15,
+      33308,16,5,29,16,
+      33309,17,5,29,17,
+      33308,18,7,29,18,
+      33309,19,7,29,19,
+      33308,20,9,29,20,
+      33309,21,9,29,21,
+      33308,22,11,29,22,
+      33309,23,11,29,23,
+      33308,24,13,29,24,
+      33309,25,13,29,25,
+      33308,26,15,29,26,
+      33309,27,15,29,27,
+      65046,28,0,0,0,
+      16660,14,1,30,14,
+      16669,15,1,30,15,
+      16668,16,3,30,16,
+      16669,17,3,30,17,
+      16668,18,5,30,18,
+      16669,19,5,30,19,
+      16668,20,7,30,20,
+      16669,21,7,30,21,
+      16668,22,9,30,22,
+      16669,23,9,30,23,
+      16668,24,11,30,24,
+      16669,25,11,30,25,
+      16668,26,13,30,26,
+      16669,27,13,30,27,
+      16668,28,15,30,28,
+      16669,29,15,30,29,
+      64790,30,0,0,0,
+      33300,12,0,30,12,
+      33309,13,0,30,13,
+      33308,14,2,30,14,
+      33309,15,2,30,15,
+      33308,16,4,30,16,
+      33309,17,4,30,17,
+      33308,18,6,30,18,
+      33309,19,6,30,19,
+      33308,20,8,30,20,
+      33309,21,8,30,21,
+      33308,22,10,30,22,
+      33309,23,10,30,23,
+      33308,24,12,30,24,
+      33309,25,12,30,25,
+      33308,26,14,30,26,
+      33309,27,14,30,27,
+      33308,28,16,30,28,
+      49689,29,16,30,0,
+      16660,14,0,31,14,
+      16669,15,0,31,15,
+      16668,16,2,31,16,
+      16669,17,2,31,17,
+      16668,18,4,31,18,
+      16669,19,4,31,19,
+      16668,20,6,31,20,
+      16669,21,6,31,21,
+      16668,22,8,31,22,
+      16669,23,8,31,23,
+      16668,24,10,31,24,
+      16669,25,10,31,25,
+      16668,26,12,31,26,
+      16669,27,12,31,27,
+      16668,28,14,31,28,
+      16669,29,14,31,29,
+      16668,30,16,31,30,
+      49433,31,16,31,0,
+      33300,14,1,31,14,
+      33309,15,1,31,15,
+      33308,16,3,31,16,
+      33309,17,3,31,17,
+      33308,18,5,31,18,
+      33309,19,5,31,19,
+      33308,20,7,31,20,
+      33309,21,7,31,21,
+      33308,22,9,31,22,
+      33309,23,9,31,23,
+      33308,24,11,31,24,
+      33309,25,11,31,25,
+      33308,26,13,31,26,
+      33309,27,13,31,27,
+      33308,28,15,31,28,
+      33309,29,15,31,29,
+      65046,30,0,0,0,
+      16660,16,1,32,16,
+      16669,17,1,32,17,
+      16668,18,3,32,18,
+      16669,19,3,32,19,
+      16668,20,5,32,20,
+      16669,21,5,32,21,
+      16668,22,7,32,22,
+      16669,23,7,32,23,
+      16668,24,9,32,24,
+      16669,25,9,32,25,
+      16668,26,11,32,26,
+      16669,27,11,32,27,
+      16668,28,13,32,28,
+      16669,29,13,32,29,
+      16668,30,15,32,30,
+      16669,31,15,32,31,
+      64790,32,0,0,0,
+      33300,14,0,32,14,
+      33309,15,0,32,15,
+      33308,16,2,32,16,
+      33309,17,2,32,17,
+      33308,18,4,32,18,
+      33309,19,4,32,19,
+      33308,20,6,32,20,
+      33309,21,6,32,21,
+      33308,22,8,32,22,
+      33309,23,8,32,23,
+      33308,24,10,32,24,
+      33309,25,10,32,25,
+      33308,26,12,32,26,
+      33309,27,12,32,27,
+      33308,28,14,32,28,
+      33309,29,14,32,29,
+      33308,30,16,32,30,
+      49689,31,16,32,0,
+      16660,16,0,33,16,
+      16669,17,0,33,17,
+      16668,18,2,33,18,
+      16669,19,2,33,19,
+      16668,20,4,33,20,
+      16669,21,4,33,21,
+      16668,22,6,33,22,
+      16669,23,6,33,23,
+      16668,24,8,33,24,
+      16669,25,8,33,25,
+      16668,26,10,33,26,
+      16669,27,10,33,27,
+      16668,28,12,33,28,
+      16669,29,12,33,29,
+      16668,30,14,33,30,
+      16669,31,14,33,31,
+      16664,32,16,33,32,
+      33300,16,1,33,16,
+      33309,17,1,33,17,
+      33308,18,3,33,18,
+      33309,19,3,33,19,
+      33308,20,5,33,20,
+      33309,21,5,33,21,
+      33308,22,7,33,22,
+      33309,23,7,33,23,
+      33308,24,9,33,24,
+      33309,25,9,33,25,
+      33308,26,11,33,26,
+      33309,27,11,33,27,
+      33308,28,13,33,28,
+      33309,29,13,33,29,
+      33308,30,15,33,30,
+      33305,31,15,33,31,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58650,23,23,22,0,
+      58650,24,24,23,0,
+      58650,25,25,24,0,
+      58650,26,26,25,0,
+      58650,27,27,26,0,
+      58650,28,28,27,0,
+      58650,29,29,28,0,
+      58650,30,30,29,0,
+      58650,31,31,30,0,
+      58646,32,32,31,0,
+    };
+    interpret(code, 641, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11788,44 +11811,46 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[35];
-    t[0] = ptx_xor(x[0], x[17]);
-    t[1] = ptx_xor(x[1], x[18]);
-    t[2] = ptx_xor(x[2], x[19]);
-    t[3] = ptx_xor(x[3], x[20]);
-    t[4] = ptx_xor(x[4], x[21]);
-    t[5] = ptx_xor(x[5], x[22]);
-    t[6] = ptx_xor(x[6], x[23]);
-    t[7] = ptx_xor(x[7], x[24]);
-    t[8] = ptx_xor(x[8], x[25]);
-    t[9] = ptx_xor(x[9], x[26]);
-    t[10] = ptx_xor(x[10], x[27]);
-    t[11] = ptx_xor(x[11], x[28]);
-    t[12] = ptx_xor(x[12], x[29]);
-    t[13] = ptx_xor(x[13], x[30]);
-    t[14] = ptx_xor(x[14], x[31]);
-    t[15] = ptx_xor(x[15], x[32]);
-    t[16] = ptx_xor(x[16], x[33]);
-    t[17] = ptx_or(t[0], t[1]);
-    t[18] = ptx_or(t[17], t[2]);
-    t[19] = ptx_or(t[18], t[3]);
-    t[20] = ptx_or(t[19], t[4]);
-    t[21] = ptx_or(t[20], t[5]);
-    t[22] = ptx_or(t[21], t[6]);
-    t[23] = ptx_or(t[22], t[7]);
-    t[24] = ptx_or(t[23], t[8]);
-    t[25] = ptx_or(t[24], t[9]);
-    t[26] = ptx_or(t[25], t[10]);
-    t[27] = ptx_or(t[26], t[11]);
-    t[28] = ptx_or(t[27], t[12]);
-    t[29] = ptx_or(t[28], t[13]);
-    t[30] = ptx_or(t[29], t[14]);
-    t[31] = ptx_or(t[30], t[15]);
-    t[32] = ptx_or(t[31], t[16]);
-    ptx_sub_cc(cf, 0u, t[32]);
-    t[34] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[34], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,17,0,
+      49668,1,1,18,0,
+      49668,2,2,19,0,
+      49668,3,3,20,0,
+      49668,4,4,21,0,
+      49668,5,5,22,0,
+      49668,6,6,23,0,
+      49668,7,7,24,0,
+      49668,8,8,25,0,
+      49668,9,9,26,0,
+      49668,10,10,27,0,
+      49668,11,11,28,0,
+      49668,12,12,29,0,
+      49668,13,13,30,0,
+      49668,14,14,31,0,
+      49668,15,15,32,0,
+      49668,16,16,33,0,
+      59907,17,0,1,0,
+      59907,18,17,2,0,
+      59907,19,18,3,0,
+      59907,20,19,4,0,
+      59907,21,20,5,0,
+      59907,22,21,6,0,
+      59907,23,22,7,0,
+      59907,24,23,8,0,
+      59907,25,24,9,0,
+      59907,26,25,10,0,
+      59907,27,26,11,0,
+      59907,28,27,12,0,
+      59907,29,28,13,0,
+      59907,30,29,14,0,
+      59907,31,30,15,0,
+      59907,32,31,16,0,
+      60947,33,0,32,0,
+      65047,34,0,0,0,
+      63758,0,34,1,0,
+    };
+    interpret(code, 36, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -11914,27 +11939,29 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[18];
-    ptx_sub_cc(cf, x[0], x[17]);
-    ptx_subc_cc(cf, x[1], x[18]);
-    ptx_subc_cc(cf, x[2], x[19]);
-    ptx_subc_cc(cf, x[3], x[20]);
-    ptx_subc_cc(cf, x[4], x[21]);
-    ptx_subc_cc(cf, x[5], x[22]);
-    ptx_subc_cc(cf, x[6], x[23]);
-    ptx_subc_cc(cf, x[7], x[24]);
-    ptx_subc_cc(cf, x[8], x[25]);
-    ptx_subc_cc(cf, x[9], x[26]);
-    ptx_subc_cc(cf, x[10], x[27]);
-    ptx_subc_cc(cf, x[11], x[28]);
-    ptx_subc_cc(cf, x[12], x[29]);
-    ptx_subc_cc(cf, x[13], x[30]);
-    ptx_subc_cc(cf, x[14], x[31]);
-    ptx_subc_cc(cf, x[15], x[32]);
-    ptx_subc_cc(cf, x[16], x[33]);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[17], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,17,0,
+      49691,1,1,18,0,
+      49691,2,2,19,0,
+      49691,3,3,20,0,
+      49691,4,4,21,0,
+      49691,5,5,22,0,
+      49691,6,6,23,0,
+      49691,7,7,24,0,
+      49691,8,8,25,0,
+      49691,9,9,26,0,
+      49691,10,10,27,0,
+      49691,11,11,28,0,
+      49691,12,12,29,0,
+      49691,13,13,30,0,
+      49691,14,14,31,0,
+      49691,15,15,32,0,
+      49691,16,16,33,0,
+      65047,17,0,0,0,
+      63746,0,17,1,0,
+    };
+    interpret(code, 19, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12034,47 +12061,49 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[38];
-    ptx_sub_cc(cf, x[17], x[0]);
-    ptx_subc_cc(cf, x[18], x[1]);
-    ptx_subc_cc(cf, x[19], x[2]);
-    ptx_subc_cc(cf, x[20], x[3]);
-    ptx_subc_cc(cf, x[21], x[4]);
-    ptx_subc_cc(cf, x[22], x[5]);
-    ptx_subc_cc(cf, x[23], x[6]);
-    ptx_subc_cc(cf, x[24], x[7]);
-    ptx_subc_cc(cf, x[25], x[8]);
-    ptx_subc_cc(cf, x[26], x[9]);
-    ptx_subc_cc(cf, x[27], x[10]);
-    ptx_subc_cc(cf, x[28], x[11]);
-    ptx_subc_cc(cf, x[29], x[12]);
-    ptx_subc_cc(cf, x[30], x[13]);
-    ptx_subc_cc(cf, x[31], x[14]);
-    ptx_subc_cc(cf, x[32], x[15]);
-    ptx_subc_cc(cf, x[33], x[16]);
-    t[18] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[18], 1u);
-    ptx_sub_cc(cf, x[0], x[17]);
-    ptx_subc_cc(cf, x[1], x[18]);
-    ptx_subc_cc(cf, x[2], x[19]);
-    ptx_subc_cc(cf, x[3], x[20]);
-    ptx_subc_cc(cf, x[4], x[21]);
-    ptx_subc_cc(cf, x[5], x[22]);
-    ptx_subc_cc(cf, x[6], x[23]);
-    ptx_subc_cc(cf, x[7], x[24]);
-    ptx_subc_cc(cf, x[8], x[25]);
-    ptx_subc_cc(cf, x[9], x[26]);
-    ptx_subc_cc(cf, x[10], x[27]);
-    ptx_subc_cc(cf, x[11], x[28]);
-    ptx_subc_cc(cf, x[12], x[29]);
-    ptx_subc_cc(cf, x[13], x[30]);
-    ptx_subc_cc(cf, x[14], x[31]);
-    ptx_subc_cc(cf, x[15], x[32]);
-    ptx_subc_cc(cf, x[16], x[33]);
-    t[37] = ptx_subc(cf, 0u, 0u);
-    t[19] = ptx_and(t[37], 1u);
-    y[0] = ptx_sub(t[0], t[19]);
+    static const uint32_t code[] = {
+      49683,1,17,0,0,
+      49691,2,18,1,0,
+      49691,3,19,2,0,
+      49691,4,20,3,0,
+      49691,5,21,4,0,
+      49691,6,22,5,0,
+      49691,7,23,6,0,
+      49691,8,24,7,0,
+      49691,9,25,8,0,
+      49691,10,26,9,0,
+      49691,11,27,10,0,
+      49691,12,28,11,0,
+      49691,13,29,12,0,
+      49691,14,30,13,0,
+      49691,15,31,14,0,
+      49691,16,32,15,0,
+      49691,17,33,16,0,
+      65047,18,0,0,0,
+      64002,0,18,1,0,
+      49683,20,0,17,0,
+      49691,21,1,18,0,
+      49691,22,2,19,0,
+      49691,23,3,20,0,
+      49691,24,4,21,0,
+      49691,25,5,22,0,
+      49691,26,6,23,0,
+      49691,27,7,24,0,
+      49691,28,8,25,0,
+      49691,29,9,26,0,
+      49691,30,10,27,0,
+      49691,31,11,28,0,
+      49691,32,12,29,0,
+      49691,33,13,30,0,
+      49691,34,14,31,0,
+      49691,35,15,32,0,
+      49691,36,16,33,0,
+      65047,37,0,0,0,
+      64002,19,37,1,0,
+      59663,0,0,19,0,
+    };
+    interpret(code, 39, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12166,27 +12195,29 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[18];
-    t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_or(t[0], x[2]);
-    t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_or(t[2], x[4]);
-    t[4] = ptx_or(t[3], x[5]);
-    t[5] = ptx_or(t[4], x[6]);
-    t[6] = ptx_or(t[5], x[7]);
-    t[7] = ptx_or(t[6], x[8]);
-    t[8] = ptx_or(t[7], x[9]);
-    t[9] = ptx_or(t[8], x[10]);
-    t[10] = ptx_or(t[9], x[11]);
-    t[11] = ptx_or(t[10], x[12]);
-    t[12] = ptx_or(t[11], x[13]);
-    t[13] = ptx_or(t[12], x[14]);
-    t[14] = ptx_or(t[13], x[15]);
-    t[15] = ptx_or(t[14], x[16]);
-    ptx_sub_cc(cf, 0u, t[15]);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[17], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      51715,1,0,2,0,
+      51715,2,1,3,0,
+      51715,3,2,4,0,
+      51715,4,3,5,0,
+      51715,5,4,6,0,
+      51715,6,5,7,0,
+      51715,7,6,8,0,
+      51715,8,7,9,0,
+      51715,9,8,10,0,
+      51715,10,9,11,0,
+      51715,11,10,12,0,
+      51715,12,11,13,0,
+      51715,13,12,14,0,
+      51715,14,13,15,0,
+      51715,15,14,16,0,
+      60947,16,0,15,0,
+      65047,17,0,0,0,
+      63758,0,17,1,0,
+    };
+    interpret(code, 19, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12264,24 +12295,27 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[17]);
-    y[1] = ptx_and(x[1], x[18]);
-    y[2] = ptx_and(x[2], x[19]);
-    y[3] = ptx_and(x[3], x[20]);
-    y[4] = ptx_and(x[4], x[21]);
-    y[5] = ptx_and(x[5], x[22]);
-    y[6] = ptx_and(x[6], x[23]);
-    y[7] = ptx_and(x[7], x[24]);
-    y[8] = ptx_and(x[8], x[25]);
-    y[9] = ptx_and(x[9], x[26]);
-    y[10] = ptx_and(x[10], x[27]);
-    y[11] = ptx_and(x[11], x[28]);
-    y[12] = ptx_and(x[12], x[29]);
-    y[13] = ptx_and(x[13], x[30]);
-    y[14] = ptx_and(x[14], x[31]);
-    y[15] = ptx_and(x[15], x[32]);
-    y[16] = ptx_and(x[16], x[33]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49410,0,0,17,0,
+      49410,1,1,18,0,
+      49410,2,2,19,0,
+      49410,3,3,20,0,
+      49410,4,4,21,0,
+      49410,5,5,22,0,
+      49410,6,6,23,0,
+      49410,7,7,24,0,
+      49410,8,8,25,0,
+      49410,9,9,26,0,
+      49410,10,10,27,0,
+      49410,11,11,28,0,
+      49410,12,12,29,0,
+      49410,13,13,30,0,
+      49410,14,14,31,0,
+      49410,15,15,32,0,
+      49410,16,16,33,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12356,24 +12390,27 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[17]);
-    y[1] = ptx_or(x[1], x[18]);
-    y[2] = ptx_or(x[2], x[19]);
-    y[3] = ptx_or(x[3], x[20]);
-    y[4] = ptx_or(x[4], x[21]);
-    y[5] = ptx_or(x[5], x[22]);
-    y[6] = ptx_or(x[6], x[23]);
-    y[7] = ptx_or(x[7], x[24]);
-    y[8] = ptx_or(x[8], x[25]);
-    y[9] = ptx_or(x[9], x[26]);
-    y[10] = ptx_or(x[10], x[27]);
-    y[11] = ptx_or(x[11], x[28]);
-    y[12] = ptx_or(x[12], x[29]);
-    y[13] = ptx_or(x[13], x[30]);
-    y[14] = ptx_or(x[14], x[31]);
-    y[15] = ptx_or(x[15], x[32]);
-    y[16] = ptx_or(x[16], x[33]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49411,0,0,17,0,
+      49411,1,1,18,0,
+      49411,2,2,19,0,
+      49411,3,3,20,0,
+      49411,4,4,21,0,
+      49411,5,5,22,0,
+      49411,6,6,23,0,
+      49411,7,7,24,0,
+      49411,8,8,25,0,
+      49411,9,9,26,0,
+      49411,10,10,27,0,
+      49411,11,11,28,0,
+      49411,12,12,29,0,
+      49411,13,13,30,0,
+      49411,14,14,31,0,
+      49411,15,15,32,0,
+      49411,16,16,33,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12448,24 +12485,27 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[17]);
-    y[1] = ptx_xor(x[1], x[18]);
-    y[2] = ptx_xor(x[2], x[19]);
-    y[3] = ptx_xor(x[3], x[20]);
-    y[4] = ptx_xor(x[4], x[21]);
-    y[5] = ptx_xor(x[5], x[22]);
-    y[6] = ptx_xor(x[6], x[23]);
-    y[7] = ptx_xor(x[7], x[24]);
-    y[8] = ptx_xor(x[8], x[25]);
-    y[9] = ptx_xor(x[9], x[26]);
-    y[10] = ptx_xor(x[10], x[27]);
-    y[11] = ptx_xor(x[11], x[28]);
-    y[12] = ptx_xor(x[12], x[29]);
-    y[13] = ptx_xor(x[13], x[30]);
-    y[14] = ptx_xor(x[14], x[31]);
-    y[15] = ptx_xor(x[15], x[32]);
-    y[16] = ptx_xor(x[16], x[33]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49412,0,0,17,0,
+      49412,1,1,18,0,
+      49412,2,2,19,0,
+      49412,3,3,20,0,
+      49412,4,4,21,0,
+      49412,5,5,22,0,
+      49412,6,6,23,0,
+      49412,7,7,24,0,
+      49412,8,8,25,0,
+      49412,9,9,26,0,
+      49412,10,10,27,0,
+      49412,11,11,28,0,
+      49412,12,12,29,0,
+      49412,13,13,30,0,
+      49412,14,14,31,0,
+      49412,15,15,32,0,
+      49412,16,16,33,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -12540,24 +12580,27 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
-    y[2] = ptx_not(x[2]);
-    y[3] = ptx_not(x[3]);
-    y[4] = ptx_not(x[4]);
-    y[5] = ptx_not(x[5]);
-    y[6] = ptx_not(x[6]);
-    y[7] = ptx_not(x[7]);
-    y[8] = ptx_not(x[8]);
-    y[9] = ptx_not(x[9]);
-    y[10] = ptx_not(x[10]);
-    y[11] = ptx_not(x[11]);
-    y[12] = ptx_not(x[12]);
-    y[13] = ptx_not(x[13]);
-    y[14] = ptx_not(x[14]);
-    y[15] = ptx_not(x[15]);
-    y[16] = ptx_not(x[16]);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+      61697,2,2,0,0,
+      61697,3,3,0,0,
+      61697,4,4,0,0,
+      61697,5,5,0,0,
+      61697,6,6,0,0,
+      61697,7,7,0,0,
+      61697,8,8,0,0,
+      61697,9,9,0,0,
+      61697,10,10,0,0,
+      61697,11,11,0,0,
+      61697,12,12,0,0,
+      61697,13,13,0,0,
+      61697,14,14,0,0,
+      61697,15,15,0,0,
+      61697,16,16,0,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -30950,24 +30993,27 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    y[9] = ptx_shf_l_clamp(x[8], x[9], 1u);
-    y[10] = ptx_shf_l_clamp(x[9], x[10], 1u);
-    y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
-    y[12] = ptx_shf_l_clamp(x[11], x[12], 1u);
-    y[13] = ptx_shf_l_clamp(x[12], x[13], 1u);
-    y[14] = ptx_shf_l_clamp(x[13], x[14], 1u);
-    y[15] = ptx_shf_l_clamp(x[14], x[15], 1u);
-    y[16] = ptx_shf_l_clamp(x[15], x[16], 1u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+      49415,2,1,2,1,
+      49415,3,2,3,1,
+      49415,4,3,4,1,
+      49415,5,4,5,1,
+      49415,6,5,6,1,
+      49415,7,6,7,1,
+      49415,8,7,8,1,
+      49415,9,8,9,1,
+      49415,10,9,10,1,
+      49415,11,10,11,1,
+      49415,12,11,12,1,
+      49415,13,12,13,1,
+      49415,14,13,14,1,
+      49415,15,14,15,1,
+      49415,16,15,16,1,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31042,24 +31088,27 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 31u);
-    y[9] = ptx_shf_l_clamp(x[8], x[9], 31u);
-    y[10] = ptx_shf_l_clamp(x[9], x[10], 31u);
-    y[11] = ptx_shf_l_clamp(x[10], x[11], 31u);
-    y[12] = ptx_shf_l_clamp(x[11], x[12], 31u);
-    y[13] = ptx_shf_l_clamp(x[12], x[13], 31u);
-    y[14] = ptx_shf_l_clamp(x[13], x[14], 31u);
-    y[15] = ptx_shf_l_clamp(x[14], x[15], 31u);
-    y[16] = ptx_shf_l_clamp(x[15], x[16], 31u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+      49415,2,1,2,31,
+      49415,3,2,3,31,
+      49415,4,3,4,31,
+      49415,5,4,5,31,
+      49415,6,5,6,31,
+      49415,7,6,7,31,
+      49415,8,7,8,31,
+      49415,9,8,9,31,
+      49415,10,9,10,31,
+      49415,11,10,11,31,
+      49415,12,11,12,31,
+      49415,13,12,13,31,
+      49415,14,13,14,31,
+      49415,15,14,15,31,
+      49415,16,15,16,31,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31134,24 +31183,27 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 0u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
-    y[8] = ptx_shf_l_clamp(x[6], x[7], 0u);
-    y[9] = ptx_shf_l_clamp(x[7], x[8], 0u);
-    y[10] = ptx_shf_l_clamp(x[8], x[9], 0u);
-    y[11] = ptx_shf_l_clamp(x[9], x[10], 0u);
-    y[12] = ptx_shf_l_clamp(x[10], x[11], 0u);
-    y[13] = ptx_shf_l_clamp(x[11], x[12], 0u);
-    y[14] = ptx_shf_l_clamp(x[12], x[13], 0u);
-    y[15] = ptx_shf_l_clamp(x[13], x[14], 0u);
-    y[16] = ptx_shf_l_clamp(x[14], x[15], 0u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+      49415,2,0,1,0,
+      49415,3,1,2,0,
+      49415,4,2,3,0,
+      49415,5,3,4,0,
+      49415,6,4,5,0,
+      49415,7,5,6,0,
+      49415,8,6,7,0,
+      49415,9,7,8,0,
+      49415,10,8,9,0,
+      49415,11,9,10,0,
+      49415,12,10,11,0,
+      49415,13,11,12,0,
+      49415,14,12,13,0,
+      49415,15,13,14,0,
+      49415,16,14,15,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31226,24 +31278,27 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
-    y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    y[6] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    y[8] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    y[9] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    y[10] = ptx_shf_l_clamp(x[8], x[9], 1u);
-    y[11] = ptx_shf_l_clamp(x[9], x[10], 1u);
-    y[12] = ptx_shf_l_clamp(x[10], x[11], 1u);
-    y[13] = ptx_shf_l_clamp(x[11], x[12], 1u);
-    y[14] = ptx_shf_l_clamp(x[12], x[13], 1u);
-    y[15] = ptx_shf_l_clamp(x[13], x[14], 1u);
-    y[16] = ptx_shf_l_clamp(x[14], x[15], 1u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+      49415,2,0,1,1,
+      49415,3,1,2,1,
+      49415,4,2,3,1,
+      49415,5,3,4,1,
+      49415,6,4,5,1,
+      49415,7,5,6,1,
+      49415,8,6,7,1,
+      49415,9,7,8,1,
+      49415,10,8,9,1,
+      49415,11,9,10,1,
+      49415,12,10,11,1,
+      49415,13,11,12,1,
+      49415,14,12,13,1,
+      49415,15,13,14,1,
+      49415,16,14,15,1,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31318,24 +31373,27 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[7] = ptx_shf_r_clamp(x[7], x[8], 1u);
-    y[8] = ptx_shf_r_clamp(x[8], x[9], 1u);
-    y[9] = ptx_shf_r_clamp(x[9], x[10], 1u);
-    y[10] = ptx_shf_r_clamp(x[10], x[11], 1u);
-    y[11] = ptx_shf_r_clamp(x[11], x[12], 1u);
-    y[12] = ptx_shf_r_clamp(x[12], x[13], 1u);
-    y[13] = ptx_shf_r_clamp(x[13], x[14], 1u);
-    y[14] = ptx_shf_r_clamp(x[14], x[15], 1u);
-    y[15] = ptx_shf_r_clamp(x[15], x[16], 1u);
-    y[16] = ptx_shr(x[16], 1u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      49416,1,1,2,1,
+      49416,2,2,3,1,
+      49416,3,3,4,1,
+      49416,4,4,5,1,
+      49416,5,5,6,1,
+      49416,6,6,7,1,
+      49416,7,7,8,1,
+      49416,8,8,9,1,
+      49416,9,9,10,1,
+      49416,10,10,11,1,
+      49416,11,11,12,1,
+      49416,12,12,13,1,
+      49416,13,13,14,1,
+      49416,14,14,15,1,
+      49416,15,15,16,1,
+      61702,16,16,1,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31410,24 +31468,27 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shf_r_clamp(x[1], x[2], 31u);
-    y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
-    y[3] = ptx_shf_r_clamp(x[3], x[4], 31u);
-    y[4] = ptx_shf_r_clamp(x[4], x[5], 31u);
-    y[5] = ptx_shf_r_clamp(x[5], x[6], 31u);
-    y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
-    y[7] = ptx_shf_r_clamp(x[7], x[8], 31u);
-    y[8] = ptx_shf_r_clamp(x[8], x[9], 31u);
-    y[9] = ptx_shf_r_clamp(x[9], x[10], 31u);
-    y[10] = ptx_shf_r_clamp(x[10], x[11], 31u);
-    y[11] = ptx_shf_r_clamp(x[11], x[12], 31u);
-    y[12] = ptx_shf_r_clamp(x[12], x[13], 31u);
-    y[13] = ptx_shf_r_clamp(x[13], x[14], 31u);
-    y[14] = ptx_shf_r_clamp(x[14], x[15], 31u);
-    y[15] = ptx_shf_r_clamp(x[15], x[16], 31u);
-    y[16] = ptx_shr(x[16], 31u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      49416,1,1,2,31,
+      49416,2,2,3,31,
+      49416,3,3,4,31,
+      49416,4,4,5,31,
+      49416,5,5,6,31,
+      49416,6,6,7,31,
+      49416,7,7,8,31,
+      49416,8,8,9,31,
+      49416,9,9,10,31,
+      49416,10,10,11,31,
+      49416,11,11,12,31,
+      49416,12,12,13,31,
+      49416,13,13,14,31,
+      49416,14,14,15,31,
+      49416,15,15,16,31,
+      61702,16,16,31,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31502,24 +31563,27 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 0u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 0u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 0u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 0u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 0u);
-    y[6] = ptx_shf_r_clamp(x[7], x[8], 0u);
-    y[7] = ptx_shf_r_clamp(x[8], x[9], 0u);
-    y[8] = ptx_shf_r_clamp(x[9], x[10], 0u);
-    y[9] = ptx_shf_r_clamp(x[10], x[11], 0u);
-    y[10] = ptx_shf_r_clamp(x[11], x[12], 0u);
-    y[11] = ptx_shf_r_clamp(x[12], x[13], 0u);
-    y[12] = ptx_shf_r_clamp(x[13], x[14], 0u);
-    y[13] = ptx_shf_r_clamp(x[14], x[15], 0u);
-    y[14] = ptx_shf_r_clamp(x[15], x[16], 0u);
-    y[15] = ptx_shr(x[16], 0u);
-    y[16] = ptx_mov(0u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49416,0,1,2,0,
+      49416,1,2,3,0,
+      49416,2,3,4,0,
+      49416,3,4,5,0,
+      49416,4,5,6,0,
+      49416,5,6,7,0,
+      49416,6,7,8,0,
+      49416,7,8,9,0,
+      49416,8,9,10,0,
+      49416,9,10,11,0,
+      49416,10,11,12,0,
+      49416,11,12,13,0,
+      49416,12,13,14,0,
+      49416,13,14,15,0,
+      49416,14,15,16,0,
+      61702,15,16,0,0,
+      64768,16,0,0,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -31594,24 +31658,27 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
-    y[1] = ptx_shf_r_clamp(x[2], x[3], 1u);
-    y[2] = ptx_shf_r_clamp(x[3], x[4], 1u);
-    y[3] = ptx_shf_r_clamp(x[4], x[5], 1u);
-    y[4] = ptx_shf_r_clamp(x[5], x[6], 1u);
-    y[5] = ptx_shf_r_clamp(x[6], x[7], 1u);
-    y[6] = ptx_shf_r_clamp(x[7], x[8], 1u);
-    y[7] = ptx_shf_r_clamp(x[8], x[9], 1u);
-    y[8] = ptx_shf_r_clamp(x[9], x[10], 1u);
-    y[9] = ptx_shf_r_clamp(x[10], x[11], 1u);
-    y[10] = ptx_shf_r_clamp(x[11], x[12], 1u);
-    y[11] = ptx_shf_r_clamp(x[12], x[13], 1u);
-    y[12] = ptx_shf_r_clamp(x[13], x[14], 1u);
-    y[13] = ptx_shf_r_clamp(x[14], x[15], 1u);
-    y[14] = ptx_shf_r_clamp(x[15], x[16], 1u);
-    y[15] = ptx_shr(x[16], 1u);
-    y[16] = ptx_mov(0u);
-    y[16] = ptx_and(y[16], 511u);
+    static const uint32_t code[] = {
+      49416,0,1,2,1,
+      49416,1,2,3,1,
+      49416,2,3,4,1,
+      49416,3,4,5,1,
+      49416,4,5,6,1,
+      49416,5,6,7,1,
+      49416,6,7,8,1,
+      49416,7,8,9,1,
+      49416,8,9,10,1,
+      49416,9,10,11,1,
+      49416,10,11,12,1,
+      49416,11,12,13,1,
+      49416,12,13,14,1,
+      49416,13,14,15,1,
+      49416,14,15,16,1,
+      61702,15,16,1,0,
+      64768,16,0,0,0,
+      62722,16,16,511,0,
+    };
+    interpret(code, 18, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

@@ -2919,11 +2919,14 @@ struct add {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    ptx_add_cc(cf, x[4], 4294967295u);
-    y[0] = ptx_addc_cc(cf, x[0], x[2]);
-    y[1] = ptx_addc_cc(cf, x[1], x[3]);
-    y[2] = ptx_addc(cf, 0u, 0u);
+    uint32_t t[1];
+    static const uint32_t code[] = {
+      61970,0,4,4294967295,0,
+      49434,0,0,2,0,
+      49434,1,1,3,0,
+      64790,2,0,0,0,
+    };
+    interpret(code, 4, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -2980,13 +2983,15 @@ struct sub {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    ptx_sub_cc(cf, 0u, x[4]);
-    y[0] = ptx_subc_cc(cf, x[0], x[2]);
-    y[1] = ptx_subc_cc(cf, x[1], x[3]);
-    t[1] = ptx_subc(cf, 0u, 0u);
-    y[2] = ptx_and(t[1], 1u);
+    static const uint32_t code[] = {
+      52755,0,0,4,0,
+      49435,0,0,2,0,
+      49435,1,1,3,0,
+      65047,1,0,0,0,
+      63746,2,1,1,0,
+    };
+    interpret(code, 5, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3042,10 +3047,12 @@ struct add_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_add_cc(cf, x[0], x[2]);
-    y[1] = ptx_addc_cc(cf, x[1], 0u);
-    y[2] = ptx_addc(cf, 0u, 0u);
+    static const uint32_t code[] = {
+      49426,0,0,2,0,
+      61722,1,1,0,0,
+      64790,2,0,0,0,
+    };
+    interpret(code, 3, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3100,12 +3107,14 @@ struct sub_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[1];
-    y[0] = ptx_sub_cc(cf, x[0], x[2]);
-    y[1] = ptx_subc_cc(cf, x[1], 0u);
-    t[0] = ptx_subc(cf, 0u, 0u);
-    y[2] = ptx_and(t[0], 1u);
+    static const uint32_t code[] = {
+      49427,0,0,2,0,
+      61723,1,1,0,0,
+      65047,0,0,0,0,
+      63746,2,0,1,0,
+    };
+    interpret(code, 4, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3159,9 +3168,11 @@ struct neg {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
-    y[0] = ptx_sub_cc(cf, 0u, x[0]);
-    y[1] = ptx_subc(cf, 0u, x[1]);
+    static const uint32_t code[] = {
+      52499,0,0,0,0,
+      52503,1,0,1,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3222,20 +3233,22 @@ struct mul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[3];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mul_lo(x[1], x[3]);
-    y[3] = ptx_mul_hi(x[1], x[3]);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
-    t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    static const uint32_t code[] = {
+      49420,0,0,2,0,
+      49421,1,0,2,0,
+      49676,0,1,2,0,
+      49677,1,1,2,0,
+      49420,2,1,3,0,
+      49421,3,1,3,0,
+      33300,0,0,3,0,
+      33309,1,0,3,1,
+      65046,2,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58646,3,3,2,0,
+    };
+    interpret(code, 12, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3296,11 +3309,14 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[1];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[0] = ptx_mad_lo(x[0], x[3], t[0]);
-    y[1] = ptx_add(y[1], t[0]);
+    static const uint32_t code[] = {
+      49420,0,0,2,0,
+      49421,1,0,2,0,
+      49676,0,1,2,0,
+      33296,0,0,3,0,
+      58638,1,1,0,0,
+    };
+    interpret(code, 5, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3366,22 +3382,24 @@ struct mul_hi {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[7];
-    ptx_mul_lo(x[0], x[2]);
-    t[1] = ptx_mul_hi(x[0], x[2]);
-    t[4] = ptx_mul_lo(x[1], x[2]);
-    t[5] = ptx_mul_hi(x[1], x[2]);
-    t[2] = ptx_mul_lo(x[1], x[3]);
-    t[3] = ptx_mul_hi(x[1], x[3]);
-    t[4] = ptx_mad_lo_cc(cf, x[0], x[3], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[0], x[3], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[1] = ptx_add_cc(cf, t[1], t[4]);
-    t[2] = ptx_addc_cc(cf, t[2], t[5]);
-    t[3] = ptx_addc(cf, t[3], t[6]);
-    y[0] = ptx_mov(t[2]);
-    y[1] = ptx_mov(t[3]);
+    static const uint32_t code[] = {
+      49676,0,0,2,0,
+      49677,1,0,2,0,
+      49676,4,1,2,0,
+      49677,5,1,2,0,
+      49676,2,1,3,0,
+      49677,3,1,3,0,
+      33300,4,0,3,4,
+      33309,5,0,3,5,
+      65046,6,0,0,0,
+      59922,1,1,4,0,
+      59930,2,2,5,0,
+      59926,3,3,6,0,
+      63744,0,2,0,0,
+      63744,1,3,0,0,
+    };
+    interpret(code, 14, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3449,20 +3467,22 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_mul_lo(x[1], x[0]);
-    t[1] = ptx_mul_hi(x[1], x[0]);
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_mov(t[0]);
-    y[2] = ptx_mov(t[1]);
-    y[1] = ptx_add_cc(cf, y[1], y[1]);
-    y[2] = ptx_addc_cc(cf, y[2], y[2]);
-    y[3] = ptx_addc(cf, 0u, 0u);
-    y[0] = ptx_mul_lo(x[0], x[0]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[0], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[1], y[3]);
+    static const uint32_t code[] = {
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      63744,2,1,0,0,
+      54546,1,1,1,0,
+      54554,2,2,2,0,
+      64790,3,0,0,0,
+      49420,0,0,0,0,
+      16661,1,0,0,1,
+      16668,2,1,1,2,
+      16665,3,1,1,3,
+    };
+    interpret(code, 12, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3523,14 +3543,16 @@ struct mul_ui {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[2];
-    y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_hi(x[0], x[2]);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc(cf, 0u, t[1]);
+    static const uint32_t code[] = {
+      49420,0,0,2,0,
+      49421,1,0,2,0,
+      49676,0,1,2,0,
+      49677,1,1,2,0,
+      58642,1,1,0,0,
+      60694,2,0,1,0,
+    };
+    interpret(code, 6, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3600,23 +3622,25 @@ struct mad {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[3];
-    y[0] = ptx_mov(x[4]);
-    y[1] = ptx_mov(x[5]);
-    y[0] = ptx_mad_lo_cc(cf, x[0], x[2], y[0]);
-    y[1] = ptx_madc_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_addc(cf, 0u, 0u);
-    t[0] = ptx_mul_lo(x[1], x[2]);
-    t[1] = ptx_mul_hi(x[1], x[2]);
-    y[2] = ptx_mad_lo_cc(cf, x[1], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[3], 0u);
-    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
-    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
-    t[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_add_cc(cf, y[1], t[0]);
-    y[2] = ptx_addc_cc(cf, y[2], t[1]);
-    y[3] = ptx_addc(cf, y[3], t[2]);
+    static const uint32_t code[] = {
+      61696,0,4,0,0,
+      61696,1,5,0,0,
+      16660,0,0,2,0,
+      16669,1,0,2,1,
+      64790,2,0,0,0,
+      49676,0,1,2,0,
+      49677,1,1,2,0,
+      16660,2,1,3,2,
+      49433,3,1,3,0,
+      33300,0,0,3,0,
+      33309,1,0,3,1,
+      65046,2,0,0,0,
+      58642,1,1,0,0,
+      58650,2,2,1,0,
+      58646,3,3,2,0,
+    };
+    interpret(code, 15, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3680,14 +3704,16 @@ struct eq {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[5];
-    t[0] = ptx_xor(x[0], x[2]);
-    t[1] = ptx_xor(x[1], x[3]);
-    t[2] = ptx_or(t[0], t[1]);
-    ptx_sub_cc(cf, 0u, t[2]);
-    t[4] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[4], 1u);
+    static const uint32_t code[] = {
+      49668,0,0,2,0,
+      49668,1,1,3,0,
+      59907,2,0,1,0,
+      60947,3,0,2,0,
+      65047,4,0,0,0,
+      63758,0,4,1,0,
+    };
+    interpret(code, 6, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3745,12 +3771,14 @@ struct lt {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[3];
-    ptx_sub_cc(cf, x[0], x[2]);
-    ptx_subc_cc(cf, x[1], x[3]);
-    t[2] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[2], 1u);
+    static const uint32_t code[] = {
+      49683,0,0,2,0,
+      49691,1,1,3,0,
+      65047,2,0,0,0,
+      63746,0,2,1,0,
+    };
+    interpret(code, 4, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3812,17 +3840,19 @@ struct cmp {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[8];
-    ptx_sub_cc(cf, x[2], x[0]);
-    ptx_subc_cc(cf, x[3], x[1]);
-    t[3] = ptx_subc(cf, 0u, 0u);
-    t[0] = ptx_and(t[3], 1u);
-    ptx_sub_cc(cf, x[0], x[2]);
-    ptx_subc_cc(cf, x[1], x[3]);
-    t[7] = ptx_subc(cf, 0u, 0u);
-    t[4] = ptx_and(t[7], 1u);
-    y[0] = ptx_sub(t[0], t[4]);
+    static const uint32_t code[] = {
+      49683,1,2,0,0,
+      49691,2,3,1,0,
+      65047,3,0,0,0,
+      64002,0,3,1,0,
+      49683,5,0,2,0,
+      49691,6,1,3,0,
+      65047,7,0,0,0,
+      64002,4,7,1,0,
+      59663,0,0,4,0,
+    };
+    interpret(code, 9, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3883,12 +3913,14 @@ struct is_zero {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t cf = 0;
     uint32_t t[3];
-    t[0] = ptx_or(x[0], x[1]);
-    ptx_sub_cc(cf, 0u, t[0]);
-    t[2] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_add(t[2], 1u);
+    static const uint32_t code[] = {
+      49667,0,0,1,0,
+      60947,1,0,0,0,
+      65047,2,0,0,0,
+      63758,0,2,1,0,
+    };
+    interpret(code, 4, y, x, t);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3942,8 +3974,11 @@ struct and_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_and(x[0], x[2]);
-    y[1] = ptx_and(x[1], x[3]);
+    static const uint32_t code[] = {
+      49410,0,0,2,0,
+      49410,1,1,3,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -3993,8 +4028,11 @@ struct or_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_or(x[0], x[2]);
-    y[1] = ptx_or(x[1], x[3]);
+    static const uint32_t code[] = {
+      49411,0,0,2,0,
+      49411,1,1,3,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4044,8 +4082,11 @@ struct xor_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_xor(x[0], x[2]);
-    y[1] = ptx_xor(x[1], x[3]);
+    static const uint32_t code[] = {
+      49412,0,0,2,0,
+      49412,1,1,3,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -4095,8 +4136,11 @@ struct not_ {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_not(x[0]);
-    y[1] = ptx_not(x[1]);
+    static const uint32_t code[] = {
+      61697,0,0,0,0,
+      61697,1,1,0,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5310,8 +5354,11 @@ struct shl1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 1u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    static const uint32_t code[] = {
+      61701,0,0,1,0,
+      49415,1,0,1,1,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5361,8 +5408,11 @@ struct shl31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shl(x[0], 31u);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
+    static const uint32_t code[] = {
+      61701,0,0,31,0,
+      49415,1,0,1,31,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5412,8 +5462,11 @@ struct shl32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 0u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,0,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5463,8 +5516,11 @@ struct shl33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_mov(0u);
-    y[1] = ptx_shl(x[0], 1u);
+    static const uint32_t code[] = {
+      64768,0,0,0,0,
+      61701,1,0,1,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5514,8 +5570,11 @@ struct shr1 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
-    y[1] = ptx_shr(x[1], 1u);
+    static const uint32_t code[] = {
+      49416,0,0,1,1,
+      61702,1,1,1,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5565,8 +5624,11 @@ struct shr31 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
-    y[1] = ptx_shr(x[1], 31u);
+    static const uint32_t code[] = {
+      49416,0,0,1,31,
+      61702,1,1,31,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5616,8 +5678,11 @@ struct shr32 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shr(x[1], 0u);
-    y[1] = ptx_mov(0u);
+    static const uint32_t code[] = {
+      61702,0,1,0,0,
+      64768,1,0,0,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).
@@ -5667,8 +5732,11 @@ struct shr33 {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    y[0] = ptx_shr(x[1], 1u);
-    y[1] = ptx_mov(0u);
+    static const uint32_t code[] = {
+      61702,0,1,1,0,
+      64768,1,0,0,0,
+    };
+    interpret(code, 2, y, x, nullptr);
   }
 #ifdef __SIZEOF_INT128__
   // The same operation over 64-bit limbs (least significant first; limbs64 of them).

@@ -36,14 +36,16 @@ using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
 // (CI's machines; the CPU runs the lists the GPU runs, whose carry paths the edge pairs
 // take). The loops (modexp ... modsqrt): on the GPU the same; on the CPU each edge value
 // against a random partner (over the 64-bit lists every pair of edge values up to 24
-// limbs), then 1,000 random pairs, but 20 over the GPU's 32-bit lists (host) above 24
-// limbs, where their products run in the host's interpreter (one 1024-bit modexp: 28 ms,
-// ladder 47 ms on the dev machine). The loops call the straight-line products checked
+// limbs), then 1,000 random pairs, but 20 over the GPU's 32-bit lists (host) where their
+// products run in the host's interpreter (loop_on_steps: beside a host64, and past 24
+// limbs; one 1024-bit modexp: 28 ms, ladder 47 ms on the dev machine), as the same loop
+// over the 64-bit lists takes the 1,000. The loops call the straight-line products checked
 // above: 10,000 random pairs of each made them 200 s of CI's 2-core tests.
-enum class Effort { full, loop_on_cpu, loop_on_host64 };
+enum class Effort { full, loop_on_cpu, loop_on_host64, loop_on_steps };
 
-std::size_t random_pairs(Effort effort, unsigned limbs) {
-  if (effort != Effort::full) return effort == Effort::loop_on_host64 || limbs <= 24 ? 1000 : 20;
+std::size_t random_pairs(Effort effort) {
+  if (effort == Effort::loop_on_steps) return 20;
+  if (effort != Effort::full) return 1000;
   if (const char* s = std::getenv("MPGEN_TEST_CASES")) return std::strtoull(s, nullptr, 0);
 #ifdef __CUDACC__
   if (gpu_present()) return 10000;
@@ -96,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, un
       pairs.emplace_back(random_below(p, rng), a);
     }
   }
-  for (std::size_t k = random_pairs(effort, limbs); k-- > 0;) {
+  for (std::size_t k = random_pairs(effort); k-- > 0;) {
     std::string a = random_below(p, rng);
     pairs.emplace_back(a, random_below(p, rng));
   }
@@ -134,7 +136,10 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
     return out;
   };
   const auto pairs = [&](Effort effort) { return operand_pairs(p.v, limbs, Op::operands, rng, effort); };
-  const auto cpu_pairs = pairs(cpu_effort);
+  // A loop over the GPU's 32-bit lists whose products run from the interpreter's steps
+  // (printers/host.py: beside a host64, and past 1,500 instructions).
+  const bool on_steps = cpu_effort == Effort::loop_on_cpu && (mpgen::has_host64<Op>::value || limbs > 24);
+  const auto cpu_pairs = pairs(on_steps ? Effort::loop_on_steps : cpu_effort);
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v));
   CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
   if constexpr (mpgen::has_host64<Op>::value) {
@@ -208,7 +213,7 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
       pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
     }
   }
-  for (std::size_t k = random_pairs(Effort::full, limbs); k-- > 0;) {
+  for (std::size_t k = random_pairs(Effort::full); k-- > 0;) {
     Mpz a, b;
     mpz_urandomm(a.v, rng, two_p.v);
     mpz_urandomm(b.v, rng, two_p.v);

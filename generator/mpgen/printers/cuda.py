@@ -90,7 +90,7 @@ def _group_steps(module: Module) -> dict:
 def _operation(p, c: dict, shared: dict) -> dict:
     o = {"p": p, "c": c, "below_mask": sum(o["below_modulus"] << k for k, o in enumerate(c["operands"])),
          "ptx": None if p.fn is None else ptx.function(p.fn),
-         "host": None if p.fn is None else host.function(p.fn), "group": None,
+         "host": None if p.fn is None else host.function(p.fn, bool(c["host64"])), "group": None,
          "host64": x86.host64(p.fn_x86 or p.fn64, host.function(p.fn64)) if c["host64"] and p.fn64 else None}
     if p.program is not None:
         o["group"] = {"steps": [{"name": fn.name, "symbol": shared[_list_key(fn)]["symbol"]}
