@@ -1,11 +1,11 @@
 // The modular operations against GMP (the checks: modular.hpp): seven odd moduli of 64 to
-// 521 bits, a 1024-bit prime and two even ones (tests/cpp/CMakeLists.txt), and the NIST,
-// secp256k1 and Curve25519 presets.
+// 521 bits and two even ones (tests/cpp/CMakeLists.txt); the prime fields in
+// modular_primes.cpp, the other presets in modular_presets.cpp (three files, so that the
+// build compiles them side by side).
 // Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <gmp.h>  // first: the element types then convert from and to mpz_t
 
-#include "mpgen_curve25519.cuh"
 #include "mpgen_e128.cuh"
 #include "mpgen_e381.cuh"
 #include "mpgen_m128.cuh"
@@ -15,12 +15,6 @@
 #include "mpgen_m384.cuh"
 #include "mpgen_m521.cuh"
 #include "mpgen_m64.cuh"
-#include "mpgen_p224.cuh"
-#include "mpgen_p256.cuh"
-#include "mpgen_p384.cuh"
-#include "mpgen_p521.cuh"
-#include "mpgen_q1024.cuh"
-#include "mpgen_secp256k1.cuh"
 #include "modular.hpp"  // after the headers: it names mpgen::device_batch
 #include "element.hpp"
 
@@ -31,13 +25,6 @@ MODULAR_CASE(m255)
 MODULAR_CASE(m256)
 MODULAR_CASE(m384)
 MODULAR_CASE(m521)
-PRIME_FIELD_CASE(secp256k1)
-PRIME_FIELD_CASE(p224)
-PRIME_FIELD_CASE(p256)
-PRIME_FIELD_CASE(p384)
-PRIME_FIELD_CASE(p521)
-PRIME_FIELD_CASE(curve25519)
-PRIME_FIELD_CASE(q1024)
 EVEN_MODULUS_CASE(e128)
 EVEN_MODULUS_CASE(e381)
 ELEMENT_CASE(m64)
@@ -47,12 +34,5 @@ ELEMENT_CASE(m255)
 ELEMENT_CASE(m256)
 ELEMENT_CASE(m384)
 ELEMENT_CASE(m521)
-PRIME_ELEMENT_CASE(secp256k1)
-PRIME_ELEMENT_CASE(p224)
-PRIME_ELEMENT_CASE(p256)
-PRIME_ELEMENT_CASE(p384)
-PRIME_ELEMENT_CASE(p521)
-PRIME_ELEMENT_CASE(curve25519)
-PRIME_ELEMENT_CASE(q1024)
 ELEMENT_CASE(e128)
 ELEMENT_CASE(e381)
