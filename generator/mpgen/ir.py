@@ -241,8 +241,7 @@ def _compile(fn: Function) -> Callable[[list[int]], list[int]]:
     def name(r: Reg) -> str:
         return f"{r.bank}{r.index}"
     w, ones = fn.word_bits, fn.mask
-    words = [f"x{i}" for i in range(fn.in_words)]
-    lines = ["def run(x):", f" {', '.join(words)}{',' if len(words) == 1 else ''} = x" if words else "",
+    lines = ["def run(x):", " " + "".join(f"x{i}, " for i in range(fn.in_words)) + "= x" if fn.in_words else "",
              " " + " = ".join([f"y{i}" for i in range(fn.out_words)] + [f"t{i}" for i in range(fn.temps)] +
                               ["cf = of = 0"])]
     for ins in fn.body:

@@ -6,7 +6,8 @@ call of a per-instruction function each; above, a 32-bit list prints as a table 
 that a small interpreter runs through the same functions (a 64-bit list that long is not
 printed). A 32-bit list whose operation has a 64-bit list prints as steps at any length:
 the host runs the 64-bit one, and the 32-bit one there only checks the GPU's list, which
-compiled took two thirds of a built-in size's host compile (u521: 11.5 s against 3.7 s). The step format is defined here once: `steps` encodes it and `model` prints the
+compiled took two thirds of a built-in size's host compile (u521: 11.5 s against 3.7 s).
+The step format is defined here once: `steps` encodes it and `model` prints the
 C++ that decodes it (templates/ptx_host.cuh.j2).
 """
 from __future__ import annotations
@@ -35,9 +36,14 @@ _OPCODE_NUMBERS = {mnemonic: k for k, mnemonic in enumerate(OPCODES)}
 
 def compiled(fn: Function, beside_host64: bool = False) -> bool:
     """Whether fn prints as statements; `beside_host64`: its operation has a 64-bit list."""
-    if beside_host64 and fn.word_bits == 32 and fn.flags in ([], ["cf"]):
+    if beside_host64 and _steps_hold(fn):
         return False
     return len(fn.body) <= HOST_COMPILED_MAX[fn.word_bits]
+
+
+def _steps_hold(fn: Function) -> bool:
+    """The step format holds 32-bit lists with at most one carry flag."""
+    return fn.word_bits == 32 and fn.flags in ([], ["cf"])
 
 
 def _step(ins: Instr) -> str:
@@ -71,8 +77,8 @@ def _statement(ins: Instr, read: set[Reg], word_bits: int) -> str:
 def function(fn: Function, beside_host64: bool = False) -> list[str]:
     """The body of `host(y, x)` (of host64(y, x) for a 64-bit list), as lines of C++."""
     if not compiled(fn, beside_host64):
-        assert fn.word_bits == 32, f"{fn.name}: a 64-bit list of {len(fn.body)} instructions is not printed"
-        assert fn.flags in ([], ["cf"]), f"{fn.name}: the steps' format has one carry flag"
+        assert _steps_hold(fn), f"{fn.name}: a list of {len(fn.body)} instructions at {fn.word_bits} bits " \
+            f"with flags {fn.flags} is not printed"
         lines = [f"uint32_t t[{fn.temps}];"] if fn.temps else []
         lines += ["static const uint32_t code[] = {"]
         lines += [f"  {_step(i)}" for i in fn.body]
