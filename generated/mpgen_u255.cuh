@@ -32,6 +32,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -53,13 +54,13 @@ inline const bool x86_adx = [] {
 }  // namespace mpgen
 #endif
 #endif
-// A group program's host rendering: its threads' steps called in loops, the words copied
-// between them, unrolled over the program (an 8192-bit sqrt: 180 KB of code). GCC's
-// points-to analysis and dominator passes over it took most of the compile: without them
-// -O1 compiles that sqrt in 8 s against 14 and it runs as fast (2.0 against 2.3 ms; -O0
-// compiled in 4 s but ran gcd's glue 3.7x slower). nvcc's host pass keeps its options.
+// A group program's host rendering: calls, one a step (its threads' loops are in the
+// callees, cuda/group.cuh's on_host), hundreds of them in an 8192-bit sqrt. Optimizing
+// that glue took most of its module's compile and gained nothing: without it an 8192-bit
+// module of add..sqrt compiles in 4.5 s against 10 and runs as fast. nvcc's host pass
+// and other compilers keep their options.
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
-#define MPGEN_HOST_GLUE __attribute__((optimize("O1", "no-tree-pta", "no-tree-dominator-opts")))
+#define MPGEN_HOST_GLUE __attribute__((optimize("O0")))
 #else
 #define MPGEN_HOST_GLUE
 #endif
@@ -1994,6 +1995,34 @@ __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const 
 #ifndef __CUDACC_RTC__
 // The same steps on the host, over all T threads' words at once (word t: thread t's).
 namespace on_host {
+// A vector's part in a thread step: thread t's `words` of it at t * stride (a null vector:
+// words of the step's result that no vector keeps).
+struct Part {
+  uint32_t* vector;
+  unsigned stride, words;
+};
+using HostStep = void (*)(uint32_t*, const uint32_t*);
+// A thread step for each thread in turn: its parts read one after the other into the
+// step's x, its y written out part by part. Out of line, with the step by address: each
+// step's list compiles once, not once where a program calls it (an 8192-bit sqrt's glue
+// inlined them all into 180 KB of code that took most of its module's compile).
+[[gnu::noinline]] inline void thread_step(unsigned T, HostStep step, std::initializer_list<Part> reads,
+                                          std::initializer_list<Part> writes) {
+  std::size_t in_words = 1, out_words = 0;  // a constant's list reads nothing
+  for (const Part& part : reads) in_words += part.words;
+  for (const Part& part : writes) out_words += part.words;
+  std::vector<uint32_t> in(in_words), out(out_words);
+  for (unsigned t = 0; t < T; ++t) {
+    uint32_t* x = in.data();
+    for (const Part& part : reads) x = std::copy_n(part.vector + t * part.stride, part.words, x);
+    step(out.data(), in.data());
+    const uint32_t* y = out.data();
+    for (const Part& part : writes) {
+      if (part.vector) std::copy_n(y, part.words, part.vector + t * part.stride);
+      y += part.words;
+    }
+  }
+}
 inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* propagate, uint32_t carry_in,
                        uint32_t* carry, uint32_t* out) {
   uint64_t c = carry_in & 1;  // the running carry of P + 2 G + carry_in, 32 threads at a time

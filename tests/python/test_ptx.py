@@ -124,28 +124,36 @@ def on_data(code: list[str], kinds: tuple[str, ...]) -> list[str]:
             return [labels[operands.split()[-1]]] + ([i + 1] if guarded and i + 1 < len(steps) else [])
         return [] if opcode in ("ret", "exit") or i + 1 == len(steps) else [i + 1]
 
-    tainted_before: list[frozenset | None] = [frozenset()] + [None] * (len(steps) - 1)
+    # register sets as bits of Python integers: the unions over 50,000 lines stay fast
+    bit: dict[str, int] = {}
+
+    def mask(registers) -> int:
+        return sum(1 << bit.setdefault(r, len(bit)) for r in set(registers))
+
+    masks = [(mask(dsts), mask(srcs)) for _, dsts, srcs, _, _ in steps]
+    tainted_before: list[int | None] = [0] + [None] * (len(steps) - 1)
     work = [0]
     while work:
         i = work.pop()
-        opcode, dsts, srcs, guarded, _ = steps[i]
-        before = tainted_before[i]
+        opcode, _, _, guarded, _ = steps[i]
+        (dsts, srcs), before = masks[i], tainted_before[i]
         loads_data = opcode.startswith("ld.") and not opcode.startswith("ld.param")
-        after = before if guarded else before - dsts  # a guarded write may not happen
+        after = before if guarded else before & ~dsts  # a guarded write may not happen
         if loads_data or srcs & before:
-            after = after | dsts
+            after |= dsts
         for j in successors(i):
             merged = after if tainted_before[j] is None else tainted_before[j] | after
             if merged != tainted_before[j]:
                 tainted_before[j] = merged
                 work.append(j)
+
     def watched(opcode: str, srcs: set[str], operands: str) -> set[str]:
         if opcode.startswith(("ld.", "st.")):  # the address's registers
             return set(REGISTER.findall("".join(re.findall(r"\[[^]]*\]", operands))))
         return srcs
 
     return [line for line, (opcode, _, srcs, _, operands), before in zip(code, steps, tainted_before)
-            if opcode.startswith(kinds) and before is not None and watched(opcode, srcs, operands) & before]
+            if opcode.startswith(kinds) and before is not None and mask(watched(opcode, srcs, operands)) & before]
 
 
 def test_branches_on_data_sees_through_arithmetic():

@@ -13,6 +13,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,13 +35,13 @@ inline const bool x86_adx = [] {
 }  // namespace mpgen
 #endif
 #endif
-// A group program's host rendering: its threads' steps called in loops, the words copied
-// between them, unrolled over the program (an 8192-bit sqrt: 180 KB of code). GCC's
-// points-to analysis and dominator passes over it took most of the compile: without them
-// -O1 compiles that sqrt in 8 s against 14 and it runs as fast (2.0 against 2.3 ms; -O0
-// compiled in 4 s but ran gcd's glue 3.7x slower). nvcc's host pass keeps its options.
+// A group program's host rendering: calls, one a step (its threads' loops are in the
+// callees, cuda/group.cuh's on_host), hundreds of them in an 8192-bit sqrt. Optimizing
+// that glue took most of its module's compile and gained nothing: without it an 8192-bit
+// module of add..sqrt compiles in 4.5 s against 10 and runs as fast. nvcc's host pass
+// and other compilers keep their options.
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
-#define MPGEN_HOST_GLUE __attribute__((optimize("O1", "no-tree-pta", "no-tree-dominator-opts")))
+#define MPGEN_HOST_GLUE __attribute__((optimize("O0")))
 #else
 #define MPGEN_HOST_GLUE
 #endif

@@ -511,6 +511,34 @@ __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const 
 #ifndef __CUDACC_RTC__
 // The same steps on the host, over all T threads' words at once (word t: thread t's).
 namespace on_host {
+// A vector's part in a thread step: thread t's `words` of it at t * stride (a null vector:
+// words of the step's result that no vector keeps).
+struct Part {
+  uint32_t* vector;
+  unsigned stride, words;
+};
+using HostStep = void (*)(uint32_t*, const uint32_t*);
+// A thread step for each thread in turn: its parts read one after the other into the
+// step's x, its y written out part by part. Out of line, with the step by address: each
+// step's list compiles once, not once where a program calls it (an 8192-bit sqrt's glue
+// inlined them all into 180 KB of code that took most of its module's compile).
+[[gnu::noinline]] inline void thread_step(unsigned T, HostStep step, std::initializer_list<Part> reads,
+                                          std::initializer_list<Part> writes) {
+  std::size_t in_words = 1, out_words = 0;  // a constant's list reads nothing
+  for (const Part& part : reads) in_words += part.words;
+  for (const Part& part : writes) out_words += part.words;
+  std::vector<uint32_t> in(in_words), out(out_words);
+  for (unsigned t = 0; t < T; ++t) {
+    uint32_t* x = in.data();
+    for (const Part& part : reads) x = std::copy_n(part.vector + t * part.stride, part.words, x);
+    step(out.data(), in.data());
+    const uint32_t* y = out.data();
+    for (const Part& part : writes) {
+      if (part.vector) std::copy_n(y, part.words, part.vector + t * part.stride);
+      y += part.words;
+    }
+  }
+}
 inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* propagate, uint32_t carry_in,
                        uint32_t* carry, uint32_t* out) {
   uint64_t c = carry_in & 1;  // the running carry of P + 2 G + carry_in, 32 threads at a time

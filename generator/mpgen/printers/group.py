@@ -224,40 +224,46 @@ class _HostSteps(_Steps):
         return f"for (unsigned t = 0; t < {self.threads}; ++t) {line}"
 
     def thread_step(self, step: ThreadStep) -> list[str]:
-        body = _thread_step(step, self.sizes, "host", self.view)
-        return [self.each_thread(body[0])] + body[1:]
+        reads = [(var(name), self.sizes[name], self.sizes[name]) for name in step.reads]
+        writes = [(var(name), self.sizes[name], count) if name in self.sizes else ("nullptr", 0, count)
+                  for name, count in step.writes]
+        assert sum(w for *_, w in reads) == step.fn.in_words and sum(w for *_, w in writes) == step.fn.out_words
+        parts = [", ".join(f"{{{v}, {stride}, {w}}}" for v, stride, w in p)
+                 for p in (reads, writes)]
+        return [f"::mpgen::group::on_host::thread_step({self.threads}, &{step.fn.name}::host, "
+                f"{{{parts[0]}}}, {{{parts[1]}}});"]
 
     def carry_scan(self, step: CarryScan) -> list[str]:
         carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
-        return [f"::mpgen::group::on_host::carry_scan({self.threads}, {var(step.generate)}.data(), "
-                f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
-                f"{var(step.out)}.data());"]
+        return [f"::mpgen::group::on_host::carry_scan({self.threads}, {var(step.generate)}, "
+                f"{var(step.propagate)}, {carry_in}, {var(step.carry)}, "
+                f"{var(step.out)});"]
 
     def all(self, step: All) -> list[str]:
-        return [f"::mpgen::group::on_host::all({self.threads}, {var(step.source)}.data(), {var(step.out)}.data());"]
+        return [f"::mpgen::group::on_host::all({self.threads}, {var(step.source)}, {var(step.out)});"]
 
     def product_rows(self, step: ProductRows) -> list[str]:
         return [f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({self.threads}, "
-                f"{self.q}, {accumulator_words(self.q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
-                f"{var(step.low)}.data(), {var(step.high)}.data());"]
+                f"{self.q}, {accumulator_words(self.q)}, {var(step.a)}, {var(step.b)}, "
+                f"{var(step.low)}, {var(step.high)});"]
 
     def convolution(self, step: Convolution) -> list[str]:
         return [f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({self.threads}, {self.q}, "
-                f"{accumulator_words(self.q)}, {step.transform.length}, {var(step.a)}.data(), "
-                f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
+                f"{accumulator_words(self.q)}, {step.transform.length}, {var(step.a)}, "
+                f"{var(step.b)}, {var(step.low)}, {var(step.high)}, "
                 f"{twiddles_name(step.transform.length, False)});"]
 
     def handoff(self, step: Handoff) -> list[str]:
-        return [f"::mpgen::group::on_host::handoff({self.threads}, {self.sizes[step.low]}, {var(step.low)}.data(), "
-                f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());"]
+        return [f"::mpgen::group::on_host::handoff({self.threads}, {self.sizes[step.low]}, {var(step.low)}, "
+                f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});"]
 
     def mirror(self, step: Mirror) -> list[str]:
         return [f"::mpgen::group::on_host::mirror({self.threads}, {self.sizes[step.vector]}, "
-                f"{var(step.vector)}.data(), {var(step.out)}.data());"]
+                f"{var(step.vector)}, {var(step.out)});"]
 
     def neighbours(self, step: Neighbours) -> list[str]:
         return [f"::mpgen::group::on_host::neighbours({self.threads}, {self.sizes[step.vector]}, "
-                f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());"]
+                f"{var(step.vector)}, {step.offset}, {var(step.out)});"]
 
     def broadcast(self, step: Broadcast) -> list[str]:
         words = len(step.limbs)
@@ -265,9 +271,9 @@ class _HostSteps(_Steps):
                 for i, limb in enumerate(step.limbs)]
 
     def shift_up(self, step: ShiftUp) -> list[str]:
-        incoming = f"{var(step.incoming)}.data()" if step.incoming else "nullptr"
+        incoming = f"{var(step.incoming)}" if step.incoming else "nullptr"
         return [f"::mpgen::group::on_host::shift_up({self.threads * self.sizes[step.vector]}, {step.limbs}, "
-                f"{var(step.vector)}.data(), {incoming}, {var(step.out)}.data());"]
+                f"{var(step.vector)}, {incoming}, {var(step.out)});"]
 
     def top(self, step: Top) -> list[str]:
         lines = [self.each_thread(line) for line in _top(step, self.program, "t", self.view, None)]
@@ -299,7 +305,11 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
     """Vectors of all T threads one after the other (thread t's words at t * words)."""
     steps = _HostSteps(program)
     sizes, t = steps.sizes, steps.threads
-    lines = [f"std::vector<uint32_t> {', '.join(f'{var(n)}({t * w})' for n, w in sizes.items())};"]
+    offsets = [0]
+    for w in sizes.values():
+        offsets.append(offsets[-1] + t * w)
+    lines = [f"std::vector<uint32_t> words({offsets[-1]});",  # one allocation, zeros
+             f"uint32_t {', '.join(f'* const {var(n)} = &words[{at}]' for n, at in zip(sizes, offsets))};"]
     first = 0
     for names, limbs in zip(program.contract_operands(), operand_limbs):
         for k, name in enumerate(names):
