@@ -106,49 +106,75 @@ std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, un
 }
 
 
-// Whether got (Op's output words) is right for operands a, b.
-using Accept = std::function<bool(const mpz_t a, const mpz_t b, const uint32_t* got)>;
+// An operation as the checks see it: its shape and its renderings by address, so that the
+// checks compile once for all operations (templates over each operation, they were most of
+// these files' compile: 1.6 MB of code in modular_presets.cpp).
+struct Operation {
+  const char* name;
+  unsigned limbs, operands, in_words, out_words;
+  void (*host)(uint32_t* y, const uint32_t* x);  // the GPU's 32-bit list
+  // n instances (contiguous) through the 64-bit list, where the operation has one
+  void (*host64)(std::size_t n, const uint32_t* in, uint32_t* out);
+  std::vector<uint32_t> (*gpu)(std::size_t n, const std::vector<uint32_t>& in);  // built by nvcc
+};
 
 template <class Op>
-void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept, Effort cpu_effort) {
-  constexpr unsigned limbs = Op::operand_limbs[0];
+Operation operation() {
+  Operation op{Op::name, Op::operand_limbs[0], Op::operands, Op::in_words, Op::out_words, &Op::host, nullptr, nullptr};
+  if constexpr (mpgen::has_host64<Op>::value)
+    op.host64 = [](std::size_t n, const uint32_t* in, uint32_t* out) {
+      // two ranges, the first of one instance: a batch's lanes (host64_lanes, modexp's)
+      // and the instances left over, run one by one
+      mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in, out, 0, 1);
+      mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in, out, 1, n);
+    };
+#ifdef __CUDACC__
+  op.gpu = [](std::size_t n, const std::vector<uint32_t>& in) { return on_gpu<Op>(n, in, mpgen::Layout::contiguous); };
+#endif
+  return op;
+}
+
+// Whether got (the operation's output words) is right for operands a, b.
+using Accept = std::function<bool(const mpz_t a, const mpz_t b, const uint32_t* got)>;
+
+void check_by(const Operation& op, const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept,
+              Effort cpu_effort) {
+  const unsigned limbs = op.limbs;
   Mpz p;
   from_words(p.v, modulus, limbs);
-  // Runs Op on pairs (by `run`) and returns the first pair it gets wrong, or "".
-  const auto first_wrong = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const auto& run) {
+  using Run = std::function<std::vector<uint32_t>(std::size_t n, const std::vector<uint32_t>& in)>;
+  // Runs the operation on pairs (by `run`) and returns the first pair it gets wrong, or "".
+  const auto first_wrong = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const Run& run) {
     const std::size_t n = pairs.size();
-    std::vector<uint32_t> in(Op::in_words * n);
+    std::vector<uint32_t> in(op.in_words * n);
     std::vector<Mpz> a(n), b(n);
     for (std::size_t j = 0; j < n; ++j) {
       mpz_set_str(a[j].v, pairs[j].first.c_str(), 16);
       mpz_set_str(b[j].v, pairs[j].second.c_str(), 16);
-      to_words(&in[j * Op::in_words], a[j].v, limbs);
-      if (Op::operands == 2) to_words(&in[j * Op::in_words + limbs], b[j].v, limbs);
+      to_words(&in[j * op.in_words], a[j].v, limbs);
+      if (op.operands == 2) to_words(&in[j * op.in_words + limbs], b[j].v, limbs);
     }
     const std::vector<uint32_t> got = run(n, in);
     for (std::size_t j = 0; j < n; ++j)
-      if (!accept(a[j].v, b[j].v, &got[j * Op::out_words])) return pairs[j].first + ", " + pairs[j].second;
+      if (!accept(a[j].v, b[j].v, &got[j * op.out_words])) return pairs[j].first + ", " + pairs[j].second;
     return std::string();
   };
-  const auto on_host = [](std::size_t n, const std::vector<uint32_t>& in) {
-    std::vector<uint32_t> out(Op::out_words * n);
-    for (std::size_t j = 0; j < n; ++j) Op::host(&out[j * Op::out_words], &in[j * Op::in_words]);
+  const auto on_host = [&](std::size_t n, const std::vector<uint32_t>& in) {
+    std::vector<uint32_t> out(op.out_words * n);
+    for (std::size_t j = 0; j < n; ++j) op.host(&out[j * op.out_words], &in[j * op.in_words]);
     return out;
   };
-  const auto pairs = [&](Effort effort) { return operand_pairs(p.v, limbs, Op::operands, rng, effort); };
+  const auto pairs = [&](Effort effort) { return operand_pairs(p.v, limbs, op.operands, rng, effort); };
   // A loop over the GPU's 32-bit lists whose products run from the interpreter's steps
   // (printers/host.py: beside a host64, and past 1,500 instructions).
-  const bool on_steps = cpu_effort == Effort::loop_on_cpu && (mpgen::has_host64<Op>::value || limbs > 24);
+  const bool on_steps = cpu_effort == Effort::loop_on_cpu && (op.host64 || limbs > 24);
   const auto cpu_pairs = pairs(on_steps ? Effort::loop_on_steps : cpu_effort);
-  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v));
+  INFO(op.name, " modulo ", mpz_get_str(nullptr, 16, p.v));
   CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
-  if constexpr (mpgen::has_host64<Op>::value) {
-    // Two ranges, the first of one instance: a batch's lanes (host64_lanes, modexp's) and the
-    // instances left over, run one by one, both meet GMP.
-    const auto on_host64 = [](std::size_t n, const std::vector<uint32_t>& in) {
-      std::vector<uint32_t> out(Op::out_words * n);
-      mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), out.data(), 0, 1);
-      mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), out.data(), 1, n);
+  if (op.host64) {
+    const auto on_host64 = [&](std::size_t n, const std::vector<uint32_t>& in) {
+      std::vector<uint32_t> out(op.out_words * n);
+      op.host64(n, in.data(), out.data());
       return out;
     };
     const auto host64_pairs = cpu_effort == Effort::full ? cpu_pairs : pairs(Effort::loop_on_host64);
@@ -157,30 +183,36 @@ void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept
 #ifdef __CUDACC__
   if (gpu_present()) {
     const auto gpu_pairs = cpu_effort == Effort::full ? cpu_pairs : pairs(Effort::full);
-    const auto on_device = [](std::size_t n, const std::vector<uint32_t>& in) {
-      return on_gpu<Op>(n, in, mpgen::Layout::contiguous);
-    };
-    CHECK_MESSAGE(first_wrong(gpu_pairs, on_device) == "", "gpu, ", gpu_pairs.size(), " operand pairs");
+    CHECK_MESSAGE(first_wrong(gpu_pairs, op.gpu) == "", "gpu, ", gpu_pairs.size(), " operand pairs");
     // Operands not below p: the result is unspecified (README) but the same on both sides.
     const std::size_t n = cpu_effort == Effort::full ? 4096 : 64;
-    std::vector<uint32_t> wide(Op::in_words * n);
+    std::vector<uint32_t> wide(op.in_words * n);
     for (auto& w : wide) w = uint32_t(gmp_urandomb_ui(rng, 32));
-    CHECK_MESSAGE(on_gpu<Op>(n, wide, mpgen::Layout::contiguous) == on_host(n, wide), "gpu and host, operands not below p");
+    CHECK_MESSAGE(op.gpu(n, wide) == on_host(n, wide), "gpu and host, operands not below p");
   }
 #endif
 }
 
-// Op's words equal GMP's answer, the flag word (if any) above the result limbs.
-template <class Op>
-void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference,
-           Effort cpu_effort = Effort::full) {
-  check_by<Op>(modulus, rng, [&](const mpz_t a, const mpz_t b, const uint32_t* got) {
+// The operation's words equal GMP's answer, the flag word (if any) above the result limbs.
+void check(const Operation& op, const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference,
+           Effort cpu_effort) {
+  check_by(op, modulus, rng, [&](const mpz_t a, const mpz_t b, const uint32_t* got) {
     Mpz r;
-    uint32_t expected[Op::out_words];
+    std::vector<uint32_t> expected(op.out_words);
     reference(r.v, a, b);
-    to_words(expected, r.v, Op::out_words);
-    return std::equal(got, got + Op::out_words, expected);
+    to_words(expected.data(), r.v, op.out_words);
+    return std::equal(got, got + op.out_words, expected.begin());
   }, cpu_effort);
+}
+
+// The checks by Op's type, as the cases below name them.
+template <class Op>
+void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept, Effort cpu_effort) {
+  check_by(operation<Op>(), modulus, rng, accept, cpu_effort);
+}
+template <class Op>
+void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference, Effort cpu_effort = Effort::full) {
+  check(operation<Op>(), modulus, rng, reference, cpu_effort);
 }
 
 // r = the inverse of a mod p, or 2^(32 limbs) (result 0, flag word 1) where none exists.
@@ -193,9 +225,8 @@ void inverse_or_flag(mpz_t r, const mpz_t a, const mpz_t p, unsigned limbs) {
 
 // The lazy Montgomery product: for operands below 2p (edges and random pairs), a
 // result below 2p and congruent to a b R^-1; the GPU's words equal the host's.
-template <class Op>
-void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
-  constexpr unsigned limbs = Op::operand_limbs[0];
+void check_lazy(const Operation& op, const uint32_t* modulus, gmp_randstate_t rng) {
+  const unsigned limbs = op.limbs;
   Mpz p, two_p, radix_inverse;
   from_words(p.v, modulus, limbs);
   mpz_mul_2exp(two_p.v, p.v, 1);
@@ -220,37 +251,37 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
     pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
   }
   const std::size_t n = pairs.size();
-  std::vector<uint32_t> in(Op::in_words * n), host(Op::out_words * n), host64(Op::out_words * n);
+  std::vector<uint32_t> in(op.in_words * n), host(op.out_words * n), host64(op.out_words * n);
   for (std::size_t j = 0; j < n; ++j) {
     Mpz a, b;
     mpz_set_str(a.v, pairs[j].first.c_str(), 16);
     mpz_set_str(b.v, pairs[j].second.c_str(), 16);
-    to_words(&in[j * Op::in_words], a.v, limbs);
-    to_words(&in[j * Op::in_words + limbs], b.v, limbs);
+    to_words(&in[j * op.in_words], a.v, limbs);
+    to_words(&in[j * op.in_words + limbs], b.v, limbs);
   }
-  mpgen::host_batch<Op>(n, mpgen::Layout::contiguous, in.data(), host.data());
+  for (std::size_t j = 0; j < n; ++j) op.host(&host[j * op.out_words], &in[j * op.in_words]);
   // The words of the results that are not below 2p or not congruent to a b R^-1.
   const auto wrong = [&](const std::vector<uint32_t>& out) {
     std::size_t count = 0;
     for (std::size_t j = 0; j < n; ++j) {
       Mpz a, b, r, expected;
-      from_words(a.v, &in[j * Op::in_words], limbs);
-      from_words(b.v, &in[j * Op::in_words + limbs], limbs);
-      from_words(r.v, &out[j * Op::out_words], limbs);
+      from_words(a.v, &in[j * op.in_words], limbs);
+      from_words(b.v, &in[j * op.in_words + limbs], limbs);
+      from_words(r.v, &out[j * op.out_words], limbs);
       mpz_mul(expected.v, a.v, b.v);
       mpz_mul(expected.v, expected.v, radix_inverse.v);
       count += mpz_cmp(r.v, two_p.v) >= 0 || !mpz_congruent_p(r.v, expected.v, p.v);
     }
     return count;
   };
-  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
+  INFO(op.name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
   CHECK_MESSAGE(wrong(host) == 0, "host");
-  if constexpr (mpgen::has_host64<Op>::value) {
-    mpgen::host64_range<Op>(n, mpgen::Layout::contiguous, in.data(), host64.data(), 0, n);
+  if (op.host64) {
+    op.host64(n, in.data(), host64.data());
     CHECK_MESSAGE(wrong(host64) == 0, "host64");
   }
 #ifdef __CUDACC__
-  if (gpu_present()) CHECK_MESSAGE(on_gpu<Op>(n, in, mpgen::Layout::contiguous) == host, "gpu");
+  if (gpu_present()) CHECK_MESSAGE(op.gpu(n, in) == host, "gpu");
 #endif
 }
 
@@ -259,7 +290,7 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
     gmp_randstate_t rng;                                                                                \
     gmp_randinit_default(rng);                                                                          \
     gmp_randseed_ui(rng, 7);                                                                            \
-    check_lazy<mpgen::F::montmul_lazy>(mpgen::F::modulus, rng);                                         \
+    check_lazy(operation<mpgen::F::montmul_lazy>(), mpgen::F::modulus, rng);                                         \
     gmp_randclear(rng);                                                                                 \
   }
 
