@@ -90,21 +90,21 @@ unsigned Batch::first_word(unsigned k) const {
 
 void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
   check_operand(op_, k, limbs);
-  const unsigned width = op_.operand_limbs(k), first = first_word(k);
-  for (unsigned i = 0; i < width; ++i)
-    in_[index(op_.in_words(), first + i, j)] = i < limbs.size() ? limbs[i] : 0;
+  const unsigned width = op_.operand_limbs(k), first = first_word(k), words = op_.in_words();
+  for (unsigned i = 0; i < width; ++i) in_[index(words, first + i, j)] = i < limbs.size() ? limbs[i] : 0;
 }
 
 std::vector<uint32_t> Batch::operand(std::size_t j, unsigned k) const {
-  const unsigned first = first_word(k);
+  const unsigned first = first_word(k), words = op_.in_words();
   std::vector<uint32_t> limbs(op_.operand_limbs(k));
-  for (unsigned i = 0; i < limbs.size(); ++i) limbs[i] = in_[index(op_.in_words(), first + i, j)];
+  for (unsigned i = 0; i < limbs.size(); ++i) limbs[i] = in_[index(words, first + i, j)];
   return limbs;
 }
 
 std::vector<uint32_t> Batch::result(std::size_t j) const {
   std::vector<uint32_t> r(op_.result_limbs);
-  for (unsigned i = 0; i < op_.result_limbs; ++i) r[i] = out_[index(op_.out_words(), i, j)];
+  const unsigned words = op_.out_words();
+  for (unsigned i = 0; i < op_.result_limbs; ++i) r[i] = out_[index(words, i, j)];
   return r;
 }
 
