@@ -98,4 +98,11 @@ std::vector<OpInfo> load_module(const std::string& ptx, const std::string& origi
 // The text of a module's manifest (kernels.cu.j2), parsed; throws InputError naming origin.
 std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin);
 
+// The files of the first module of a manifest's text (the generator's, on demand); throws
+// std::invalid_argument saying what is missing.
+struct ModuleFiles {
+  std::string header, kernels;
+};
+ModuleFiles module_files(const std::string& text);
+
 }  // namespace mpgen::detail

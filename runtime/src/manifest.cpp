@@ -108,5 +108,14 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
   return ops;
 }
 
+ModuleFiles module_files(const std::string& text) {
+  try {
+    const auto files = json::parse(text).at("modules").at(0).at("files");
+    return {files.at("header").get<std::string>(), files.at("kernels").get<std::string>()};
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(e.what());
+  }
+}
+
 }  // namespace detail
 }  // namespace mpgen

@@ -23,8 +23,6 @@
 #include <sstream>
 #include <system_error>
 
-#include <nlohmann/json.hpp>
-
 #include "kernels.hpp"
 #include "ondemand_cache.hpp"
 
@@ -322,19 +320,16 @@ KernelSource generate_kernels(const std::vector<std::string>& request, std::stri
   }
   // The module's name and files, as the generator's manifest states them.
   const std::optional<std::string> manifest = read_file(dir.path / "mpgen_manifest.json");
-  KernelSource source;
+  ModuleFiles files;
   try {
-    const auto files = nlohmann::json::parse(manifest.value_or("")).at("modules").at(0).at("files");
-    source.header_name = files.at("header").get<std::string>();
-    const std::optional<std::string> header = read_file(dir.path / source.header_name),
-                                     kernels = read_file(dir.path / files.at("kernels").get<std::string>());
-    if (!header || !kernels) throw CompileError(failed + "a file its manifest lists is missing");
-    source.header = *header;
-    source.kernels = *kernels;
-  } catch (const nlohmann::json::exception& e) {
+    files = module_files(manifest.value_or(""));
+  } catch (const std::invalid_argument& e) {
     throw CompileError(failed + "its manifest does not say what it wrote (" + e.what() + ")");
   }
-  return source;
+  const std::optional<std::string> header = read_file(dir.path / files.header),
+                                   kernels = read_file(dir.path / files.kernels);
+  if (!header || !kernels) throw CompileError(failed + "a file its manifest lists is missing");
+  return KernelSource{files.header, *header, *kernels};
 }
 
 fs::path cache_entry(const fs::path& cache, const std::string& key_request, std::string_view op,

@@ -123,20 +123,6 @@ void expected(const Field<K>& f, Op op, mpz_t out, const mpz_t a, const mpz_t b)
   mpz_mod(out, out, f.p.v);
 }
 
-template <class Module, class F>
-void with_op(Op op, F&& f) {
-  switch (op) {
-    case Op::add: f(typename Module::add{}); break;
-    case Op::sub: f(typename Module::sub{}); break;
-    case Op::neg: f(typename Module::neg{}); break;
-    case Op::mul: f(typename Module::mul{}); break;
-    case Op::mul_r1: f(typename Module::mul_r1{}); break;
-    case Op::mul_r3: f(typename Module::mul_r3{}); break;
-    case Op::from_binary: f(typename Module::from_binary{}); break;
-    case Op::to_binary: f(typename Module::to_binary{}); break;
-  }
-}
-
 #ifdef __CUDACC__
 template <class O>
 __global__ void each(std::size_t n, const uint32_t* in, uint32_t* out) {
@@ -152,6 +138,49 @@ bool gpu_present() {
 }
 #endif
 
+// An operation of a field as check_field runs it: its words and its renderings by address,
+// so that the check compiles once a field rather than once an operation.
+struct FieldOp {
+  unsigned in_words, out_words;
+  void (*host)(uint32_t* y, const uint32_t* x);
+  std::vector<uint32_t> (*gpu)(std::size_t n, const std::vector<uint32_t>& in);  // built by nvcc
+};
+
+template <class O>
+FieldOp field_op() {
+  FieldOp op{O::in_words, O::out_words, &O::host, nullptr};
+#ifdef __CUDACC__
+  op.gpu = [](std::size_t n, const std::vector<uint32_t>& in) {
+    uint32_t *d_in = nullptr, *d_out = nullptr;
+    REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_out, n * O::out_words * 4) == cudaSuccess);
+    cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
+    each<O><<<unsigned((n + 127) / 128), 128>>>(n, d_in, d_out);
+    std::vector<uint32_t> out(n * O::out_words);
+    REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return out;
+  };
+#endif
+  return op;
+}
+
+template <class Module>
+FieldOp module_op(Op op) {
+  switch (op) {
+    case Op::add: return field_op<typename Module::add>();
+    case Op::sub: return field_op<typename Module::sub>();
+    case Op::neg: return field_op<typename Module::neg>();
+    case Op::mul: return field_op<typename Module::mul>();
+    case Op::mul_r1: return field_op<typename Module::mul_r1>();
+    case Op::mul_r3: return field_op<typename Module::mul_r3>();
+    case Op::from_binary: return field_op<typename Module::from_binary>();
+    case Op::to_binary: break;
+  }
+  return field_op<typename Module::to_binary>();
+}
+
 // Every operation on every value, and the binary ones on pairs of them (the first operand
 // every first_step-th value, the second every third), on the host and, built by nvcc with a
 // GPU present, on the GPU.
@@ -163,46 +192,36 @@ void check_field(unsigned random_count, unsigned first_step) {
   gmp_randseed_ui(state, 22 + K);
   const std::vector<Mpz> values = f.values(state, random_count);
   Mpz want;
-  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3, Op::from_binary, Op::to_binary})
-    with_op<Module>(op, [&](auto o) {
-      using O = decltype(o);
-      const unsigned operands = O::in_words / Module::words;
-      std::vector<uint32_t> in, out_host, want_words;
-      std::size_t n = 0;
-      for (std::size_t a = 0; a < values.size(); a += operands == 2 ? first_step : 1)
-        for (std::size_t b = 0; b < (operands == 2 ? values.size() : 1); b += operands == 2 ? 3 : 1) {
-          const auto x = op == Op::from_binary ? f.binary(values[a].v) : f.words(values[a].v);
-          const auto y = f.words(values[b].v);
-          in.insert(in.end(), x.begin(), x.end());
-          if (operands == 2) in.insert(in.end(), y.begin(), y.end());
-          expected(f, op, want.v, values[a].v, values[b].v);
-          const auto w = op == Op::to_binary ? f.binary(want.v) : f.words(want.v);
-          want_words.insert(want_words.end(), w.begin(), w.end());
-          ++n;
-        }
-      out_host.resize(n * O::out_words);
-      for (std::size_t j = 0; j < n; ++j) O::host(&out_host[j * O::out_words], &in[j * O::in_words]);
-      INFO(op_names[int(op)] << " modulo (r^" << K << " + 1)");
-      for (std::size_t j = 0; j < n; ++j) {
-        CAPTURE(j);
-        REQUIRE(std::vector<uint32_t>(out_host.begin() + j * O::out_words, out_host.begin() + (j + 1) * O::out_words) ==
-                std::vector<uint32_t>(want_words.begin() + j * O::out_words, want_words.begin() + (j + 1) * O::out_words));
+  for (Op op : {Op::add, Op::sub, Op::neg, Op::mul, Op::mul_r1, Op::mul_r3, Op::from_binary, Op::to_binary}) {
+    const FieldOp o = module_op<Module>(op);
+    const unsigned operands = o.in_words / Module::words;
+    std::vector<uint32_t> in, out_host, want_words;
+    std::size_t n = 0;
+    for (std::size_t a = 0; a < values.size(); a += operands == 2 ? first_step : 1)
+      for (std::size_t b = 0; b < (operands == 2 ? values.size() : 1); b += operands == 2 ? 3 : 1) {
+        const auto x = op == Op::from_binary ? f.binary(values[a].v) : f.words(values[a].v);
+        const auto y = f.words(values[b].v);
+        in.insert(in.end(), x.begin(), x.end());
+        if (operands == 2) in.insert(in.end(), y.begin(), y.end());
+        expected(f, op, want.v, values[a].v, values[b].v);
+        const auto w = op == Op::to_binary ? f.binary(want.v) : f.words(want.v);
+        want_words.insert(want_words.end(), w.begin(), w.end());
+        ++n;
       }
+    out_host.resize(n * o.out_words);
+    for (std::size_t j = 0; j < n; ++j) o.host(&out_host[j * o.out_words], &in[j * o.in_words]);
+    INFO(op_names[int(op)] << " modulo (r^" << K << " + 1)");
+    for (std::size_t j = 0; j < n; ++j) {
+      CAPTURE(j);
+      REQUIRE(std::vector<uint32_t>(out_host.begin() + j * o.out_words, out_host.begin() + (j + 1) * o.out_words) ==
+              std::vector<uint32_t>(want_words.begin() + j * o.out_words, want_words.begin() + (j + 1) * o.out_words));
+    }
 #ifdef __CUDACC__
-      if (!gpu_present()) return;
-      uint32_t *d_in = nullptr, *d_out = nullptr;
-      REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
-      REQUIRE(cudaMalloc(&d_out, n * O::out_words * 4) == cudaSuccess);
-      cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-      each<O><<<unsigned((n + 127) / 128), 128>>>(n, d_in, d_out);
-      std::vector<uint32_t> out_gpu(n * O::out_words);
-      REQUIRE(cudaMemcpy(out_gpu.data(), d_out, out_gpu.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-      cudaFree(d_in);
-      cudaFree(d_out);
-      INFO("on the GPU");
-      REQUIRE(out_gpu == want_words);
+    if (!gpu_present()) continue;
+    INFO("on the GPU");
+    REQUIRE(o.gpu(n, in) == want_words);
 #endif
-    });
+  }
   gmp_randclear(state);
 }
 

@@ -269,6 +269,24 @@ TEST_CASE("a generator that cannot be started is a CompileError naming it") {
                        mpgen::CompileError);
 }
 
+// A generator whose manifest does not name the module's files, or names files it did not
+// write: a CompileError saying which.
+TEST_CASE("a generator's manifest that does not say what it wrote is a CompileError") {
+  const ScratchDir dir("generator");
+  const fs::path script = dir.path / "python3";
+  for (const auto& [manifest, message] :
+       {std::pair<std::string, std::string>{R"({"modules": [{"files": {"header": "h.cuh"}}]})",
+                                            "its manifest does not say what it wrote"},
+        {R"({"modules": [{"files": {"header": "h.cuh", "kernels": "k.cu"}}]})",
+         "a file its manifest lists is missing"}}) {
+    std::ofstream(script) << "#!/bin/sh\nwhile [ \"$1\" != --out ]; do shift; done\nprintf '%s' '" << manifest
+                          << "' > \"$2/mpgen_manifest.json\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const ScopedEnv python("MPGEN_PYTHON", script.string());
+    CHECK_THROWS_WITH_AS(mpgen::generate_source(173, "mul"), doctest::Contains(message.c_str()), mpgen::CompileError);
+  }
+}
+
 // Without a GPU too: the cache step takes the architecture as a parameter.
 TEST_CASE("two processes building one on-demand request at once leave one whole cache entry") {
   const ScratchDir cache("cache");

@@ -33,13 +33,14 @@ CASES
 """
 
 
-def run_host64(out: Path, module: dict, ops: list[dict], lines: list[str]) -> dict[str, list[list[int]]]:
+def run_host64(out: Path, module: dict, ops: list[dict], lines: list[str],
+               every_rendering: bool = True) -> dict[str, list[list[int]]]:
     """Compiles the driver for the manifest's `module` (its header in `out`) twice: the carries
     through x86-64's intrinsics (where the machine has them) and the portable C++; and where
     the header has x86 assembly (which the first picks on a CPU with BMI2 and ADX), a third
     time without it (the intrinsics' C++ of the same lists). Runs each on `lines` ("k
     words...": ops[k] on these 64-bit input words) and returns its output words, a list a
-    line, by rendering."""
+    line, by rendering. With every_rendering False, the first alone."""
     cases = "\n".join(f"      case {k}: run<mpgen::{module['name']}::{op['symbol']}>(rest); break;"
                       for k, op in enumerate(ops))
     (out / "driver.cpp").write_text(HOST64_DRIVER.replace("HEADER", module["files"]["header"])
@@ -49,7 +50,7 @@ def run_host64(out: Path, module: dict, ops: list[dict], lines: list[str]) -> di
     renderings = [("driver", []), ("portable", ["-DMPGEN_PORTABLE_HOST64"])]
     if "::mpgen::x86_adx" in (out / module["files"]["header"]).read_text():
         renderings.append(("intrinsics", ["-DMPGEN_NO_X86_ASM"]))
-    for name, options in renderings:
+    for name, options in renderings if every_rendering else renderings[:1]:
         subprocess.run([compiler, "-O1", "-std=c++17", *options, "-o", str(out / name),
                         str(out / "driver.cpp")], check=True, cwd=out)
         ran = subprocess.run([str(out / name)], input="\n".join(lines) + "\n", capture_output=True,

@@ -35,7 +35,7 @@ def test_division_agrees_with_python(bits):
     top = 1 << 32 * n
     divisors = [1, 2, 3, (1 << bits) - 1, 1 << bits - 1, (1 << bits - 1) + 1, 0xFFFFFFFF, 1 << 32 * (n - 1)]
     divisors = [b for b in divisors if b < 1 << bits]
-    divisors += [rng.getrandbits(rng.randrange(1, bits + 1)) | 1 for _ in range(30)]
+    divisors += [rng.getrandbits(rng.randrange(1, bits + 1)) | 1 for _ in range(30 if n <= 8 else 10)]  # a step a limb
     for b in divisors:
         for q in (top - 1, top - 2, top // 2, 1, 0, rng.randrange(top)):
             for r in (0, b - 1, rng.randrange(b)):
