@@ -109,18 +109,18 @@ def _copy(dst: str, src: str, count: int) -> str:
     return f"for (unsigned i = 0; i < {count}; ++i) {dst}[i] = {src}[i];"
 
 
-def _thread_step(step: ThreadStep, sizes: dict[str, int], call: str, view) -> list[str]:
-    """`{ in = reads; call(out, in); writes = out; }` with view(name) the thread's vector."""
+def _thread_step(step: ThreadStep, sizes: dict[str, int]) -> list[str]:
+    """`{ in = reads; device(out, in); writes = out; }`: one thread's step."""
     lines = [f"uint32_t in[{max(1, step.fn.in_words)}], out[{step.fn.out_words}];"]  # constants read nothing
     first = 0
     for name in step.reads:
-        lines.append(_copy(f"(in + {first})", view(name), sizes[name]))
+        lines.append(_copy(f"(in + {first})", var(name), sizes[name]))
         first += sizes[name]
-    lines.append(f"{step.fn.name}::{call}(out, in);")
+    lines.append(f"{step.fn.name}::device(out, in);")
     first = 0
     for name, count in step.writes:
         if name in sizes:
-            lines.append(_copy(view(name), f"(out + {first})", count))
+            lines.append(_copy(var(name), f"(out + {first})", count))
         first += count
     return ["{"] + ["  " + line for line in lines] + ["}"]
 
@@ -164,7 +164,7 @@ class _DeviceSteps(_Steps):
         self.per_block, self.on = instances_per_block, f"::mpgen::group::on_device<{self.threads}>"
 
     def thread_step(self, step: ThreadStep) -> list[str]:
-        return _thread_step(step, self.sizes, "device", var)
+        return _thread_step(step, self.sizes)
 
     def carry_scan(self, step: CarryScan) -> list[str]:
         carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
@@ -224,14 +224,17 @@ class _HostSteps(_Steps):
         return f"for (unsigned t = 0; t < {self.threads}; ++t) {line}"
 
     def thread_step(self, step: ThreadStep) -> list[str]:
+        """on_host::thread_step: the parts read into the list's x, then those its y is
+        written to, each {vector, stride, words} (a null vector: words nothing keeps)."""
         reads = [(var(name), self.sizes[name], self.sizes[name]) for name in step.reads]
         writes = [(var(name), self.sizes[name], count) if name in self.sizes else ("nullptr", 0, count)
                   for name, count in step.writes]
         assert sum(w for *_, w in reads) == step.fn.in_words and sum(w for *_, w in writes) == step.fn.out_words
-        parts = [", ".join(f"{{{v}, {stride}, {w}}}" for v, stride, w in p)
-                 for p in (reads, writes)]
-        return [f"::mpgen::group::on_host::thread_step({self.threads}, &{step.fn.name}::host, "
-                f"{{{parts[0]}}}, {{{parts[1]}}});"]
+
+        def parts(listed: list) -> str:
+            return "{" + ", ".join(f"{{{vector}, {stride}, {words}}}" for vector, stride, words in listed) + "}"
+        return [f"::mpgen::group::on_host::thread_step({self.threads}, &{step.fn.name}::host, {parts(reads)}, "
+                f"{parts(writes)});"]
 
     def carry_scan(self, step: CarryScan) -> list[str]:
         carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
@@ -271,7 +274,7 @@ class _HostSteps(_Steps):
                 for i, limb in enumerate(step.limbs)]
 
     def shift_up(self, step: ShiftUp) -> list[str]:
-        incoming = f"{var(step.incoming)}" if step.incoming else "nullptr"
+        incoming = var(step.incoming) if step.incoming else "nullptr"
         return [f"::mpgen::group::on_host::shift_up({self.threads * self.sizes[step.vector]}, {step.limbs}, "
                 f"{var(step.vector)}, {incoming}, {var(step.out)});"]
 
