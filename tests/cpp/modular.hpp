@@ -136,6 +136,18 @@ Operation operation() {
   return op;
 }
 
+// n instances (contiguous) through the GPU's 32-bit list on the host, and through the 64-bit one.
+std::vector<uint32_t> run_host(const Operation& op, std::size_t n, const std::vector<uint32_t>& in) {
+  std::vector<uint32_t> out(op.out_words * n);
+  for (std::size_t j = 0; j < n; ++j) op.host(&out[j * op.out_words], &in[j * op.in_words]);
+  return out;
+}
+std::vector<uint32_t> run_host64(const Operation& op, std::size_t n, const std::vector<uint32_t>& in) {
+  std::vector<uint32_t> out(op.out_words * n);
+  op.host64(n, in.data(), out.data());
+  return out;
+}
+
 // Whether got (the operation's output words) is right for operands a, b.
 using Accept = std::function<bool(const mpz_t a, const mpz_t b, const uint32_t* got)>;
 
@@ -161,11 +173,7 @@ void check_by(const Operation& op, const uint32_t* modulus, gmp_randstate_t rng,
       if (!accept(a[j].v, b[j].v, &got[j * op.out_words])) return pairs[j].first + ", " + pairs[j].second;
     return std::string();
   };
-  const auto on_host = [&](std::size_t n, const std::vector<uint32_t>& in) {
-    std::vector<uint32_t> out(op.out_words * n);
-    for (std::size_t j = 0; j < n; ++j) op.host(&out[j * op.out_words], &in[j * op.in_words]);
-    return out;
-  };
+  const auto on_host = [&](std::size_t n, const std::vector<uint32_t>& in) { return run_host(op, n, in); };
   const auto pairs = [&](Effort effort) { return operand_pairs(p.v, limbs, op.operands, rng, effort); };
   // A loop over the GPU's 32-bit lists whose products run from the interpreter's steps
   // (printers/host.py: beside a host64, and past 1,500 instructions).
@@ -174,11 +182,7 @@ void check_by(const Operation& op, const uint32_t* modulus, gmp_randstate_t rng,
   INFO(op.name, " modulo ", mpz_get_str(nullptr, 16, p.v));
   CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
   if (op.host64) {
-    const auto on_host64 = [&](std::size_t n, const std::vector<uint32_t>& in) {
-      std::vector<uint32_t> out(op.out_words * n);
-      op.host64(n, in.data(), out.data());
-      return out;
-    };
+    const auto on_host64 = [&](std::size_t n, const std::vector<uint32_t>& in) { return run_host64(op, n, in); };
     const auto host64_pairs = cpu_effort == Effort::full ? cpu_pairs : pairs(Effort::loop_on_host64);
     CHECK_MESSAGE(first_wrong(host64_pairs, on_host64) == "", "host64, ", host64_pairs.size(), " operand pairs");
   }
@@ -253,7 +257,7 @@ void check_lazy(const Operation& op, const uint32_t* modulus, gmp_randstate_t rn
     pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
   }
   const std::size_t n = pairs.size();
-  std::vector<uint32_t> in(op.in_words * n), host(op.out_words * n), host64(op.out_words * n);
+  std::vector<uint32_t> in(op.in_words * n);
   for (std::size_t j = 0; j < n; ++j) {
     Mpz a, b;
     mpz_set_str(a.v, pairs[j].first.c_str(), 16);
@@ -261,7 +265,7 @@ void check_lazy(const Operation& op, const uint32_t* modulus, gmp_randstate_t rn
     to_words(&in[j * op.in_words], a.v, limbs);
     to_words(&in[j * op.in_words + limbs], b.v, limbs);
   }
-  for (std::size_t j = 0; j < n; ++j) op.host(&host[j * op.out_words], &in[j * op.in_words]);
+  const std::vector<uint32_t> host = run_host(op, n, in);
   // The words of the results that are not below 2p or not congruent to a b R^-1.
   const auto wrong = [&](const std::vector<uint32_t>& out) {
     std::size_t count = 0;
@@ -278,10 +282,7 @@ void check_lazy(const Operation& op, const uint32_t* modulus, gmp_randstate_t rn
   };
   INFO(op.name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
   CHECK_MESSAGE(wrong(host) == 0, "host");
-  if (op.host64) {
-    op.host64(n, in.data(), host64.data());
-    CHECK_MESSAGE(wrong(host64) == 0, "host64");
-  }
+  if (op.host64) CHECK_MESSAGE(wrong(run_host64(op, n, in)) == 0, "host64");
 #ifdef __CUDACC__
   if (gpu_present()) CHECK_MESSAGE(op.gpu(n, in) == host, "gpu");
 #endif
