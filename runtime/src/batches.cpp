@@ -44,7 +44,7 @@ void run_on_cores(const OpInfo& op, detail::RangeFn run, Layout layout, std::siz
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
   const auto& k = detail::is_named_module(op)
-                      ? detail::find_module_kernel(op.tier, op.module, op.name)
+                      ? detail::find_module_kernel(op.kind, op.module, op.name)
                       : detail::find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
   if (device != Device::gpu) {
     if (k.cpu)
@@ -115,7 +115,7 @@ uint32_t Batch::flag(std::size_t j) const {
 
 RnsBatch::RnsBatch(const OpInfo& op, std::size_t n)
     : op_(op), from_(find_rns(op.module, "from_binary")), to_(find_rns(op.module, "to_binary")), n_(n) {
-  const bool integers_in = op.tier == "rns" && !op.operand_roles.empty() && op.operand_roles[0] == "rns";
+  const bool integers_in = op.kind == "rns" && !op.operand_roles.empty() && op.operand_roles[0] == "rns";
   if (!integers_in || (!op.signed_result && op.result_limbs != op.operand_limbs(0)))  // to_binary's is binary
     throw InputError(op.name + " is no operation on RNS integers but a conversion, which RnsBatch (and mpgen-run) "
                      "apply to the operands and results themselves");
@@ -167,7 +167,7 @@ uint32_t RnsBatch::flag(std::size_t j) const {
 
 GfBatch::GfBatch(const OpInfo& op, std::size_t n)
     : op_(op), from_(find_gf(op.module, "from_binary")), to_(find_gf(op.module, "to_binary")), n_(n) {
-  const bool elements = op.tier == "gf" && op.operand_roles.at(0) == "element";
+  const bool elements = op.kind == "gf" && op.operand_roles.at(0) == "element";
   if (!elements || op.name == "to_binary")
     throw InputError(op.name + " is no operation on elements but a conversion, which GfBatch (and mpgen-run) "
                      "apply to the operands and results themselves");

@@ -18,8 +18,8 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
   if (!(op.below_modulus >> k & 1) || op.modulus_operand >= 0) return;
   if (!below(limbs, op.modulus))
     throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below " +
-                     (op.tier == "rns"  ? "M of the RNS set " + op.module
-                      : op.tier == "gf" ? "p of " + op.module
+                     (op.kind == "rns"  ? "M of the RNS set " + op.module
+                      : op.kind == "gf" ? "p of " + op.module
                                         : "the modulus of " + op.field) + " (0x" +
                      to_hex(op.modulus) + ")");
 }

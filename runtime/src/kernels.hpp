@@ -8,7 +8,7 @@ namespace mpgen::detail {
 
 // The manifest's schema (mpgen's printers/manifest.py, SCHEMA); part of every on-demand
 // cache key, so that entries of an earlier schema are never looked up.
-constexpr int manifest_schema = 4;
+constexpr int manifest_schema = 5;
 
 using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
 // The host's share of a batch: instances [first, last) of n (batch.cuh's host_range).
@@ -56,7 +56,7 @@ inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, 
                      std::string_view tier, std::string_view mul = "") {
   if (info.field != field || info.name != op) return false;
   if (!field.empty()) return true;
-  if (info.bits != bits) return false;
+  if (info.kind != "size" || info.bits != bits) return false;
   if (tier.empty()) return info.module == "u" + std::to_string(bits) + (mul.empty() ? "" : "_" + std::string(mul));
   return info.tier == tier && method_of(info) == mul;
 }
@@ -67,14 +67,14 @@ const OpInfo& add_loaded(const Kernel& k);
 
 // The registry's lookups (registry.cpp), built in or loaded: an integer operation (field
 // empty) of a size in a checked tier with a checked method, or a field's; an RNS set's or a
-// generalized Fermat field's by its module's name (tier "rns" or "gf"). Both throw
+// generalized Fermat field's by its module's name (kind "rns" or "gf"). Both throw
 // InputError naming what is built where there is no such operation.
 const Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op, std::string_view tier,
                           std::string_view mul = "");
-const Kernel& find_module_kernel(std::string_view tier, std::string_view module, std::string_view op);
+const Kernel& find_module_kernel(std::string_view kind, std::string_view module, std::string_view op);
 // Whether info is an operation of a module found by its name: an RNS set's or a generalized
 // Fermat field's.
-inline bool is_named_module(const OpInfo& info) { return info.tier == "rns" || info.tier == "gf"; }
+inline bool is_named_module(const OpInfo& info) { return info.kind == "rns" || info.kind == "gf"; }
 
 // Limbs, least significant first (values.cpp): |value|'s, at least `limbs` of them; and
 // whether a < b (either may be shorter: zeros above).

@@ -74,6 +74,7 @@ OpInfo read_operation(const json& module, const json& op, const std::string& ori
   OpInfo info;
   info.name = op.at("name").get<std::string>();
   info.module = module.at("name").get<std::string>();
+  info.kind = module.at("kind").get<std::string>();
   info.tier = module.at("tier").get<std::string>();
   info.mul = module.value("mul", std::string());
   info.bits = module.at("bits").get<unsigned>();

@@ -219,7 +219,7 @@ struct Mpz {
 std::string parse_integer(const Operand& t, unsigned k, const mpgen::OpInfo& info, mpz_t value) {
   const std::size_t most = t.length - t.start - (t.prefix ? 2 : 0);  // the digits it has
   if (t.bad_seen || most == 0 || t.significant > t.digits.size()) {
-    const std::string limit = info.tier == "rns" ? "not below M of " + info.module + " in magnitude"
+    const std::string limit = info.kind == "rns" ? "not below M of " + info.module + " in magnitude"
                                                  : "not below p of " + info.module;
     return "operand " + std::to_string(k + 1) + ": '" + t.shown() + "' is " +
            (t.significant > t.digits.size()
@@ -373,7 +373,7 @@ bool input_waiting(int timeout_ms) {
 // Reads stdin to its end, line by line, running the instances in batches. Returns the
 // exit status.
 int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
-  const bool integers = info.tier == "rns" || info.tier == "gf";  // decimal or 0x hex, perhaps signed
+  const bool integers = info.kind == "rns" || info.kind == "gf";  // decimal or 0x hex, perhaps signed
   const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
   std::vector<Operand> operands(most);
   std::vector<std::size_t> digits(most);

@@ -463,7 +463,7 @@ std::vector<const OpInfo*> build_on_demand(const std::vector<std::string>& reque
   std::vector<const OpInfo*> result;
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const OpInfo& info = *found[k];
-    result.push_back(info.field.empty() ? &find(info.bits, ops[k], info.tier, detail::method_of(info))
+    result.push_back(info.kind == "size" ? &find(info.bits, ops[k], info.tier, detail::method_of(info))
                                         : &find_field(info.field, ops[k]));
   }
   return result;
@@ -534,7 +534,7 @@ std::vector<const OpInfo*> compile_on_demand(unsigned bits, const std::vector<st
   const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
   return build_on_demand(size_request(bits, checked, method), ops,
                          [&](const OpInfo& info) {
-                           return info.field.empty() && info.bits == bits && (checked.empty() || info.tier == checked) &&
+                           return info.kind == "size" && info.bits == bits && (checked.empty() || info.tier == checked) &&
                                   detail::method_of(info) == method;
                          },
                          size_name(bits, checked, method), device);
@@ -550,7 +550,7 @@ const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view
   const std::string p = request[1].substr(2);  // normalised: to_hex of its words
   return *build_on_demand(request, {std::string(op)},
                           [&](const OpInfo& info) {
-                            return !info.field.empty() && to_hex(info.modulus) == p && (!bits || info.bits == bits);
+                            return info.kind == "field" && to_hex(info.modulus) == p && (!bits || info.bits == bits);
                           },
                           "modulo " + request[1], device)
               .front();

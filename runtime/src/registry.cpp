@@ -25,27 +25,25 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-// Whether info is an integer operation of a size (not a field's, an RNS set's or a
-// generalized Fermat field's).
-bool is_size(const OpInfo& info) { return info.field.empty() && info.tier != "rns" && info.tier != "gf"; }
+bool is_size(const OpInfo& info) { return info.kind == "size"; }
 
-// What messages call the modules of a tier found by their module name ("rns", "gf").
-std::string kind_of(std::string_view tier) { return tier == "rns" ? "RNS set" : "generalized Fermat field"; }
+// What messages call the modules found by their name (kinds "rns", "gf").
+std::string kind_name(std::string_view kind) { return kind == "rns" ? "RNS set" : "generalized Fermat field"; }
 
-std::vector<std::string> modules_of(std::string_view tier) {
+std::vector<std::string> modules_of(std::string_view kind) {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> names;
   for (const auto& k : table())
-    if (k.info.tier == tier && std::find(names.begin(), names.end(), k.info.module) == names.end())
+    if (k.info.kind == kind && std::find(names.begin(), names.end(), k.info.module) == names.end())
       names.push_back(k.info.module);
   return names;
 }
 
-std::vector<std::string> module_operations(std::string_view tier, std::string_view module) {
+std::vector<std::string> module_operations(std::string_view kind, std::string_view module) {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
   for (const auto& k : table())
-    if (k.info.tier == tier && k.info.module == module) ops.push_back(k.info.name);
+    if (k.info.kind == kind && k.info.module == module) ops.push_back(k.info.name);
   return ops;
 }
 
@@ -67,18 +65,18 @@ std::vector<std::string> tiers_at(unsigned bits) {
 namespace detail {
 
 // An RNS set's or a generalized Fermat field's operation.
-const Kernel& find_module_kernel(std::string_view tier, std::string_view module, std::string_view op) {
+const Kernel& find_module_kernel(std::string_view kind, std::string_view module, std::string_view op) {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (k.info.tier == tier && k.info.module == module && k.info.name == op) return k;
+      if (k.info.kind == kind && k.info.module == module && k.info.name == op) return k;
   }
-  const auto built = modules_of(tier);
+  const auto built = modules_of(kind);
   if (std::find(built.begin(), built.end(), module) == built.end())
-    throw InputError(kind_of(tier) + " '" + escaped(module) + "' is not built in; built " +
-                     (tier == "rns" ? "sets: " : "fields: ") + (built.empty() ? "none" : join(built)));
-  throw InputError("unknown operation '" + escaped(op) + "' of " + kind_of(tier) + " " + std::string(module) +
-                   "; known: " + join(module_operations(tier, module)));
+    throw InputError(kind_name(kind) + " '" + escaped(module) + "' is not built in; built " +
+                     (kind == "rns" ? "sets: " : "fields: ") + (built.empty() ? "none" : join(built)));
+  throw InputError("unknown operation '" + escaped(op) + "' of " + kind_name(kind) + " " + std::string(module) +
+                   "; known: " + join(module_operations(kind, module)));
 }
 
 // An integer operation (field empty) in a checked tier with a checked method, or a field's.

@@ -276,7 +276,7 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     header = (tmp_path / "mpgen_gf8.cuh").read_text()
     assert "namespace gf8" in header and "struct add" in header and "struct mul_r3" in header and "struct sub" not in header
     module, = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
-    assert module["tier"] == "gf" and module["gf"]["prime"] == "(2^63+2^34)^8+1"
+    assert module["kind"] == "gf" and module["gf"]["prime"] == "(2^63+2^34)^8+1"
     assert int(module["gf"]["modulus"], 16) == preset(8).p and module["gf"]["two_adicity"] == 272
     assert [(op["name"], op["in_words"], op["out_words"]) for op in module["operations"]] == [
         ("add", 32, 16), ("mul_r3", 16, 16)]

@@ -150,7 +150,7 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert "namespace rns8" in header and "struct add" in header and "struct add_branching" not in header
     import json
     module, = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
-    assert module["tier"] == "rns" and len(module["rns"]["moduli"]) == 8
+    assert module["kind"] == "rns" and len(module["rns"]["moduli"]) == 8
     assert [op["name"] for op in module["operations"]] == ["add", "mul", "from_binary", "to_binary"]
     assert int(module["rns"]["product"], 16) == RnsSet(generate(8), "rns8").product
     assert module["operations"][0]["in_words"] == 2 * 15 and module["operations"][0]["out_words"] == 16

@@ -65,7 +65,7 @@ def ints(array):
 @pytest.mark.parametrize("device", DEVICES)
 def test_integer_operations_against_python(device):
     k = u256(device)
-    assert k.device == device and k.bits == 256 and k.tier == "thread"
+    assert k.device == device and k.bits == 256 and k.tier == "thread" and k.kind == "size"
     a, b = randoms(256), list(reversed(randoms(256)))
     assert k.mul(a, b) == [x * y for x, y in zip(a, b)]
     sums, carries = k.add(a, b)
@@ -178,7 +178,7 @@ def test_fields_by_preset_and_by_modulus(device):
 def test_rns_integers_against_python(device):
     r = module(device, "rns", 8)
     M = r.modulus
-    assert r.tier == "rns" and M == math.prod(int(m, 16) for m in r.contract["rns"]["moduli"])
+    assert r.kind == "rns" and M == math.prod(int(m, 16) for m in r.contract["rns"]["moduli"])
     a = [0, 1, -1, M - 1, -(M - 1)] + [rng.randrange(-(M // 4), M // 4) for _ in range(200)]
     b = [0, -1, 1, 0, 0] + [rng.randrange(-(M // 4), M // 4) for _ in range(200)]
     assert r.add(a, b) == ([x + y for x, y in zip(a, b)], [0] * len(a))

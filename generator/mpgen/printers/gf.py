@@ -102,7 +102,7 @@ def module(planned: GfModule, files: dict[str, str]) -> dict:
     """The field's entry in the manifest: p's form and digits, each operation's contract,
     and the FFT's lengths where it is generated."""
     gf = planned.field
-    return {"name": gf.label, "tier": "gf", "bits": gf.p.bit_length(), "limbs": 2 * gf.k, "mul": "radix",
+    return {"name": gf.label, "kind": "gf", "tier": "thread", "bits": gf.p.bit_length(), "limbs": 2 * gf.k,
             "files": files, "field": None,
             "gf": {"prime": gf.text, "w": gf.w, "u": gf.u, "sign": gf.sign, "k": gf.k, "r": f"{gf.r:#x}",
                    "modulus": f"{gf.p:#x}", "two_adicity": gf.two_adicity,

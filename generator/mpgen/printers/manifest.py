@@ -18,11 +18,12 @@ from ..size import limbs_for
 from ..version import __version__
 from . import host
 
-SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,
-# 3: shared_bytes, 4: the operands' roles (a modulus given at run time) and the result's parts)
+SCHEMA = 5  # raised on any change a reader must know about (2: the group tier's launch,
+# 3: shared_bytes, 4: the operands' roles (a modulus given at run time) and the result's parts,
+# 5: what a module is (kind: size, field, rns, gf) apart from how it runs (tier: thread, group))
 # Records an output folder may hold: those of earlier schemas list their modules' files
 # alike, so that a folder (a build's) can be generated into again.
-RECORD_SCHEMAS = (1, 2, 3, 4)
+RECORD_SCHEMAS = (1, 2, 3, 4, 5)
 
 
 def operation(p: PlannedOp, m: Module) -> dict:
@@ -78,7 +79,7 @@ def host64(p: PlannedOp, m: Module) -> dict | None:
 
 def module(m: Module, files: dict[str, str]) -> dict:
     size = m.size
-    entry = {"name": m.name, "tier": size.tier.name, "bits": size.bits, "limbs": size.limbs,
+    entry = {"name": m.name, "kind": "field" if isinstance(size, Field) else "size", "tier": size.tier.name, "bits": size.bits, "limbs": size.limbs,
              "mul": size.mul, "files": files, "field": None}
     if isinstance(size, Field):
         field = {"modulus": f"{size.modulus:#x}", "reduction": size.reduction,

@@ -135,8 +135,8 @@ def header(planned: RnsModule, contract: dict) -> str:
 def module(planned: RnsModule, files: dict[str, str]) -> dict:
     """The set's entry in the manifest: its moduli and each operation's contract."""
     rns = planned.rns
-    return {"name": rns.label, "tier": "rns", "bits": rns.bits, "limbs": rns.limbs,
-            "mul": "residues", "files": files, "field": None,
+    return {"name": rns.label, "kind": "rns", "tier": "thread", "bits": rns.bits, "limbs": rns.limbs,
+            "files": files, "field": None,
             "rns": {"moduli": [f"{m:#010x}" for m in rns.moduli], "words": rns.count + 7,
                     "product": f"{rns.product:#x}"},
             "operations": [operation_contract(rns, name) for name in planned.operations]}

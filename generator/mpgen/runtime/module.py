@@ -323,12 +323,12 @@ class Module:
         if device == "gpu" and why:
             raise RuntimeError(f"device gpu: {why}")
         self.contract = contract = source.contract
-        self.name, self.bits, self.tier = contract["name"], contract["bits"], contract["tier"]
+        self.name, self.bits, self.kind, self.tier = contract["name"], contract["bits"], contract["kind"], contract["tier"]
         # what operands marked below_modulus are below: a field's p, an RNS set's M (in magnitude)
         bound = (contract["field"] or {}).get("modulus") or (contract.get("gf") or {}).get("modulus") or \
             (contract.get("rns") or {}).get("product")
         self.modulus = None if bound is None else int(bound, 16)
-        self.bound_text = f"M = {bound} in magnitude" if self.tier == "rns" else f"p = {bound}"
+        self.bound_text = f"M = {bound} in magnitude" if self.kind == "rns" else f"p = {bound}"
         self._backend = GpuModule(source) if why is None else CpuModule(source)
         self.device = self._backend.device
         self.array_type = self._backend.array_type  # the arrays its kernels read where they are
@@ -347,10 +347,10 @@ class Module:
         ints = [values.index(v, what, i) for i, v in enumerate(items)]
         convert = self.operations["from_binary"]
         magnitude = convert.contract["operands"][0]
-        rows = values.ints_to_limbs([abs(x) if self.tier == "rns" else x for x in ints], magnitude["limbs"],
+        rows = values.ints_to_limbs([abs(x) if self.kind == "rns" else x for x in ints], magnitude["limbs"],
                                     magnitude["bits"], what)
         values.require_below(rows, values.int_row(self.modulus, magnitude["limbs"]), what, self.bound_text)
-        operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if self.tier == "rns" else [])
+        operands = [rows] + ([np.array([x < 0 for x in ints], dtype=np.uint32)] if self.kind == "rns" else [])
         array = convert(*operands)
         return values.Operand(array, "contiguous", single, values.kind_of(items), len(ints))
 
@@ -358,7 +358,7 @@ class Module:
         """A result in RNS or element form back to integers: the module's to_binary (an RNS
         integer's sign comes as its flag)."""
         out = self.operations["to_binary"](values.to_kind(array, "numpy", "contiguous"))
-        if self.tier == "rns":
+        if self.kind == "rns":
             magnitudes, signs = out
             ints = [-m if s else m for m, s in zip(values.limbs_to_ints(magnitudes), signs.tolist())]
         else:
@@ -375,7 +375,7 @@ class Module:
         return [*super().__dir__(), *self.__dict__.get("operations", {})]
 
     def __repr__(self) -> str:
-        return f"<mpgen module {self.name} ({self.tier} tier, {self.device}): {', '.join(self.operations)}>"
+        return f"<mpgen module {self.name} ({self.kind}, {self.tier} tier, {self.device}): {', '.join(self.operations)}>"
 
 
 # What every public function's help says of the module it returns and of its errors

@@ -54,10 +54,11 @@ struct OpInfo {
   std::vector<std::string> operand_roles = {};  // each operand's role as the manifest names it
                                         // ("a", "b", "modulus"; an RNS set's "rns", "magnitude", "sign")
   std::string module = "";              // the header's name: u<bits>, the field's or the RNS set's
-  std::string tier = "";                // how many threads hold one integer: "thread" or "group";
-                                        // "rns" for an RNS set's operations (modulus: the set's M)
-  std::string mul = "";                 // how its products are planned, as the manifest says:
-                                        // "auto", "schoolbook", "karatsuba" or "ntt"; "" where absent
+  std::string kind = "";                // what its module is: "size", "field", "rns" (an RNS set;
+                                        // modulus: the set's M) or "gf" (a generalized Fermat field)
+  std::string tier = "";                // how many threads hold one integer: "thread" or "group"
+  std::string mul = "";                 // how a size's or field's products are planned: "auto",
+                                        // "schoolbook", "karatsuba" or "ntt"; "" for RNS sets and GF fields
   std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
   unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
