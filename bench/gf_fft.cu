@@ -11,7 +11,7 @@
 // transform (tests/cpp/gf.cpp tests that against GMP), every N forward then inverse as the
 // identity.
 //
-// Then products of integers through the FFT (cuda/gf_products.cuh: chunks into points, the
+// Then products of integers through the FFT (headers/gf_products.cuh: chunks into points, the
 // cyclic product, the coefficients added back with their carries) for 2^14 to 2^18 bits, a
 // batch of 2^22 points a transform's worth (products per second; the first two checked
 // against the host's, which tests/cpp/gf.cpp tests against GMP), to set beside the group

@@ -4,7 +4,7 @@ ceiling measured in the same run. Halves per iteration, from the generated code'
 counts (each field's manifest and loop domain, in mpgen-rho's build folder):
 5 montmul + 1 montsqr per walk and step (rho.cuh's step_batch; 3 products fewer for one
 walk of each batch), plus one inversion per batch of B walks: a^(p-2) in windows of w bits
-(cuda/loops.cuh's power: 2^(w-1) - 1 squares and products for its table, then w squares
+(headers/loops.cuh's power: 2^(w-1) - 1 squares and products for its table, then w squares
 and a product per further window).
 
     python3 bench/rho_share.py bench/results/rho-h100-run2-2026-11-23.txt build [B]"""

@@ -150,7 +150,7 @@ function(mpgen_generate target)
   file(CONFIGURE OUTPUT "${out}.request" CONTENT "${generate}\n")
   file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS
        "${MPGEN_GENERATOR_DIR}/mpgen/*.py" "${MPGEN_GENERATOR_DIR}/mpgen/data/*"
-       "${MPGEN_GENERATOR_DIR}/mpgen/templates/*" "${MPGEN_GENERATOR_DIR}/mpgen/cuda/*")
+       "${MPGEN_GENERATOR_DIR}/mpgen/templates/*" "${MPGEN_GENERATOR_DIR}/mpgen/headers/*")
   list(FILTER generator_files EXCLUDE REGEX "/mpgen/runtime/")  # the Python runtime generates nothing
   if(spec)
     set(what "${spec_name}.toml")

@@ -11,7 +11,7 @@ from . import gf, names, rns
 from .errors import RequestError, split_items
 from .fields import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
-from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
+from .thread import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, changes, read_manifest, write, write_generated_file
 from .plan import plan_gf, plan_request, plan_rns
 from .printers import render, table

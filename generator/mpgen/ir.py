@@ -142,7 +142,7 @@ class Function:
     body: list[Instr] = field(default_factory=list)
     word_bits: int = 32
     # The list the x86-64 printer prints (64-bit words): its adcx and adox run two carry
-    # chains at speed, so products sum by rows (ops/rows.py) where C++ sums them by columns.
+    # chains at speed, so products sum by rows (thread/rows.py) where C++ sums them by columns.
     x86: bool = False
     # execute's: how often the list ran, and the Python it compiled to (with the length
     # of the body it was compiled from)

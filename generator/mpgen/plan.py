@@ -16,8 +16,8 @@ from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep,
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat
 from .ir import Function
 from .ntt import auto_method
-from .ops import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
-from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
+from .thread import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
+from .thread.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .rns.lists import Chunk, chunks
 from .rns.moduli import RnsSet
@@ -29,7 +29,7 @@ Request = list[tuple[Size, list[Operation]]]
 
 # What a field's element type calls besides its loop domain's products.
 ELEMENT_OPERATIONS = ("modadd", "modsub", "modneg")
-# What a size's value type calls: its role in cuda/value.cuh -> the operation.
+# What a size's value type calls: its role in headers/value.cuh -> the operation.
 VALUE_OPERATIONS = {"sum": "add", "difference": "sub", "product": "mul", "equal": "eq", "less": "lt",
                     "zero": "is_zero", "bit_and": "and", "bit_or": "or", "bit_xor": "xor",
                     "bit_not": "not", "left": "shl", "right": "shr"}
@@ -152,7 +152,7 @@ class Module:
 
     @property
     def element(self) -> bool:
-        """Whether the header gets a field's element type (cuda/element.cuh): where it holds
+        """Whether the header gets a field's element type (headers/element.cuh): where it holds
         the operations that the type calls."""
         names = {p.op.name for p in self.ops}
         return isinstance(self.size, Field) and names.issuperset(
@@ -160,7 +160,7 @@ class Module:
 
     @property
     def value(self) -> dict[str, str] | None:
-        """A size's value type (cuda/value.cuh): each role with its operation's C++ name,
+        """A size's value type (headers/value.cuh): each role with its operation's C++ name,
         where the header holds them all."""
         ops = {p.op.name: p.op.cpp_name for p in self.ops}
         if isinstance(self.size, Field) or not set(ops).issuperset(VALUE_OPERATIONS.values()):

@@ -2,7 +2,7 @@
 
 Every operation belongs to one tier, and the tier is part of its identity (a 4096-bit
 sum of 32 threads and of 64 are different operations):
-- `thread`: one integer per thread, 32 to 2,048 bits (the ops/ planners);
+- `thread`: one integer per thread, 32 to 2,048 bits (the thread/ planners);
 - `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 262,144
   bits (group/ plans it); its geometry comes from data/group.toml or the request.
 `auto` picks the thread tier up to 2,048 bits and the group tier above: at 2,048, where
@@ -36,7 +36,7 @@ class Tier:
 
     def stage_stride(self, in_words: int, out_words: int) -> int:
         """Words between two instances' rows where the thread tier's batch kernel stages
-        the contiguous layout through shared memory (cuda/batch.cuh), 0 where it does
+        the contiguous layout through shared memory (headers/batch.cuh), 0 where it does
         not: an odd number, so that a warp reading one word of each row touches 32 banks;
         not where a block's rows would pass the 48 KB a launch may ask without opting in
         (2048-bit products), nor in the group tier (each thread loads its own limbs there:
@@ -75,7 +75,7 @@ GROUP_TABLE = tomllib.loads((Path(__file__).parent / "data" / "group.toml").read
 
 def table_words(threads: int, limbs_per_thread: int) -> int:
     """Words of one instance's product tables in the launch's dynamic shared memory
-    (cuda/group.cuh's product_rows: a's T Q limbs, then b's between Q - 1 zeros below and
+    (headers/group.cuh's product_rows: a's T Q limbs, then b's between Q - 1 zeros below and
     Q above)."""
     return 2 * threads * limbs_per_thread + 2 * limbs_per_thread
 

@@ -42,7 +42,7 @@ constexpr Entry entry() {
 }
 #endif
 
-#ifdef MPGEN_RNS  // after an RNS set's header: the same over cuda/rns.cuh's batch loops
+#ifdef MPGEN_RNS  // after an RNS set's header: the same over headers/rns.cuh's batch loops
 #ifdef __CUDACC__
 template <class Op>
 void launch_rns(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
@@ -56,7 +56,7 @@ constexpr Entry rns_entry() { return {&rns::host_range<Op>, nullptr}; }
 #endif
 #endif
 
-#ifdef MPGEN_GF_FFT  // after a generalized Fermat field's header with its FFT (cuda/gf_fft.cuh)
+#ifdef MPGEN_GF_FFT  // after a generalized Fermat field's header with its FFT (headers/gf_fft.cuh)
 template <class F>
 void host_transforms(std::size_t n, std::size_t count, bool inverse, uint32_t* data) {
   for (std::size_t c = 0; c < count; ++c) gf_fft::host_transform<F>(data + c * n * F::words, n, inverse);

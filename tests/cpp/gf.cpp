@@ -225,7 +225,7 @@ void check_field(unsigned random_count, unsigned first_step) {
   gmp_randclear(state);
 }
 
-// The FFT of n points (cuda/gf_fft.cuh) on the host and, built by nvcc with a GPU present, on
+// The FFT of n points (headers/gf_fft.cuh) on the host and, built by nvcc with a GPU present, on
 // the GPU: `sampled` of its outputs (every one where sampled >= n) against the direct DFT
 // sum_i x_i w^(i j) by GMP, w the header's root, which GMP checks is a primitive n-th root
 // whose n/K-th power is r; the inverse gives the points back; the GPU's output is the host's.
@@ -355,7 +355,7 @@ void check_product(std::size_t na, std::size_t nb, std::size_t n) {
   gmp_randclear(state);
 }
 
-// count products of integers of `words` words through the field's FFT (cuda/gf_products.cuh)
+// count products of integers of `words` words through the field's FFT (headers/gf_products.cuh)
 // against GMP's mpz_mul: all-ones operands first (the longest carry chains), then zero and
 // one beside random ones, then random ones; on the host and, built by nvcc with a GPU
 // present, on the GPU.
@@ -452,7 +452,7 @@ TEST_CASE("generalized Fermat fields of Mohajerani's table 3.1 agree with GMP") 
   check_field<mpgen::gf16::module, 16>(40, 1);
 }
 
-TEST_CASE("above k = 16, where mul and the conversions are loops (cuda/gf_loops.cuh), they agree with GMP") {
+TEST_CASE("above k = 16, where mul and the conversions are loops (headers/gf_loops.cuh), they agree with GMP") {
   check_field<mpgen::gf32::module, 32>(20, 5);
   check_field<mpgen::gf64::module, 64>(10, 15);
   check_field<mpgen::gf128::module, 128>(4, 40);

@@ -222,7 +222,7 @@ def test_the_cache_is_keyed_by_the_generator(tmp_path, monkeypatch):
     copy = tmp_path / "mpgen"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert cpu.content_hash(copy) == cpu.generator_fingerprint.__wrapped__()  # the package's own files
-    for changed in ("templates/size.cuh.j2", "cuda/loops.cuh", "data/fields.toml", "plan.py"):
+    for changed in ("templates/size.cuh.j2", "headers/loops.cuh", "data/fields.toml", "plan.py"):
         original = cpu.content_hash(copy)
         (copy / changed).write_text((copy / changed).read_text() + "\n")
         assert cpu.content_hash(copy) != original, changed

@@ -1,5 +1,5 @@
-"""Division's lists (ops/division.py), run by the instruction-list interpreter in the
-order of cuda/loops.cuh's divide (normalize, one step per quotient digit from the top,
+"""Division's lists (thread/division.py), run by the instruction-list interpreter in the
+order of headers/loops.cuh's divide (normalize, one step per quotient digit from the top,
 finish), against Python's integers."""
 import random
 
@@ -7,7 +7,7 @@ import pytest
 
 from mpgen.fields import to_words
 from mpgen.ir import execute
-from mpgen.ops import division
+from mpgen.thread import division
 from mpgen.size import Size
 
 

@@ -302,7 +302,7 @@ def api_words(folder: Path) -> set[str]:
     subprocess.run(["mpgen", "generate", "--field", "secp256k1", "--out", str(folder)], env=env, check=True,
                    capture_output=True)
     texts = [read("runtime/include/mpgen/runtime.hpp"), *(p.read_text() for p in folder.glob("*.cuh")),
-             *(p.read_text() for p in (ROOT / "generator/mpgen/cuda").glob("*.cuh"))]
+             *(p.read_text() for p in (ROOT / "generator/mpgen/headers").glob("*.cuh"))]
     return set(re.findall(r"\w+", "\n".join(texts)))
 
 

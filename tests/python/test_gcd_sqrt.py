@@ -1,5 +1,5 @@
-"""gcd's and sqrt's lists (ops/gcd.py, ops/sqrt.py), run by the instruction-list
-interpreter in the order of their loops in cuda/loops.cuh, against Python's integers."""
+"""gcd's and sqrt's lists (thread/gcd.py, thread/sqrt.py), run by the instruction-list
+interpreter in the order of their loops in headers/loops.cuh, against Python's integers."""
 import math
 import random
 
@@ -7,7 +7,7 @@ import pytest
 
 from mpgen.fields import to_words
 from mpgen.ir import execute
-from mpgen.ops import gcd, sqrt
+from mpgen.thread import gcd, sqrt
 from mpgen.size import Size
 
 
@@ -17,7 +17,7 @@ def value(words: list[int]) -> int:
 
 @pytest.mark.parametrize("bits", [32, 64, 131, 256])
 def test_gcd_agrees_with_python(bits):
-    # gcd_start, rounds(bits) gcd_rounds, gcd_finish, as cuda/loops.cuh's divsteps runs them
+    # gcd_start, rounds(bits) gcd_rounds, gcd_finish, as headers/loops.cuh's divsteps runs them
     size, rng = Size(bits), random.Random(bits)
     n, top = size.limbs, (1 << bits) - 1
     start, round_, finish = gcd.gcd_start(size), gcd.gcd_round(size), gcd.gcd_finish(size)
@@ -54,7 +54,7 @@ def test_sqrt_digit_by_digit_agrees_with_python(bits):
 
 
 def newton_sqrt(size: Size, a: int) -> tuple[int, int]:
-    """sqrt's Newton lists in the order of cuda/loops.cuh's square_root_newton and
+    """sqrt's Newton lists in the order of headers/loops.cuh's square_root_newton and
     root_level (divide as its loop runs division's lists): (the root, the flag)."""
     n, h_all = size.limbs, sqrt.root_limbs(size)
     lists = {fn.name: fn for fn in sqrt._steps(size)}

@@ -179,7 +179,7 @@ def test_the_table_fields(k):
 
 
 def mul_by_rows(rows, gf, a, b):
-    """mul above k = 16 through its lists, in cuda/gf_loops.cuh's order."""
+    """mul above k = 16 through its lists, in headers/gf_loops.cuh's order."""
     accumulate, shift, settle = rows.parts
     sums, row, x = [0] * settle.in_words, words(gf, b), words(gf, a)
     for j in range(gf.k):
@@ -190,7 +190,7 @@ def mul_by_rows(rows, gf, a, b):
 
 
 def from_binary_by_loop(looped, gf, x):
-    """from_binary above k = 16 through its divide_step, in cuda/gf_loops.cuh's order, the
+    """from_binary above k = 16 through its divide_step, in headers/gf_loops.cuh's order, the
     words it skips checked to be zero."""
     from mpgen.gf.lists import from_binary_words
     step, = looped.parts

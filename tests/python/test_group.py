@@ -183,7 +183,7 @@ def test_a_product_needs_two_limbs_a_thread():
 
 
 @pytest.mark.parametrize("program, instances_per_block, arrays", [
-    # cuda/group.cuh's arrays, word by word: Mirror's slots (16 of its 18 words at a time),
+    # headers/group.cuh's arrays, word by word: Mirror's slots (16 of its 18 words at a time),
     # Neighbours' (2 words), the carry scan's (2 a warp): ptxas -v says 37120 bytes.
     (mul_lo(Shape(262144, 512, 16)), 1, [512 * 16, 512 * 2, 64]),
     (mul_lo(Shape(262144, 1024, 8)), 1, [1024 * 10, 1024 * 2, 64]),  # 49408: over the 48 KB

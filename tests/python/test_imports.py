@@ -156,7 +156,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_modules_found():
-    assert {"mpgen", "mpgen.request", "mpgen.gf", "mpgen.ops", "mpgen.group.program"} <= set(MODULES)
+    assert {"mpgen", "mpgen.request", "mpgen.gf", "mpgen.thread", "mpgen.group.program"} <= set(MODULES)
 
 
 def test_no_import_cycles():
@@ -184,5 +184,5 @@ def test_the_checks_find_what_they_look_for():
     assert _imports("mpgen.gf", source) == ({"mpgen.errors"}, {("mpgen.gf.lists", 6), ("mpgen.gf", 6)})
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert _cycles({"a": {"a"}, "b": set()}) == [["a", "a"]]
-    assert _with_packages("mpgen.group.division", {"mpgen.ops.columns"}) == {"mpgen.ops", "mpgen.ops.columns"}
-    assert _with_packages("mpgen.ops.addsub", {"mpgen.ops.common"}) == {"mpgen.ops.common"}
+    assert _with_packages("mpgen.group.division", {"mpgen.thread.columns"}) == {"mpgen.thread", "mpgen.thread.columns"}
+    assert _with_packages("mpgen.thread.addsub", {"mpgen.thread.common"}) == {"mpgen.thread.common"}

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from mpgen.ir import WORD_BITS, Function, Reg, execute
-from mpgen.ops import MODULAR_OPERATIONS, modular
-from mpgen.ops.powers import LoopOperation
-from mpgen.ops.reduction import solinas
+from mpgen.thread import MODULAR_OPERATIONS, modular
+from mpgen.thread.powers import LoopOperation
+from mpgen.thread.reduction import solinas
 from mpgen.fields import PRESETS
 from mpgen.request import check_modulus
 
@@ -294,7 +294,7 @@ def test_host64_compiled_matches_integers(field, mpgen, tmp_path):
 
 
 # Montgomery's products at 64 bits print as x86-64 assembly too (mulx, adcx, adox: the rows of
-# ops/rows.py), which host64() runs where the CPU has BMI2 and ADX; the test above checks
+# thread/rows.py), which host64() runs where the CPU has BMI2 and ADX; the test above checks
 # both renderings against the integers, this one that the assembly is there and chosen
 # exactly where /proc/cpuinfo says the CPU has both.
 MONTGOMERY_AT_64 = ["montmul", "montmul_lazy", "montsqr", "montredc", "tomont", "frommont"]

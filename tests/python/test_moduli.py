@@ -7,8 +7,8 @@ import pytest
 
 from mpgen.fields import PRESETS, to_words
 from mpgen.ir import execute
-from mpgen.ops import MODULAR_OPERATIONS, find, gcd, runtime_modulus
-from mpgen.ops.powers import LoopOperation
+from mpgen.thread import MODULAR_OPERATIONS, find, gcd, runtime_modulus
+from mpgen.thread.powers import LoopOperation
 from mpgen.request import check_modulus
 from mpgen.size import Size
 
@@ -50,7 +50,7 @@ def test_the_manifest_names_the_modulus_and_its_inverse():
 
 
 def test_the_manifest_gives_each_operand_its_role():
-    from mpgen.ops import find
+    from mpgen.thread import find
     from mpgen.plan import plan
     from mpgen.printers import manifest
     module = plan(Size(256), [find("montmul"), find("add")])
@@ -61,7 +61,7 @@ def test_the_manifest_gives_each_operand_its_role():
 @pytest.mark.parametrize("bits", [32, 64, 131, 256])
 def test_the_constants_of_a_modulus(bits):
     # -p^-1 mod 2^32 by its list; R^2 mod p by division's lists as radix_squared runs them
-    # (cuda/loops.cuh): the remainder of R, then of (R mod p) R; even p: 0 and the flag
+    # (headers/loops.cuh): the remainder of R, then of (R mod p) R; even p: 0 and the flag
     from test_division import divide
     size, rng = Size(bits), random.Random(bits)
     radix = 1 << 32 * size.limbs
@@ -79,7 +79,7 @@ def test_the_constants_of_a_modulus(bits):
 
 @pytest.mark.parametrize("bits", [32, 64, 131, 256])
 def test_modinv_with_the_modulus_as_an_operand(bits):
-    # modinv_start, rounds(bits) modinv_rounds, modinv_finish, as cuda/loops.cuh's divsteps
+    # modinv_start, rounds(bits) modinv_rounds, modinv_finish, as headers/loops.cuh's divsteps
     # runs them; p even or sharing a factor with a: result 0 and the flag
     size, rng = Size(bits), random.Random(bits)
     n = size.limbs

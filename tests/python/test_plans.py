@@ -5,10 +5,10 @@ import random
 import pytest
 
 from mpgen.ir import Function, Reg, execute
-from mpgen.ops import find
+from mpgen.thread import find
 from mpgen.request import defaults
-from mpgen.ops.mul import product_limbs
-from mpgen.ops.powers import LoopOperation
+from mpgen.thread.mul import product_limbs
+from mpgen.thread.powers import LoopOperation
 from mpgen.size import Size
 
 from conftest import run_host64
@@ -126,7 +126,7 @@ def test_karatsuba_matches_integers(name, bits):
 @pytest.mark.parametrize("name", ["mul", "sqr"])
 @pytest.mark.parametrize("target", [32, 64, "x86"])
 def test_auto_uses_karatsuba_from_the_measured_threshold(name, target):
-    from mpgen.ops.mul import THRESHOLDS
+    from mpgen.thread.mul import THRESHOLDS
     limbs = THRESHOLDS[target][name]["threshold_limbs"]
     word_bits = 32 if target == 32 else 64
 

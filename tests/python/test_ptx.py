@@ -5,9 +5,9 @@ import subprocess
 
 import pytest
 
-from mpgen.ops import MODULAR_OPERATIONS, modular
+from mpgen.thread import MODULAR_OPERATIONS, modular
 from mpgen.request import defaults
-from mpgen.ops.powers import LoopOperation
+from mpgen.thread.powers import LoopOperation
 from mpgen.group.program import flat
 from mpgen.plan import plan_request
 from mpgen.printers import render

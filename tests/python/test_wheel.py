@@ -21,7 +21,7 @@ def test_built_wheel_installs_and_generates(tmp_path, mpgen):
                     "-w", str(wheels), str(source)], check=True)
     (wheel,) = wheels.glob("mpgen-*.whl")
     packaged = zipfile.ZipFile(wheel).namelist()
-    for needed in ("mpgen/templates/size.cuh.j2", "mpgen/cuda/loops.cuh", "mpgen/data/fields.toml"):
+    for needed in ("mpgen/templates/size.cuh.j2", "mpgen/headers/loops.cuh", "mpgen/data/fields.toml"):
         assert needed in packaged
 
     env = tmp_path / "venv"

@@ -13,7 +13,7 @@ import pytest
 
 from mpgen.cli import main
 from mpgen.ir import Function, Reg, execute
-from mpgen.ops.reduction import pseudo_mersenne
+from mpgen.thread.reduction import pseudo_mersenne
 from mpgen.plan import plan_request
 from mpgen.printers import x86
 from mpgen.size import limbs_for

@@ -132,7 +132,7 @@ def cache_keyed_by_generator():
     status, out, err = run(mul97, b"3 5\n", env=unrun)
     check((status, out) == (0, b"f\n"), f"(12) the same generator: the cache answers: {status} {out!r} {err!r}")
     mpgen = copy / "mpgen"
-    for path in ("size.py", "ops/mul.py", "templates/kernels.cu.j2", "data/karatsuba.toml", "cuda/base.cuh"):
+    for path in ("size.py", "thread/mul.py", "templates/kernels.cu.j2", "data/karatsuba.toml", "headers/base.cuh"):
         file = mpgen / path
         if not file.exists():
             check(False, f"(12) the generator has no {path}")
@@ -147,10 +147,10 @@ def cache_keyed_by_generator():
     status, out, err = run(mul97, b"3 5\n", env=unrun)
     check((status, out) == (0, b"f\n"), f"(12) the same content again (new mtimes): the cache answers: "
                                         f"{status} {out!r} {err!r}")
-    (mpgen / "ops" / "extra.py").write_bytes(b"")
+    (mpgen / "thread" / "extra.py").write_bytes(b"")
     status, out, err = run(mul97, b"3 5\n", env=unrun)
     check(status != 0 and out == b"", f"(12) a new file in the generator: the cache misses: {status} {out!r} {err!r}")
-    (mpgen / "ops" / "extra.py").unlink()
+    (mpgen / "thread" / "extra.py").unlink()
     (mpgen / "notes.txt").write_bytes(b"not the generator's")
     status, out, err = run(mul97, b"3 5\n", env=unrun)
     check((status, out) == (0, b"f\n"), f"(12) a file the generator does not use: the cache answers: "

@@ -77,8 +77,8 @@ OPERATIONS = {"add": "x + y mod p (Mohajerani's Algorithm 3.2)", "sub": "x - y m
               "from_binary": "x (an integer below p, 2k binary words) to its k digits in radix r",
               "to_binary": "the k digits in radix r to the integer below p (2k binary words)",
               "mul_r": "x r^a mod p, a (0 <= a < 2k) given at run time (a barrel shift of the digits)",
-              "fft": "the FFT of K^e points, K = 2k (cuda/gf_fft.cuh's Stockham passes; needs mul and mul_r), and "
-                     "integer products through it (cuda/gf_products.cuh; needs the conversions)"}
+              "fft": "the FFT of K^e points, K = 2k (headers/gf_fft.cuh's Stockham passes; needs mul and mul_r), and "
+                     "integer products through it (headers/gf_products.cuh; needs the conversions)"}
 DEFAULT_OPS = ("add", "sub", "neg", "mul", "mul_r1", "mul_r", "from_binary", "to_binary", "fft")
 _POWER = re.compile(r"mul_r([0-9]+)")  # (not \d: other scripts' digits name no C++ symbol)
 _LISTED_POWER = re.compile(r"\Amul_r<([0-9]+)>\Z")  # as --list and the messages write it: mul_r<3> is mul_r3
@@ -108,7 +108,7 @@ def default_ops(gf: GfField) -> list[str]:
 
 def with_dependencies(names: list[str]) -> list[str]:
     """The operations to generate: the FFT runs mul and mul_r, and its integer products
-    (cuda/gf_products.cuh) the conversions."""
+    (headers/gf_products.cuh) the conversions."""
     return list(dict.fromkeys(names + (["mul", "mul_r", "from_binary", "to_binary"] if "fft" in names else [])))
 
 

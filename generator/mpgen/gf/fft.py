@@ -15,7 +15,7 @@ pass's outputs by N^-1.
 
 This module holds the constants the GPU's code reads (roots of unity, inverses of powers of
 two) and the transform on the host over the lists, in the GPU's order, so that the tests
-check the plan itself; cuda/gf.cuh is the same passes for host and device."""
+check the plan itself; headers/gf.cuh is the same passes for host and device."""
 from __future__ import annotations
 
 from functools import cached_property

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from ..fields import to_words
 from ..ir import MASK, Function, Operand, Reg
-from ..ops.columns import Columns
-from ..ops.common import all_ones_if_set, select
-from ..ops.reduction import shift_right
+from ..thread.columns import Columns
+from ..thread.common import all_ones_if_set, select
+from ..thread.reduction import shift_right
 from .field import GfField
 
 Digit = tuple[Operand, Operand]  # (low word, high word)
@@ -241,7 +241,7 @@ def product_column_words(gf: GfField) -> int:
 def mul_accumulate(gf: GfField) -> Function:
     """sums + a_j y, column by column (no carries between them): in k column sums of
     product_column_words each, a digit a_j (2 words) and y (2k words); out the sums. mul by
-    rows (cuda/gf_fft.cuh's mul_by_rows) adds a_j (y r^j mod p) for j < k: the negacyclic
+    rows (headers/gf_fft.cuh's mul_by_rows) adds a_j (y r^j mod p) for j < k: the negacyclic
     product's columns, k of them, each below k r^2."""
     k, words = gf.k, product_column_words(gf)
     fn = Function("mul_accumulate", words * k + 2 + 2 * k, words * k)
@@ -261,7 +261,7 @@ def mul_accumulate(gf: GfField) -> Function:
 
 @dataclass(frozen=True)
 class Looped:
-    """An operation too long for one straight-line list (k > 16): cuda/gf_loops.cuh's loop
+    """An operation too long for one straight-line list (k > 16): headers/gf_loops.cuh's loop
     `loop` over short generated lists (`parts`), with template arguments `parts` and then
     `constants`; `instructions` counts those executed."""
     name: str
@@ -287,7 +287,7 @@ def mul_rows(gf: GfField) -> Looped:
 def from_binary_words(gf: GfField, divisions: int) -> int:
     """The words of from_binary's dividend after that many divisions by r: it is at most
     r^(k - divisions) (p - 1 = r^k at first), below 2^((k - divisions) L), L = r's bit length
-    (cuda/gf_loops.cuh's from_binary computes the same)."""
+    (headers/gf_loops.cuh's from_binary computes the same)."""
     return min(2 * gf.k, -(-(gf.k - divisions) * gf.r.bit_length() // 32))
 
 

@@ -1,7 +1,7 @@
 """The group tier (docs/group-tier.md): one integer per group of threads. `program` defines the
 steps, programs and their host executor, `compose` programs made of programs; `addsub`,
 `compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `barrett`, `gcd` and `sqrt` plan the operation families on them (as
-ops/ does for the thread tier)."""
+thread/ does for the thread tier)."""
 from __future__ import annotations
 
 import re
@@ -16,7 +16,7 @@ from .program import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Ne
     Shape, ShiftUp, Step, ThreadStep, Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
-# the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
+# the per-thread tier's (thread/), so that every reader of the manifest treats them alike.
 PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
     {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")} | \
     {kind: (lambda shape, kind=kind: shift_variable(kind, shape)) for kind in ("shl", "shr")} | \

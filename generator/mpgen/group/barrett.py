@@ -1,5 +1,5 @@
 """The group tier's Barrett arithmetic modulo any p given at run time (docs/group-tier.md), the
-per-thread contracts (ops/runtime_modulus.py) by whole products of the tier, at W = 32
+per-thread contracts (thread/runtime_modulus.py) by whole products of the tier, at W = 32
 limbs bits (the size's limbs; the group may hold more, H bits):
 
     p' = p 2^s                      s = p's leading zeros in W bits (the division's

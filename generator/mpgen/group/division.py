@@ -7,7 +7,7 @@ the group holds, H = 32 T Q bits (no bit cleared):
                                     (a stage: is B's top 2^k bits zero? then shift by 2^k)
     V = floor((2^(64 (Q + 1)) - 1) / Bt) - 2^(32 (Q + 1))
                                     Bt = B's top Q + 1 limbs; in every thread, by the
-                                    per-thread tier's Knuth steps (ops/division.py)
+                                    per-thread tier's Knuth steps (thread/division.py)
     R = A's high half (below B), L = its low half; then T times:
       N = R 2^(32 Q) + L's top Q limbs
                                     R's top Q + 2 limbs and L's top Q broadcast, R moved
@@ -32,9 +32,9 @@ ones too) is the full product's remainder by the same steps."""
 from __future__ import annotations
 
 from ..ir import MASK, Function, Reg
-from ..ops.columns import Columns
-from ..ops.common import all_ones_if_borrow, all_ones_if_carry, complement, select
-from ..ops.division import knuth_step, word_reciprocal
+from ..thread.columns import Columns
+from ..thread.common import all_ones_if_borrow, all_ones_if_carry, complement, select
+from ..thread.division import knuth_step, word_reciprocal
 from .addsub import part
 from .bits import shift_constant, shift_variable
 from .compare import compare

@@ -1,5 +1,5 @@
 """The group tier's gcd and modular inverse with p at run time (docs/group-tier.md): the per-thread
-tier's binary (extended) gcd (ops/gcd.py, ops/inverse.py) over the group's vectors, 2 bits
+tier's binary (extended) gcd (thread/gcd.py, thread/inverse.py) over the group's vectors, 2 bits
 steps in a Repeat whatever the values:
 
     gcd:    k = the trailing zeros of a | b (a stage a bit of k, from the top), (u, v) =
@@ -16,7 +16,7 @@ taken (two scans side by side, u < v from the first's borrow) rather than compar
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..ops.common import all_ones_if_set, select
+from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare

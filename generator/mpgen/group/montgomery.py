@@ -1,5 +1,5 @@
 """The group tier's Montgomery arithmetic modulo an odd p given at run time
-(docs/group-tier.md): the per-thread contracts (ops/runtime_modulus.py), R = 2^L with
+(docs/group-tier.md): the per-thread contracts (thread/runtime_modulus.py), R = 2^L with
 L = 32 limbs, reduced by whole products of the tier instead of a word at a time, so that
 the group's threads share the work evenly and the cost follows multiplication's:
 
@@ -14,7 +14,7 @@ per-thread tier's word-by-word reduction takes one word. Nothing branches on the
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..ops.common import all_ones_if_set, select
+from ..thread.common import all_ones_if_set, select
 from ..size import LIMB_BITS
 from .addsub import add_or_sub
 from .bits import shift_constant

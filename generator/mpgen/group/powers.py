@@ -19,7 +19,7 @@ R^2 mod p in about two products' multiplies (still to come)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..ops.common import all_ones_if_set, select
+from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
 from .montgomery import above_radix, choose, integer_one, mont_minus_inverse, radix_shape, reduce

@@ -183,7 +183,7 @@ def iterations(schedule: str, threads: int) -> int:
 
 
 def segments(schedule: str, threads: int, t: int) -> tuple[Segment, Segment]:
-    """Thread t's two segments of rows (cuda/group.cuh's `rows_of` is the same formula):
+    """Thread t's two segments of rows (headers/group.cuh's `rows_of` is the same formula):
     block c takes rows r with c - T <= r <= c (a window inside b); the first segment has
     fewer than K rows, the two together at most K."""
     if schedule == "full":
@@ -353,7 +353,7 @@ BLOCK_STATIC_SHARED_BYTES = 48 * 1024  # a kernel's static shared memory (the ex
 
 
 def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
-    """The static shared memory of the program's exchanges in one block, as cuda/group.cuh's
+    """The static shared memory of the program's exchanges in one block, as headers/group.cuh's
     on_device declares it: within a warp (T <= 32) shuffles and ballots need none, except
     Neighbours; one array per kind of step and width, shared by its calls."""
     t, ipb, sizes = program.shape.threads, instances_per_block, vectors(program)

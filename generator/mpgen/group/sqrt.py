@@ -1,11 +1,11 @@
 """The group tier's integer square root (docs/group-tier.md): Newton's iteration at doubling
-precision, the per-thread tier's (ops/sqrt.py) over the group's division
+precision, the per-thread tier's (thread/sqrt.py) over the group's division
 (group/division.py), at the width the group holds (H limbs), nothing branching on a:
 
     a' = a 4^k                      one of its top two bits set (the division's
                                     normalization stages give a's leading zeros)
     s = floor(sqrt(T))              T = a''s top two limbs: digit by digit in every thread
-                                    (ops/sqrt.py's top_root), kept in the top limb
+                                    (thread/sqrt.py's top_root), kept in the top limb
     for each level h (2, ... H/2 limbs, each at most twice the last h'):
       T = a''s top 2h limbs; s extended by h - h' all-ones limbs: above sqrt(T) by less
       than 2^(32 (h - h')), its top bit set
@@ -21,7 +21,7 @@ reciprocal of its divisor's top limbs, a low-half product and a few scans."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..ops.sqrt import top_root
+from ..thread.sqrt import top_root
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
@@ -34,7 +34,7 @@ from .program import Broadcast, Program, Shape, ThreadStep
 
 def levels(held_limbs: int) -> list[int]:
     """The root's limbs at each level after the first (1 limb): each at most twice the one
-    before, the last H / 2 (ops/sqrt.py's levels for a root of H / 2 limbs)."""
+    before, the last H / 2 (thread/sqrt.py's levels for a root of H / 2 limbs)."""
     found = [held_limbs // 2]
     while found[-1] > 1:
         found.append((found[-1] + 1) // 2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from math import prod
 
 from ..ir import Function, Reg
-from ..ops.reduction import add_mod, montgomery, subtract_mod
+from ..thread.reduction import add_mod, montgomery, subtract_mod
 from . import Prime
 
 R = 1 << 32

@@ -1,7 +1,7 @@
 """The CUDA printer: a module's self-contained header (each operation's struct with its
 device and host renderings, and the shared prelude) and its C-named kernels source.
 Shapes come from the manifest's contract; the instruction lists from the PTX and host
-printers; the hand-written C++ (cuda/*.cuh) is copied in verbatim."""
+printers; the hand-written C++ (headers/*.cuh) is copied in verbatim."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -48,7 +48,7 @@ def prelude() -> str:
     """What every header shares, once per translation unit: guarded by a macro that
     carries the version, so that headers of two mpgen versions cannot silently share
     one copy."""
-    parts = [(PACKAGE / "cuda" / name).read_text(encoding="utf-8") for name in HAND_WRITTEN]
+    parts = [(PACKAGE / "headers" / name).read_text(encoding="utf-8") for name in HAND_WRITTEN]
     parts.insert(1, host.model(environment()))
     guard = version_macro()
     return (f"#if defined(MPGEN_PRELUDE) && !defined({guard})\n"

@@ -1,6 +1,6 @@
 """The generalized Fermat field printer: a field's self-contained header
 (templates/gf.cuh.j2: each operation's list in both renderings, and where the FFT is asked
-for, its lists, constants and cuda/gf_fft.cuh's passes) and its manifest entry."""
+for, its lists, constants and headers/gf_fft.cuh's passes) and its manifest entry."""
 from __future__ import annotations
 
 from .. import names
@@ -53,7 +53,7 @@ _PART_SUMMARIES = {"mul_accumulate": "sums + a_j y by columns, a row of the prod
 def _operation(fn: Function | Looped) -> dict:
     if not isinstance(fn, Looped):
         return dict(_rendered(fn, summary(fn.name)), loop=None)
-    return {"name": fn.name, "summary": summary(fn.name) + ", by a loop (cuda/gf_loops.cuh)",
+    return {"name": fn.name, "summary": summary(fn.name) + ", by a loop (headers/gf_loops.cuh)",
             "in_words": fn.in_words, "out_words": fn.out_words, "instructions": fn.instructions,
             "loop": {"name": fn.loop, "arguments": fn.arguments,
                      "parts": [_rendered(part, _PART_SUMMARIES[part.name]) for part in fn.parts]}}
@@ -71,10 +71,10 @@ def header(planned: GfModule, contract: dict) -> str:
                      "largest_log": fft.largest_log(gf),
                      "roots": [w for v in fft.roots(gf) for w in gf.words(v)],
                      "inverses": [w for v in fft.inverse_powers_of_two(gf) for w in gf.words(v)],
-                     "passes": "\n".join((PACKAGE / "cuda" / name).read_text(encoding="utf-8")
+                     "passes": "\n".join((PACKAGE / "headers" / name).read_text(encoding="utf-8")
                                          for name in ("gf_fft.cuh", "gf_products.cuh")),
                      "column_words": COLUMN_WORDS}
-    loops = (PACKAGE / "cuda" / "gf_loops.cuh").read_text(encoding="utf-8") if any(o["loop"] for o in ops) else None
+    loops = (PACKAGE / "headers" / "gf_loops.cuh").read_text(encoding="utf-8") if any(o["loop"] for o in ops) else None
     return environment().get_template("gf.cuh.j2").render(
         version=__version__, gf=gf, name=gf.label, prelude=prelude(), operations=ops, fft=fft_parts,
         loops_prelude=loops, r_words=[gf.r & 0xFFFFFFFF, gf.r >> 32])
@@ -88,7 +88,7 @@ def fft_contract(gf: GfField) -> dict:
     twiddled is s > 0 and scaled is the inverse's last pass, over (in, out, table, n, ns,
     log2 n, inverse), in blocks `block` of 32 transforms j < n / K in x, one a transform of
     the batch in y, with `shared_bytes` of dynamic shared memory. The kernels source checks
-    these against cuda/gf_fft.cuh's own when it compiles."""
+    these against headers/gf_fft.cuh's own when it compiles."""
     kinds = [(twiddled, scaled) for twiddled in (False, True) for scaled in (False, True)]
     return {"radix": 2 * gf.k, "largest_log": fft.largest_log(gf),
             "host": names.kernel(gf.label, "fft"),

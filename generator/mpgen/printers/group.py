@@ -3,7 +3,7 @@
 - `device`: the body of `thread(y, x)`, what one thread of the group runs on the GPU: x
   holds its Q limbs of each vector operand, then each one-word operand; y gets its Q
   limbs of the result, then the flag. Thread steps call their list's PTX rendering; group
-  steps call cuda/group.cuh's `on_device` (ballots, shuffles, shared memory).
+  steps call headers/group.cuh's `on_device` (ballots, shuffles, shared memory).
 - `host`: the body of `host(y, x)` over a whole instance (the operation's contract), every
   step run for each thread in turn: thread steps through their list's host rendering,
   group steps through `on_host` or the same expressions as on the device.
@@ -157,7 +157,7 @@ _KINDS = {ThreadStep: "thread_step", CarryScan: "carry_scan", All: "all", Produc
 
 
 class _DeviceSteps(_Steps):
-    """What one thread of the group runs: group steps through cuda/group.cuh's on_device."""
+    """What one thread of the group runs: group steps through headers/group.cuh's on_device."""
 
     def __init__(self, program: Program, instances_per_block: int):
         super().__init__(program)
@@ -215,7 +215,7 @@ class _DeviceSteps(_Steps):
 
 class _HostSteps(_Steps):
     """A whole instance on the host: each step for every thread in turn, group steps through
-    cuda/group.cuh's on_host (vectors of all threads one after the other)."""
+    headers/group.cuh's on_host (vectors of all threads one after the other)."""
 
     def view(self, name: str) -> str:
         return f"(&{var(name)}[t * {self.sizes[name]}])"

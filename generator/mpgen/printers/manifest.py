@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from .. import names
 from ..fields import Field
-from ..ops.powers import domain_operations
+from ..thread.powers import domain_operations
 from ..plan import Module, PlannedOp
 from ..size import limbs_for
 from ..version import __version__

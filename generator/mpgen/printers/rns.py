@@ -1,6 +1,6 @@
 """The RNS printer: a moduli set's self-contained header (templates/rns.cuh.j2): its
 constants as tables, its residue lists per chunk with both renderings, and its
-operations over cuda/rns.cuh; and the set's entry in the manifest."""
+operations over headers/rns.cuh; and the set's entry in the manifest."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -88,7 +88,7 @@ def operation_contract(rns: RnsSet, name: str) -> dict:
             "launch": {**LAUNCH, "digit_lanes": digit_lanes(rns) if op.digits else 0}}
 
 
-# One integer per thread, 128 a block (cuda/rns.cuh's batch loops): as the thread tier.
+# One integer per thread, 128 a block (headers/rns.cuh's batch loops): as the thread tier.
 LAUNCH = {"threads_per_instance": 1, "instances_per_block": BLOCK_THREADS, "block_threads": BLOCK_THREADS,
           "limbs_per_thread": 0, "stage_stride": 0, "shared_bytes": 0, "contiguous_shared_bytes": 0}
 
@@ -128,7 +128,7 @@ def header(planned: RnsModule, contract: dict) -> str:
                                 for name, fn in c.lists.items()]} for c in planned.chunks]
     return environment().get_template("rns.cuh.j2").render(
         version=__version__, rns=rns, name=rns.label, prelude=prelude(),
-        rns_prelude=(PACKAGE / "cuda" / "rns.cuh").read_text(encoding="utf-8"), chunk_size=CHUNK,
+        rns_prelude=(PACKAGE / "headers" / "rns.cuh").read_text(encoding="utf-8"), chunk_size=CHUNK,
         tables=_tables(rns), bounds=_bounds(rns), chunks=chunk_context, operations=contracts)
 
 

@@ -18,7 +18,7 @@ def symbol(module: dict) -> str:
 
 
 def module_source(module: dict) -> str:
-    entry = "rns_entry" if module["kind"] == "rns" else "entry"  # an RNS set's batch loops are cuda/rns.cuh's
+    entry = "rns_entry" if module["kind"] == "rns" else "entry"  # an RNS set's batch loops are headers/rns.cuh's
     entries = "\n".join(f"    {entry}<{module['name']}::{op['symbol']}>(),"
                         for op in module["operations"])
     fft = (module.get("gf") or {}).get("fft")  # a generalized Fermat field's transform

@@ -1,7 +1,7 @@
 """The x86-64 printer: a 64-bit list as one inline assembly statement (GCC and Clang, AT&T
 syntax) for CPUs with BMI2 and ADX, which the header picks at run time (base.cuh's
 x86_adx) over the C++ (printers/host.py) of the operation's 64-bit list. It prints the
-lists with two carry flags (products by rows, ops/rows.py: an operation's x86 plan,
+lists with two carry flags (products by rows, thread/rows.py: an operation's x86 plan,
 Function.x86, or Montgomery's one list): their chains on CF and OF become adcx and adox,
 interleaved; a product is one mulx; a subtraction's chain is sub and sbb. The list's words
 live in registers allocated here: a word no register holds stays in memory (x: the

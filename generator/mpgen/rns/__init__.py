@@ -2,7 +2,7 @@
 implementation of multiple-precision addition based on residue arithmetic"): moduli sets
 (moduli.py), their residue lists (lists.py), and the request that names them (`mpgen
 generate --rns` or `--rns-moduli`). The header's printer is printers/rns.py; the arithmetic around the lists,
-written once for host and device, is cuda/rns.cuh."""
+written once for host and device, is headers/rns.cuh."""
 from __future__ import annotations
 
 import re
@@ -17,13 +17,13 @@ class Operation:
     RNS integer ("integer"), a binary magnitude below M ("magnitude", limbs least
     significant first) or a sign word (0 or 1: "sign"); a result may also be "integer"
     then its overflow flag ("integer+overflow"), one signed word ("word": -1, 0, 1), or a
-    magnitude then its sign as the flag word ("binary"); and the call in cuda/rns.cuh that
+    magnitude then its sign as the flag word ("binary"); and the call in headers/rns.cuh that
     the header's struct makes (limbs: a magnitude's words)."""
     summary: str
     operands: tuple[str, ...]
     result: str
     call: str
-    digits: str = ""  # its digit-parallel form's call (cuda/rns.cuh's digits), where it has one
+    digits: str = ""  # its digit-parallel form's call (headers/rns.cuh's digits), where it has one
 
 
 _TWO = ("integer", "integer")

@@ -4,7 +4,7 @@ Each modulus is a one-limb Field, so its sums, differences and products come fro
 modular generator with the fastest reduction the modulus allows (pseudo-Mersenne folding
 for the generated sets, whose moduli lie just below 2^32). A list covers CHUNK moduli: an
 integer's n residues do not fit in a thread's registers at n = 256, so the operations
-stream them through a list per chunk (cuda/rns.cuh), loading and storing as they go.
+stream them through a list per chunk (headers/rns.cuh), loading and storing as they go.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from functools import cached_property
 
 from ..fields import Field
 from ..ir import Function, Reg
-from ..ops.common import select
-from ..ops.modular import _modmul, _modneg
-from ..ops.reduction import subtract_mod
+from ..thread.common import select
+from ..thread.modular import _modmul, _modneg
+from ..thread.reduction import subtract_mod
 from .moduli import MODULUS_BITS, RnsSet
 
 CHUNK = 8  # moduli a list covers

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base.cuh"  // Layout: the generated headers' own definition (mpgen's cuda/base.cuh)
+#include "base.cuh"  // Layout: the generated headers' own definition (mpgen's headers/base.cuh)
 
 namespace mpgen {
 

@@ -1,5 +1,5 @@
-"""The operations, one module per family. Each plans a `Function` for a `Size` (the
-modular ones for a `Field`)."""
+"""The thread tier (docs/operations.md): one integer per thread. Its operations, one module per
+family, each planning a `Function` for a `Size` (the modular ones for a `Field`)."""
 from __future__ import annotations
 
 import re

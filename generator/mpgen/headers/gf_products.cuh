@@ -1,4 +1,4 @@
-// Products of large integers through a generalized Fermat field's FFT (cuda/gf_fft.cuh):
+// Products of large integers through a generalized Fermat field's FFT (headers/gf_fft.cuh):
 // each operand cut into chunks of C words, a chunk a point (the field's from_binary); the
 // cyclic product of the two point sequences (two transforms, the pointwise product, one
 // inverse) holds the chunk polynomials' product exactly, its coefficients being below

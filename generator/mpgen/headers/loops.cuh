@@ -354,7 +354,7 @@ MPGEN_HOST_DEVICE void square_root(typename D::word* y, const typename D::word* 
 
 // y = a / b and a mod b for a = (high, low) of 2N limbs (Wide) or N (high = 0), b of N:
 // the quotient's limbs where Quotient, then the remainder's where Remainder, then the flag
-// (Knuth's algorithm D, ops/division.py: Normalize's shifts and reciprocal, one Step per
+// (Knuth's algorithm D, thread/division.py: Normalize's shifts and reciprocal, one Step per
 // quotient digit from the top, Finish's shift back and masks). The digits run in a rolled
 // loop: on the GPU the dividend's and quotient's limbs, indexed by its counter, stay in
 // local memory, one load and one store a digit.
@@ -408,7 +408,7 @@ MPGEN_HOST_DEVICE void radix_squared(uint32_t* y, const uint32_t* x) {
   y[N] = odd ^ 1u;
 }
 
-// Barrett's reciprocal of p = x (N limbs) for barrett_modmul (ops/runtime_modulus.py): v =
+// Barrett's reciprocal of p = x (N limbs) for barrett_modmul (thread/runtime_modulus.py): v =
 // floor((2^(64N) - 1) / p') - 2^(32N), p' = p shifted up by its leading zeros, and the flag
 // word: 1 where p = 0 (v then 0). Normalize gives p'; v is the quotient of (~p') 2^(32N) +
 // 2^(32N) - 1 by p', whose high half ~p' is below p'.
@@ -502,7 +502,7 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// Bernstein and Yang's divsteps (thread/gcd.py: the integers' gcd, and modinv with p at run
 // time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
 // state's update by their matrix) whatever the values, then Finish. Round reads the state
 // and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
@@ -521,7 +521,7 @@ MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
 // y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs,
 // Bits wide): one Step per bit of the root, from the top, each given the next two bits of
 // a (read by the loop's counter: on the GPU a's limbs stay in local memory); the root and
-// the remainder take M limbs (ops/sqrt.py).
+// the remainder take M limbs (thread/sqrt.py).
 template <class Step, unsigned N, unsigned Bits, unsigned M>
 MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   constexpr unsigned pairs = (Bits + 1) / 2;
@@ -566,7 +566,7 @@ struct root_level {
 };
 
 // y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
-// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// by Newton's iteration at doubling precision on the root's H limbs (thread/sqrt.py): Start
 // gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
 // in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
 // to H) makes s the root of more of a''s top limbs; Root shifts s back by k.

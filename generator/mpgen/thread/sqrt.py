@@ -5,7 +5,7 @@ measured faster for the size):
   step takes the next two bits of a from the top: with root r and remainder e (a's bits so
   far = r^2 + e), e' = 4 e + the two bits, and where e' >= 4 r + 1 the root's next bit is 1
   and e' -= 4 r + 1. Both r and e stay below 2^(16 limbs + 2), so a step works on half the
-  limbs plus one. The loop (cuda/loops.cuh, square_root_floor) feeds the steps a's bits by
+  limbs plus one. The loop (headers/loops.cuh, square_root_floor) feeds the steps a's bits by
   its counter.
 - Newton's iteration from there, at doubling precision, on the root's H = ceil(limbs / 2)
   limbs: a' = a 4^k with one of its top two bits set; s = floor(sqrt(T)) for T the top 2
@@ -16,7 +16,7 @@ measured faster for the size):
   steps, unshifted) leaves s - sqrt(T) below (2^(32 (h - h')))^2 / 2^(32 h) <= 1 (s >=
   2^(32 h - 1)), so s is the root or one more: its square against T decides. Then
   floor(sqrt(a)) = s >> k, and the flag from the last level's square. About 4/3 of one
-  division and square at H limbs, whatever a is (cuda/loops.cuh, square_root_newton).
+  division and square at H limbs, whatever a is (headers/loops.cuh, square_root_newton).
 """
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ inline const bool x86_adx = [] {
 #endif
 #endif
 // A group program's host rendering: calls, one a step (its threads' loops are in the
-// callees, cuda/group.cuh's on_host), hundreds of them in an 8192-bit sqrt. Optimizing
+// callees, headers/group.cuh's on_host), hundreds of them in an 8192-bit sqrt. Optimizing
 // that glue took most of its module's compile and gained nothing: without it an 8192-bit
 // module of add..sqrt compiles in 4.5 s against 10 and runs as fast. nvcc's host pass
 // and other compilers keep their options.

@@ -5,7 +5,7 @@ The modulus' words are immediates in the instruction list. Results are reduced
 (below p) for reduced operands; a final subtraction is a mask, never a branch.
 Montgomery products use R = 2^(32 limbs). Planned at 32-bit limbs (the GPU's) and at 64
 (the host's 64-bit rendering): modadd to modsqr; the gcd's step at 32 only (the loops, in
-cuda/loops.cuh, run on either width's products: ops/powers.py).
+headers/loops.cuh, run on either width's products: thread/powers.py).
 """
 from __future__ import annotations
 

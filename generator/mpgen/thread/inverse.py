@@ -1,5 +1,5 @@
 """One step of the binary extended gcd, branch-free: the fields' modinv_gcd runs it 2 k
-times (k the modulus' width) from the loops in cuda/loops.cuh. (The integers' gcd and
+times (k the modulus' width) from the loops in headers/loops.cuh. (The integers' gcd and
 modinv with p at run time take Bernstein and Yang's divsteps: gcd.py.)
 
 The state is (u, v, A, C) with A a = u and C a = v (mod p), from (a, p, 1, 0). A step

@@ -1,7 +1,7 @@
 """Division with remainder, one integer per thread: Knuth's algorithm D (TAOCP vol. 2,
 4.3.1) with the divisor normalized at run time, branch-free.
 
-Three straight-line lists, which the loop in cuda/loops.cuh (divide) runs: `normalize`
+Three straight-line lists, which the loop in headers/loops.cuh (divide) runs: `normalize`
 shifts the divisor b left until its top limb's top bit is set (by its leading zeros, a
 count of the data: a barrel of masked limb moves, then a funnel shift) and the dividend
 with it, and takes the reciprocal of b's top limb; `step` finds one quotient digit (the

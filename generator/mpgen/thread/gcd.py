@@ -14,7 +14,7 @@ low words of f and g alone (they decide the next STEPS steps), building the matr
 integers: a few word-by-vector products where the binary gcd (inverse.py) subtracts and
 shifts whole integers every bit. STEPS = 30 keeps |u| + |v| and |q| + |r| at most 2^30,
 signed words; libsecp256k1's modinv32 has the same round (its divsteps_30). The loop
-(cuda/loops.cuh, divsteps) runs rounds(bits) rounds whatever the values: Bernstein and
+(headers/loops.cuh, divsteps) runs rounds(bits) rounds whatever the values: Bernstein and
 Yang's theorem 11.2 bounds the divsteps that reach g = 0 from delta = 1 for f odd and
 f^2 + 4 g^2 <= 5 2^(2 d), here d = bits.
 
