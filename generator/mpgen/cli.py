@@ -9,14 +9,14 @@ from pathlib import Path
 
 from . import gf, names, rns
 from .errors import RequestError, split_items
-from .fields import PRESETS
+from .fields import PRESETS, Field
 from .group import PLANNERS as GROUP_PLANNERS
-from .thread import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, changes, read_manifest, write, write_generated_file
 from .plan import plan_gf, plan_request, plan_rns
 from .printers import render, table
 from .request import check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
+from .thread import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
 from .version import __version__
 
@@ -254,7 +254,10 @@ def _generate(args) -> int:
                                 args.instances_per_block)
     files, contracts = render(plan_request(request) + plan_rns(sets) + plan_gf(prime_fields), kernels=args.kernels,
                               ptx=args.ptx is not None, runtime_table=args.table)
-    what = [_count(len(request), "size"), _count(sum(len(ops) for _, ops in request), "operation")]
+    fields = sum(isinstance(size, Field) for size, _ in request)
+    what = [_count(len(request) - fields, "size")] if len(request) > fields else []
+    what += [_count(fields, "field")] if fields else []
+    what += [_count(sum(len(ops) for _, ops in request), "operation")] if request else []
     what += [_count(len(sets), "RNS set")] if sets else []
     what += [_count(len(prime_fields), "generalized Fermat field")] if prime_fields else []
     return _write(args, files, contracts, ", ".join(what))

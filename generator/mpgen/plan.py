@@ -16,12 +16,12 @@ from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep,
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat
 from .ir import Function
 from .ntt import auto_method
-from .thread import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
-from .thread.powers import LoopOperation, domain_one, domain_operations, in_domain, \
-    montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .rns.lists import Chunk, chunks
 from .rns.moduli import RnsSet
 from .size import Size, limbs_for
+from .thread import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
+from .thread.powers import LoopOperation, domain_one, domain_operations, in_domain, \
+    montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .tiers import BLOCK_SHARED_BYTES, Tier, table_words
 
 # What to generate: each size with its operations.

@@ -8,11 +8,11 @@ from . import gf, rns
 from .errors import RequestError, check_name, shown, split_items
 from .fields import PRESETS, Field, default_label, find_preset
 from .group import PLANNERS as GROUP_PLANNERS, planner as group_planner, unavailable as group_unavailable
+from .plan import Request, group_program
+from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size, limbs_for
 from .thread import CONSTANT_SHIFT, DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS, Operation, find, fits, \
     modular
 from .thread.bits import constant_shift
-from .plan import Request, group_program
-from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size, limbs_for
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier, group as group_geometry
 from .tomlcompat import tomllib
 

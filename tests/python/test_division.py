@@ -7,8 +7,8 @@ import pytest
 
 from mpgen.fields import to_words
 from mpgen.ir import execute
-from mpgen.thread import division
 from mpgen.size import Size
+from mpgen.thread import division
 
 
 def value(words: list[int]) -> int:

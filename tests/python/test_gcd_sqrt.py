@@ -7,8 +7,8 @@ import pytest
 
 from mpgen.fields import to_words
 from mpgen.ir import execute
-from mpgen.thread import gcd, sqrt
 from mpgen.size import Size
+from mpgen.thread import gcd, sqrt
 
 
 def value(words: list[int]) -> int:

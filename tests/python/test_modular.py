@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from mpgen.fields import PRESETS
 from mpgen.ir import WORD_BITS, Function, Reg, execute
+from mpgen.request import check_modulus
 from mpgen.thread import MODULAR_OPERATIONS, modular
 from mpgen.thread.powers import LoopOperation
 from mpgen.thread.reduction import solinas
-from mpgen.fields import PRESETS
-from mpgen.request import check_modulus
 
 P224 = 2 ** 224 - 2 ** 96 + 1
 P256 = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1

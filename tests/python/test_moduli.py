@@ -7,10 +7,10 @@ import pytest
 
 from mpgen.fields import PRESETS, to_words
 from mpgen.ir import execute
-from mpgen.thread import MODULAR_OPERATIONS, find, gcd, runtime_modulus
-from mpgen.thread.powers import LoopOperation
 from mpgen.request import check_modulus
 from mpgen.size import Size
+from mpgen.thread import MODULAR_OPERATIONS, find, gcd, runtime_modulus
+from mpgen.thread.powers import LoopOperation
 
 
 def value(words: list[int]) -> int:

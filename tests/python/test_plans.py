@@ -5,11 +5,11 @@ import random
 import pytest
 
 from mpgen.ir import Function, Reg, execute
-from mpgen.thread import find
 from mpgen.request import defaults
+from mpgen.size import Size
+from mpgen.thread import find
 from mpgen.thread.mul import product_limbs
 from mpgen.thread.powers import LoopOperation
-from mpgen.size import Size
 
 from conftest import run_host64
 

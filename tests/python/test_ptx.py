@@ -5,14 +5,14 @@ import subprocess
 
 import pytest
 
-from mpgen.thread import MODULAR_OPERATIONS, modular
-from mpgen.request import defaults
-from mpgen.thread.powers import LoopOperation
 from mpgen.group.program import flat
 from mpgen.plan import plan_request
 from mpgen.printers import render
+from mpgen.request import defaults
 from mpgen.request import check_modulus
 from mpgen.size import Size
+from mpgen.thread import MODULAR_OPERATIONS, modular
+from mpgen.thread.powers import LoopOperation
 
 # One kernel per operation, one instance, no bounds check: any branch in the PTX
 # comes from the operation itself.

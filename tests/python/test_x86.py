@@ -13,11 +13,11 @@ import pytest
 
 from mpgen.cli import main
 from mpgen.ir import Function, Reg, execute
-from mpgen.thread.reduction import pseudo_mersenne
 from mpgen.plan import plan_request
 from mpgen.printers import x86
-from mpgen.size import limbs_for
 from mpgen.request import check_modulus, check_preset, parse_field, parse_options
+from mpgen.size import limbs_for
+from mpgen.thread.reduction import pseudo_mersenne
 
 from test_modular import MONTGOMERY_AT_64, WIDER, value, words
 

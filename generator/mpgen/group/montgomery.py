@@ -14,8 +14,8 @@ per-thread tier's word-by-word reduction takes one word. Nothing branches on the
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..thread.common import all_ones_if_set, select
 from ..size import LIMB_BITS
+from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .bits import shift_constant
 from .compose import Composer

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from .. import names
 from ..fields import Field
-from ..thread.powers import domain_operations
 from ..plan import Module, PlannedOp
 from ..size import limbs_for
+from ..thread.powers import domain_operations
 from ..version import __version__
 from . import host
 

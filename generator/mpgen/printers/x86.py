@@ -3,8 +3,8 @@ syntax) for CPUs with BMI2 and ADX, which the header picks at run time (base.cuh
 x86_adx) over the C++ (printers/host.py) of the operation's 64-bit list. It prints the
 lists with two carry flags (products by rows, thread/rows.py: an operation's x86 plan,
 Function.x86, or Montgomery's one list): their chains on CF and OF become adcx and adox,
-interleaved; a product is one mulx; a subtraction's chain is sub and sbb. The list's words
-live in registers allocated here: a word no register holds stays in memory (x: the
+interleaved; a product is one mulx; a subtraction's chain is sub and sbb (_Printer). The
+list's words live in registers that _Registers allocates: a word no register holds stays in memory (x: the
 inputs, y: the outputs, t: a slot of a buffer that also holds the constants x86 takes no
 immediate for), and a register is freed by evicting the word read furthest ahead
 (Belady), stored first where it changed.
@@ -35,11 +35,19 @@ def _signed(value: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-class _Printer:
-    def __init__(self, fn: Function) -> None:
-        self.fn, self.body = fn, fn.body
-        self.lines: list[str] = []
-        self.constants: list[int] = []
+def _load_immediate(reg: str, value: int) -> str:
+    # mov, never xor: a zero must not clobber the flags between the steps of a chain
+    return f"{'movq' if _signed(value) in _IMM32 else 'movabsq'} ${_signed(value)}, %%{reg}"
+
+
+class _Registers:
+    """Where each word of a list lives as it is printed: in a register of POOL (a register
+    freed by evicting the word read furthest ahead, Belady's choice, stored first where it
+    changed), at its home in memory (x, y, or a spill slot of the buffer), and what rdx,
+    mulx's implicit factor, holds. Every move this takes goes to `emit`."""
+
+    def __init__(self, fn: Function, emit) -> None:
+        self.emit = emit
         self.slots: dict[Reg, int] = {}  # live t words' spill slots
         self.buffer = 0  # spill slots used at most
         self.reg_of: dict[Reg, str] = {}
@@ -47,18 +55,15 @@ class _Printer:
         self.dirty: set[Reg] = set()  # in a register, newer than in memory
         self.rdx: Operand | None = None  # what rdx holds (mulx's factor)
         self.scratch: set[str] = set()  # registers holding a value of this step alone
-        self.live = {"cf": False, "of": False}  # a carry waiting for its reader
-        self.zero = {"cf": False, "of": False}  # flags known to be 0
-        self._reads()
+        self._reads(fn)
 
-    # -- where each word is read next --------------------------------------------------
-    def _reads(self) -> None:
+    def _reads(self, fn: Function) -> None:
         """after[i][r]: the next instruction reading r's value as it is after instruction i."""
-        end = len(self.body)
-        upcoming: dict[Reg, int] = {Reg("y", k): end for k in range(self.fn.out_words)}
-        self.after: list[dict[Reg, int]] = [{} for _ in self.body]
+        end = len(fn.body)
+        upcoming: dict[Reg, int] = {Reg("y", k): end for k in range(fn.out_words)}
+        self.after: list[dict[Reg, int]] = [{} for _ in fn.body]
         for i in range(end - 1, -1, -1):
-            ins = self.body[i]
+            ins = fn.body[i]
             regs = [s for s in ins.srcs if isinstance(s, Reg)] + [ins.dst]
             for r in regs:
                 self.after[i][r] = upcoming.get(r, NEVER)
@@ -68,14 +73,9 @@ class _Printer:
                     upcoming[s] = i
         self.next_read = dict(upcoming)  # each word's first read
 
-    # -- operands --------------------------------------------------------------------------
-    def emit(self, text: str) -> None:
-        self.lines.append(text)
-
-    def constant(self, value: int) -> str:
-        if value not in self.constants:
-            self.constants.append(value)
-        return f"{8 * self.constants.index(value)}(%%rcx)"
+    def read_no_more(self, i: int, r: Reg) -> bool:
+        """Whether r's value after instruction i is never read (an output's always is)."""
+        return self.after[i][r] == NEVER and r.bank != "y"
 
     def home(self, r: Reg) -> str:
         if r.bank == "t":
@@ -86,18 +86,10 @@ class _Printer:
             return f"SLOT{self.slots[r]}"  # placed after the constants, once all are known
         return f"{8 * r.index}(%%{POINTERS[r.bank]})"
 
-    def operand(self, o: Operand, immediate: bool = True) -> str:
-        """o as a source: an immediate (where x86 takes one), its register, or memory."""
-        if isinstance(o, int):
-            return f"${_signed(o)}" if immediate and _signed(o) in _IMM32 else self.constant(o)
-        return f"%%{self.reg_of[o]}" if o in self.reg_of else self.home(o)
+    def place(self, r: Reg) -> str:
+        """r as a source: its register, or its home."""
+        return f"%%{self.reg_of[r]}" if r in self.reg_of else self.home(r)
 
-    def load_immediate(self, reg: str, value: int) -> None:
-        # mov, never xor: a zero must not clobber the flags between the steps of a chain
-        op = "movq" if _signed(value) in _IMM32 else "movabsq"
-        self.emit(f"{op} ${_signed(value)}, %%{reg}")
-
-    # -- registers ---------------------------------------------------------------------------
     def allocate(self, lock=()) -> str:
         free = [r for r in POOL if self.holder[r] is None and r not in lock and r not in self.scratch]
         if free:
@@ -148,17 +140,14 @@ class _Printer:
             reg = self.load(a, lock)
             self.bind(d, reg)
             return reg
-        if isinstance(a, Reg) and a in self.reg_of and self.after[i][a] == NEVER and a.bank != "y":
+        if isinstance(a, Reg) and a in self.reg_of and self.read_no_more(i, a):
             reg = self.reg_of.pop(a)
             self.dirty.discard(a)
             self.bind(d, reg)
             return reg
-        source = self.operand(a) if not isinstance(a, int) else None
+        source = None if isinstance(a, int) else self.place(a)
         reg = self.allocate(lock | self.locked(a))
-        if isinstance(a, int):
-            self.load_immediate(reg, a)
-        else:
-            self.emit(f"movq {source}, %%{reg}")
+        self.emit(_load_immediate(reg, a) if isinstance(a, int) else f"movq {source}, %%{reg}")
         self.bind(d, reg)
         return reg
 
@@ -171,6 +160,40 @@ class _Printer:
                 if r in self.reg_of:
                     self.dirty.discard(r)
                     self.holder[self.reg_of.pop(r)] = None
+
+    def store_outputs(self, out_words: int) -> None:
+        for k in range(out_words):
+            y = Reg("y", k)
+            if y in self.dirty:
+                self.emit(f"movq %%{self.reg_of[y]}, {self.home(y)}")
+
+
+class _Printer:
+    """A list's steps as x86-64 instructions: each opcode's mapping and the carry flags'
+    state (which chain's carry waits for its reader, which flag is known 0); the words'
+    registers are `regs`' (_Registers)."""
+
+    def __init__(self, fn: Function) -> None:
+        self.fn, self.body = fn, fn.body
+        self.lines: list[str] = []
+        self.constants: list[int] = []
+        self.regs = _Registers(fn, self.emit)
+        self.live = {"cf": False, "of": False}  # a carry waiting for its reader
+        self.zero = {"cf": False, "of": False}  # flags known to be 0
+
+    def emit(self, text: str) -> None:
+        self.lines.append(text)
+
+    def constant(self, value: int) -> str:
+        if value not in self.constants:
+            self.constants.append(value)
+        return f"{8 * self.constants.index(value)}(%%rcx)"
+
+    def operand(self, o: Operand, immediate: bool = True) -> str:
+        """o as a source: an immediate (where x86 takes one), its register, or memory."""
+        if isinstance(o, int):
+            return f"${_signed(o)}" if immediate and _signed(o) in _IMM32 else self.constant(o)
+        return self.regs.place(o)
 
     # -- flags -------------------------------------------------------------------------------
     def clobber(self, what: str) -> None:
@@ -202,14 +225,14 @@ class _Printer:
             if flag != "cf" or self.live["of"]:
                 raise Unprintable("a subtraction beside a live carry in OF")
             mnemonic = "sbbq" if op.carry_in else "subq"
-        if kind == "add" and isinstance(b, Reg) and b in self.reg_of and not (isinstance(a, Reg) and a in self.reg_of) \
+        if kind == "add" and isinstance(b, Reg) and b in self.regs.reg_of and not (isinstance(a, Reg) and a in self.regs.reg_of) \
                 and b != ins.dst and a != ins.dst:
             a, b = b, a  # the sum commutes: start from the operand already in a register
         if b == ins.dst and a != ins.dst:
             raise Unprintable("d = a + d")
-        lock = self.locked(a, b)
+        lock = self.regs.locked(a, b)
         source = self.operand(b, immediate=kind == "sub") if b != ins.dst else None
-        reg = self.destination(i, ins.dst, a, lock | self.locked(b))
+        reg = self.regs.destination(i, ins.dst, a, lock | self.regs.locked(b))
         if b == ins.dst:
             source = f"%%{reg}"
         self.emit(f"{mnemonic} {source}, %%{reg}")
@@ -221,22 +244,22 @@ class _Printer:
     def multiply(self, i: int, low: Instr | None, high: Instr | None) -> None:
         """mul.lo and/or mul.hi of the same factors: one mulx."""
         a, b = (low or high).srcs
-        if isinstance(b, Reg) and b in self.reg_of and not (isinstance(a, Reg) and a in self.reg_of):
+        if isinstance(b, Reg) and b in self.regs.reg_of and not (isinstance(a, Reg) and a in self.regs.reg_of):
             a, b = b, a  # rdx takes the factor in a register, mulx reads the other from memory
-        if self.rdx != a:
+        if self.regs.rdx != a:
             self.emit(f"movq {self.operand(a)}, %%rdx")
-            self.rdx = a
-        lock = self.locked(a, b)
+            self.regs.rdx = a
+        lock = self.regs.locked(a, b)
         source = self.operand(b, immediate=False)
-        if isinstance(b, Reg) and b in self.reg_of:
-            lock.add(self.reg_of[b])
+        if isinstance(b, Reg) and b in self.regs.reg_of:
+            lock.add(self.regs.reg_of[b])
         regs = []
         for ins, at in ((low, i), (high, i + (low is not None))):
-            reg = self.allocate(lock)
-            if ins is None or (self.after[at][ins.dst] == NEVER and ins.dst.bank != "y"):
-                self.scratch.add(reg)  # a half nobody reads
+            reg = self.regs.allocate(lock)
+            if ins is None or (self.regs.read_no_more(at, ins.dst)):
+                self.regs.scratch.add(reg)  # a half nobody reads
             else:
-                self.bind(ins.dst, reg)
+                self.regs.bind(ins.dst, reg)
             lock.add(reg)
             regs.append(reg)
         self.emit(f"mulx {source}, %%{regs[0]}, %%{regs[1]}")
@@ -245,7 +268,7 @@ class _Printer:
         """Prints instruction i (and i + 1 where they make one mulx: the halves of one product,
         neither written over a factor or the other); returns how many."""
         op, (d, srcs) = ins.opcode, (ins.dst, ins.srcs)
-        dead = self.after[i][d] == NEVER and d.bank != "y"
+        dead = self.regs.read_no_more(i, d)
         if op.chain_kind:
             self.chain_step(i, ins)
         elif op.mnemonic in ("mul.lo", "mul.hi"):
@@ -260,23 +283,23 @@ class _Printer:
         elif dead:
             return 1  # a value nobody reads, and no flag
         elif op.mnemonic == "mov":
-            self.destination(i, d, srcs[0], self.locked(*srcs))
+            self.regs.destination(i, d, srcs[0], self.regs.locked(*srcs))
         elif op.mnemonic == "not":
-            reg = self.destination(i, d, srcs[0], self.locked(*srcs))
+            reg = self.regs.destination(i, d, srcs[0], self.regs.locked(*srcs))
             self.emit(f"notq %%{reg}")
         elif op.mnemonic in ("add", "sub", "and", "or", "xor", "shl", "shr"):  # no carry in or out
             self.clobber(op.mnemonic)
             a, b = srcs
-            if op.mnemonic in ("add", "and", "or", "xor") and isinstance(b, Reg) and b in self.reg_of \
-                    and not (isinstance(a, Reg) and a in self.reg_of) and d not in (a, b):
+            if op.mnemonic in ("add", "and", "or", "xor") and isinstance(b, Reg) and b in self.regs.reg_of \
+                    and not (isinstance(a, Reg) and a in self.regs.reg_of) and d not in (a, b):
                 a, b = b, a  # commutes: start from the operand already in a register
             if b == d and a != d:
                 raise Unprintable("d = a op d")
             if op.mnemonic in ("shl", "shr") and not (isinstance(b, int) and 0 < b < 64):
                 raise Unprintable(f"{op.mnemonic} by a register")
-            lock = self.locked(a, b)
+            lock = self.regs.locked(a, b)
             source = self.operand(b) if b != d else None
-            reg = self.destination(i, d, a, lock)
+            reg = self.regs.destination(i, d, a, lock)
             self.emit(f"{op.mnemonic}q {source or '%%' + reg}, %%{reg}")
         elif op.mnemonic in ("shf.l.clamp", "shf.r.clamp"):
             self.clobber(op.mnemonic)
@@ -284,16 +307,16 @@ class _Printer:
             if not (isinstance(shift, int) and 0 < shift < 64):
                 raise Unprintable(f"{op.mnemonic} by a register or by 0 or 64")
             kept, other = (high, low) if op.mnemonic == "shf.l.clamp" else (low, high)
-            lock = self.locked(*srcs)
-            source = f"%%{self.load(other, lock)}" if isinstance(other, Reg) else None
+            lock = self.regs.locked(*srcs)
+            source = f"%%{self.regs.load(other, lock)}" if isinstance(other, Reg) else None
             if source is None:
-                reg_other = self.allocate(lock)
-                self.load_immediate(reg_other, other)
+                reg_other = self.regs.allocate(lock)
+                self.emit(_load_immediate(reg_other, other))
                 source = f"%%{reg_other}"
                 lock.add(reg_other)
             else:
-                lock.add(self.reg_of[other])
-            reg = self.destination(i, d, kept, lock)
+                lock.add(self.regs.reg_of[other])
+            reg = self.regs.destination(i, d, kept, lock)
             self.emit(f"{'shld' if op.mnemonic == 'shf.l.clamp' else 'shrd'}q ${shift}, {source}, %%{reg}")
         else:
             raise Unprintable(op.mnemonic)
@@ -304,13 +327,10 @@ class _Printer:
         while i < len(self.body):
             count = self.step(i, self.body[i])
             for k in range(i, i + count):
-                self.retire(k)
-            self.scratch.clear()  # a step's scratch registers are free again
+                self.regs.retire(k)
+            self.regs.scratch.clear()  # a step's scratch registers are free again
             i += count
-        for k in range(self.fn.out_words):
-            y = Reg("y", k)
-            if y in self.dirty:
-                self.emit(f"movq %%{self.reg_of[y]}, {self.home(y)}")
+        self.regs.store_outputs(self.fn.out_words)
         base = 8 * len(self.constants)
         return [re.sub(r"SLOT(\d+)", lambda m: f"{base + 8 * int(m.group(1))}(%%rcx)", line)
                 for line in self.lines]
@@ -327,7 +347,7 @@ def assembly(fn: Function) -> list[str] | None:
         text = printer.run()
     except Unprintable:
         return None
-    words = len(printer.constants) + printer.buffer
+    words = len(printer.constants) + printer.regs.buffer
     lines = [f"uint64_t s[{max(words, 1)}];"]
     lines += [f"s[{k}] = {value:#x}ull;" for k, value in enumerate(printer.constants)]
     lines.append("asm volatile(")
