@@ -5,7 +5,7 @@ by chunk) or a generalized Fermat field (GfModule: its lists and the FFT's). Pri
 take it from here."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from . import gf
@@ -18,7 +18,7 @@ from .ir import Function
 from .ntt import auto_method
 from .rns.lists import Chunk, chunks
 from .rns.moduli import RnsSet
-from .size import Size, limbs_for
+from .size import HOST64, X86_64, Size, limbs_for
 from .thread import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
 from .thread.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
@@ -239,14 +239,14 @@ def plan(size: Size, ops: list) -> Module:
     if size.tier_name == "group":
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
                                        group_program(size, op.name)) for op in ops])
-    wide = replace(size, word_bits=64)
     planned = []
     for op in with_needs(size, ops):
         straight = not isinstance(op, LoopOperation)
         host64 = straight and 64 in op.word_bits
         planned.append(PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
-                                 op.plan(size) if straight else None, fn64=op.plan(wide) if host64 else None,
-                                 fn_x86=op.plan(replace(wide, x86=True)) if host64 and op.x86_plan(size) else None))
+                                 op.plan(size) if straight else None,
+                                 fn64=op.plan(size.at(HOST64)) if host64 else None,
+                                 fn_x86=op.plan(size.at(X86_64)) if host64 and op.x86_plan(size) else None))
     return Module(size, planned)
 
 

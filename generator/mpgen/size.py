@@ -1,8 +1,8 @@
-"""Sizes: a width in bits and the limbs that hold it: 32-bit words (the GPU's, and the host
-rendering that runs the GPU's own lists), or 64-bit ones (the host's 64-bit rendering)."""
+"""Sizes: a width in bits and the options it is generated with (what a module is, and how it
+runs), and the target its lists are planned for, which sets the limbs that hold it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import tiers
 from .tiers import THREAD, Tier, auto_tier
@@ -29,6 +29,20 @@ MUL_METHODS = ("auto", "schoolbook", "karatsuba", "ntt")  # ntt: the group tier'
 
 
 @dataclass(frozen=True)
+class Target:
+    """What a list is planned and printed for."""
+
+    name: str
+    word_bits: int  # the limbs' width
+    x86: bool = False  # products by rows, for the x86-64 assembly's two carry chains (printers/x86.py)
+
+
+GPU = Target("gpu", LIMB_BITS)  # the GPU's PTX, and the host rendering that runs the same lists
+HOST64 = Target("host64", 64)  # the host's C++ at 64-bit limbs
+X86_64 = Target("x86-64", 64, x86=True)  # x86-64 assembly (BMI2, ADX) at 64-bit limbs
+
+
+@dataclass(frozen=True)
 class Size:
     """A width and the options it is generated with."""
 
@@ -37,8 +51,19 @@ class Size:
     tier_name: str = "thread"  # how many threads hold one integer: thread or group
     threads: int = 0  # the group tier: the request's threads per integer (0: the table's)
     instances_per_block: int = 0  # and its instances per block (0: the table's)
-    word_bits: int = LIMB_BITS  # the limbs' width: 32, or 64 for the host's 64-bit rendering
-    x86: bool = False  # at 64 bits: the plan for the x86-64 assembly (printers/x86.py)
+    target: Target = GPU  # what its lists are planned for: a module's sizes are the GPU's
+
+    def at(self, target: Target) -> Size:
+        """This size with its lists planned for `target`."""
+        return replace(self, target=target)
+
+    @property
+    def word_bits(self) -> int:
+        return self.target.word_bits
+
+    @property
+    def x86(self) -> bool:
+        return self.target.x86
 
     @property
     def tier(self) -> Tier:

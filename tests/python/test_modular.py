@@ -7,7 +7,6 @@ import platform
 import random
 import shutil
 import subprocess
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from mpgen.fields import PRESETS
 from mpgen.ir import WORD_BITS, Function, Reg, execute
 from mpgen.request import check_modulus
+from mpgen.size import GPU, HOST64, X86_64
 from mpgen.thread import MODULAR_OPERATIONS, modular
 from mpgen.thread.powers import LoopOperation
 from mpgen.thread.reduction import solinas
@@ -81,10 +81,10 @@ def check_every_plan(field, word_bits: int) -> None:
            and not isinstance(op, LoopOperation) and op.name != "gcd_step"]  # the loops: tests/cpp against GMP; the gcd's step: below
     if word_bits == 64:
         assert [op.name for op in ops if 64 in op.word_bits] == [n for n in PLANNED_AT_64 if n in {op.name for op in ops}]
-        ops, field = [op for op in ops if 64 in op.word_bits], replace(field, word_bits=64)
+        ops, field = [op for op in ops if 64 in op.word_bits], field.at(HOST64)
     plans = [(op, op.plan(field)) for op in ops]
     if word_bits == 64:  # and the x86 plans (modmul and modsqr's for a pseudo-Mersenne p)
-        plans += [(op, op.plan(replace(field, x86=True))) for op in ops if op.x86_plan(field)]
+        plans += [(op, op.plan(field.at(X86_64))) for op in ops if op.x86_plan(field)]
         assert {op.name for op, fn in plans if fn.x86} == ({"modmul", "modsqr"} if field.pseudo_mersenne else set())
     for op, fn in plans:
         binary = len(op.operand_bits(field)) == 2
@@ -182,7 +182,7 @@ def test_other_moduli_use_montgomery():
 @pytest.mark.parametrize("p", [0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47,
                                (1 << 130) + 0x194c43186b3abc0b], ids=hex)
 def test_lazy_montgomery_takes_operands_below_2p(p, word_bits):
-    field, rng = replace(check_modulus(hex(p), "test"), word_bits=word_bits), random.Random(5)
+    field, rng = check_modulus(hex(p), "test").at(GPU if word_bits == 32 else HOST64), random.Random(5)
     fn = MODULAR_OPERATIONS["montmul_lazy"].plan(field)
     n = field.limbs
     for a, b in [(2 * p - 1, 2 * p - 1), (p, p + 1)] + [(rng.randrange(2 * p), rng.randrange(2 * p))

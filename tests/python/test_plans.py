@@ -6,7 +6,7 @@ import pytest
 
 from mpgen.ir import Function, Reg, execute
 from mpgen.request import defaults
-from mpgen.size import Size
+from mpgen.size import GPU, HOST64, X86_64, Size
 from mpgen.thread import find
 from mpgen.thread.mul import product_limbs
 from mpgen.thread.powers import LoopOperation
@@ -54,7 +54,7 @@ PLANNED_AT_64 = ["add", "sub", "add_ui", "sub_ui", "neg", "mul", "mul_lo", "mul_
 
 @pytest.mark.parametrize("bits, word_bits", [(b, 32) for b in SIZES] + [(b, 64) for b in SIZES + [1024, 2048]])
 def test_every_plan_matches_integers(bits, word_bits):
-    size, rng = Size(bits, word_bits=word_bits), random.Random(bits)
+    size, rng = Size(bits).at(GPU if word_bits == 32 else HOST64), random.Random(bits)
     planned = [op for op in defaults(size) if word_bits in op.word_bits]
     if word_bits == 64:  # (the constant shifts below the width)
         assert [op.name for op in planned] == [name for name in PLANNED_AT_64 if name in {op.name for op in defaults(size)}]
@@ -81,7 +81,7 @@ def check_plan(op, size: Size, rng) -> None:
 @pytest.mark.parametrize("bits", SIZES + [1024, 2048])
 def test_every_x86_plan_matches_integers(bits):
     """The plans for the x86-64 assembly (the full products by rows through two chains)."""
-    size, rng = Size(bits, word_bits=64, x86=True), random.Random(bits)
+    size, rng = Size(bits).at(X86_64), random.Random(bits)
     planned = [op for op in defaults(size) if 64 in op.word_bits and op.x86_plan(size)]
     assert {op.name for op in planned} == ({"mul", "sqr", "mul_hi"} if bits > 64 else set())
     for op in planned:
@@ -131,7 +131,7 @@ def test_auto_uses_karatsuba_from_the_measured_threshold(name, target):
     word_bits = 32 if target == 32 else 64
 
     def length(bits: int, method: str) -> int:
-        return len(find(name).plan(Size(bits, method, word_bits=word_bits, x86=target == "x86")).body)
+        return len(find(name).plan(Size(bits, method).at({32: GPU, 64: HOST64, "x86": X86_64}[target])).body)
 
     at = word_bits * limbs  # (one level: the halves are below the threshold)
     assert length(at, "auto") == length(at, "karatsuba") != length(at, "schoolbook")

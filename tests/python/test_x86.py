@@ -7,7 +7,6 @@ the printer's rule that nothing clobbers a carry still to be read. (On a CPU wit
 ADX, the compiled tests run the assembly itself against GMP.)"""
 import random
 import re
-from dataclasses import replace
 
 import pytest
 
@@ -16,7 +15,7 @@ from mpgen.ir import Function, Reg, execute
 from mpgen.plan import plan_request
 from mpgen.printers import x86
 from mpgen.request import check_modulus, check_preset, parse_field, parse_options
-from mpgen.size import limbs_for
+from mpgen.size import HOST64, X86_64, limbs_for
 from mpgen.thread.reduction import pseudo_mersenne
 
 from test_modular import MONTGOMERY_AT_64, WIDER, value, words
@@ -205,7 +204,7 @@ def test_pseudo_mersenne_folds(p, bits, x86_plan):
     """The folding alone at 64 bits, for t up to p^2 - 1: random t, words all ones or zeros,
     and t whose folds end one below a word boundary (l + h c = 2^k + 2^(64 j) - 1: the second
     fold's carry runs through the words above its row), which random products never reach."""
-    field = replace(check_modulus(hex(p), "test", bits), word_bits=64, x86=x86_plan)
+    field = check_modulus(hex(p), "test", bits).at(X86_64 if x86_plan else HOST64)
     k, c = field.pseudo_mersenne
     n = field.limbs
     fn = Function("fold", 2 * n, n, word_bits=64, x86=x86_plan)

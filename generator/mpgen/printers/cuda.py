@@ -4,7 +4,6 @@ Shapes come from the manifest's contract; the instruction lists from the PTX and
 printers; the hand-written C++ (headers/*.cuh) is copied in verbatim."""
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import jinja2
 
 from ..fields import Field
 from ..plan import Module
+from ..size import HOST64
 from ..version import __version__
 from . import group, host, manifest, ptx, x86
 
@@ -123,7 +123,7 @@ def header(module: Module, contract: dict) -> str:
     return environment().get_template("size.cuh.j2").render(
         version=__version__, size=module.size, ops=ops, twiddles=_twiddles(module),
         wide_domain=any(o["p"].loop and o["c"]["host64"] for o in ops),
-        reduction64=replace(module.size, word_bits=64).reduction if isinstance(module.size, Field) else None,
+        reduction64=module.size.at(HOST64).reduction if isinstance(module.size, Field) else None,
         group_steps=list(shared.values()),
         loop_steps=_loop_steps(module),
         prelude=prelude(), domain=module.domain, element=module.element, value=module.value,

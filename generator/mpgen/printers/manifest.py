@@ -8,12 +8,11 @@ wrote there (output.py).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from .. import names
 from ..fields import Field
 from ..plan import Module, PlannedOp
-from ..size import limbs_for
+from ..size import HOST64, limbs_for
 from ..thread.powers import domain_operations
 from ..version import __version__
 from . import host
@@ -70,7 +69,7 @@ def host64(p: PlannedOp, m: Module) -> dict | None:
     else:
         instructions = len(p.fn64.body)
     operand_limbs = [limbs_for(bits, 64) for bits in p.operand_bits]
-    result_limbs = p.op.result_limbs(replace(p.size, word_bits=64))
+    result_limbs = p.op.result_limbs(p.size.at(HOST64))
     # lanes: instances a CPU batch runs at once (host64_lanes), each operand's limbs lane by lane
     return {"in_words": sum(operand_limbs), "out_words": result_limbs + p.op.flag,
             "operand_limbs": operand_limbs, "result_limbs": result_limbs, "instructions": instructions,
@@ -83,7 +82,7 @@ def module(m: Module, files: dict[str, str]) -> dict:
              "mul": size.mul, "files": files, "field": None}
     if isinstance(size, Field):
         field = {"modulus": f"{size.modulus:#x}", "reduction": size.reduction,
-                 "reduction64": replace(size, word_bits=64).reduction}
+                 "reduction64": size.at(HOST64).reduction}
         if size.modulus % 2:
             field.update(minus_inverse=f"{size.minus_inverse:#010x}",
                          radix_squared=f"{size.radix_squared:#x}")

@@ -32,7 +32,7 @@ class Operation:
     odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
     word_bits: tuple[int, ...] = (32,)  # the limb widths its planner is written for (ir.WORD_BITS)
-    # At 64 bits: whether the size has a plan of its own for the x86-64 assembly (Size.x86:
+    # At 64 bits: whether the size has a plan of its own for the x86-64 assembly (target X86_64:
     # products by rows there, by columns for C++); without one the assembly prints from the
     # one 64-bit list where that has two carry chains (Montgomery's products)
     x86_plan: Callable[[Size], bool] = lambda size: False
