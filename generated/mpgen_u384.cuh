@@ -200,18 +200,31 @@ namespace hex {
 inline int digit(char c) {
   return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
 }
-// Throws std::invalid_argument where text is not hex or its value needs more than bits bits;
-// messages show at most 40 characters of it.
+// Text as a message shows it: printable ASCII as it is, any other byte as \xNN (a NUL would
+// end what()), cut after at most `most` characters with "..." after them.
+inline std::string escaped(std::string_view text, std::size_t most = 40) {
+  std::string shown;
+  for (const unsigned char c : text) {
+    const std::string one = c >= 0x20 && c <= 0x7e ? std::string(1, char(c))
+                                                   : std::string("\\x") + "0123456789abcdef"[c >> 4] + "0123456789abcdef"[c & 15];
+    if (shown.size() + one.size() > most) return shown + "...";
+    shown += one;
+  }
+  return shown;
+}
+// Throws std::invalid_argument where text is not hex (naming its first bad digit) or its
+// value needs more than bits bits; messages show the text escaped.
 inline void parse(std::string_view text, uint32_t* words, unsigned count, unsigned bits) {
   const std::string_view digits = text.substr(text.size() > 1 && text[0] == '0' && (text[1] | 32) == 'x' ? 2 : 0);
-  const auto shown = [&] { return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'"); };
+  const auto shown = [&] { return "'" + escaped(text) + "'"; };
   if (digits.empty()) throw std::invalid_argument(shown() + " is not a hex number");
+  for (const char c : digits)  // the first bad digit, reading as written
+    if (digit(c) < 0)
+      throw std::invalid_argument(shown() + " is not a hex number (bad digit '" + escaped(std::string_view(&c, 1)) + "')");
   for (unsigned k = 0; k < count; ++k) words[k] = 0;
   unsigned bit = 0;
   for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
-    const char c = *it;
-    const int d = digit(c);
-    if (d < 0) throw std::invalid_argument(shown() + " is not a hex number (bad digit '" + c + "')");
+    const int d = digit(*it);
     if (d == 0) continue;
     if (bit + 32 - __builtin_clz(unsigned(d)) > bits)
       throw std::invalid_argument(shown() + " is wider than " + std::to_string(bits) + " bits");

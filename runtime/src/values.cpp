@@ -1,8 +1,6 @@
 // Values: hex text, GMP integers and limbs (32-bit, least significant first), and input as
 // messages show it.
 #include <algorithm>
-#include <cstdio>
-#include <cstring>
 
 #include "kernels.hpp"
 
@@ -28,14 +26,6 @@ bool below(const uint32_t* a, std::size_t na, const std::vector<uint32_t>& b) {
 }  // namespace detail
 
 std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {
-  // hex::parse's checks, its messages showing the text escaped (it echoes raw bytes, and a
-  // NUL would end what()); what it is left to refuse (too wide) is hex digits only.
-  const std::string_view digits = text.substr(text.size() > 1 && text[0] == '0' && (text[1] | 32) == 'x' ? 2 : 0);
-  const auto shown = [&] { return "'" + escaped(text) + "'"; };
-  if (digits.empty()) throw InputError(shown() + " is not a hex number");
-  for (const char c : digits)
-    if (hex::digit(c) < 0)
-      throw InputError(shown() + " is not a hex number (bad digit '" + escaped(std::string_view(&c, 1)) + "')");
   std::vector<uint32_t> limbs((bits + 31) / 32);
   try {
     hex::parse(text, limbs.data(), unsigned(limbs.size()), bits);
@@ -45,16 +35,7 @@ std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {
   return limbs;
 }
 
-std::string escaped(std::string_view text, std::size_t most) {
-  std::string shown;
-  for (const unsigned char c : text) {
-    char one[5] = {char(c), 0};
-    if (c < 0x20 || c > 0x7e) std::snprintf(one, sizeof one, "\\x%02x", c);
-    if (shown.size() + std::strlen(one) > most) return shown + "...";
-    shown += one;
-  }
-  return shown;
-}
+std::string escaped(std::string_view text, std::size_t most) { return hex::escaped(text, most); }
 
 std::string to_hex(const std::vector<uint32_t>& limbs) { return hex::print(limbs.data(), unsigned(limbs.size())); }
 

@@ -87,6 +87,14 @@ void check_value() {
   CHECK_THROWS_AS(V::from_hex(too_wide), std::invalid_argument);
   free(too_wide);
   CHECK_THROWS_AS(V::from_hex("0x"), std::invalid_argument);
+  // a message names the first bad digit as written, any byte outside printable ASCII as \xNN
+  // (a NUL would end what()), and shows at most 40 characters of the text
+  CHECK_THROWS_WITH_AS(V::from_hex(std::string("1g2\0", 4)), "'1g2\\x00' is not a hex number (bad digit 'g')",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(V::from_hex(std::string("12\0", 3)), "'12\\x00' is not a hex number (bad digit '\\x00')",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(V::from_hex(std::string(50, '1') + "\xff"), doctest::Contains((std::string(40, '1') + "...' is").c_str()),
+                       std::invalid_argument);
   mpz_clears(a, b, want, got, modulus, nullptr);
   gmp_randclear(rng);
 }
