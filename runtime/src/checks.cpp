@@ -73,18 +73,13 @@ bool differs(const std::vector<uint32_t>& p, std::vector<uint32_t> got, unsigned
 }
 }  // namespace
 
-// Why an operation needs an odd modulus: Montgomery's form, or modinv's halving modulo p.
-static std::string odd_modulus_reason(const std::string& op) {
-  return op.rfind("modinv", 0) == 0 ? "modinv divides by 2 modulo p" : "Montgomery form";
-}
-
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands) {
   if (op.modulus_operand < 0) return;
   const unsigned at = unsigned(op.modulus_operand);
   const std::vector<uint32_t>& p = operands.at(at);
   const std::string which = "operand " + std::to_string(at + 1) + " of " + op.name;
   if (op.odd_modulus && (p.empty() || !(p[0] & 1)))
-    throw InputError(which + ", the modulus, is even; it must be odd (" + odd_modulus_reason(op.name) + ")");
+    throw InputError(which + ", the modulus, is even; it must be odd (" + op.odd_modulus_because + ")");
   const std::vector<uint32_t>* want = nullptr;
   const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^(32 n) is an operand (p odd then)
   if (given >= 0) {

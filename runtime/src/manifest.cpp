@@ -25,6 +25,7 @@ void read_operands(const json& op, OpInfo& info) {
     if (role == "modulus") {
       info.modulus_operand = at;
       info.odd_modulus = operand.value("odd", true);
+      info.odd_modulus_because = operand.value("odd_because", std::string());
     }
     if (role == "minus_inverse") info.minus_inverse_operand = at;
     if (role == "barrett_reciprocal") info.reciprocal_operand = at;

@@ -38,7 +38,7 @@ def operation(p: PlannedOp, m: Module) -> dict:
         # a modulus operand says whether it must be odd (Montgomery form; modinv's divsteps, which
         # start from f = p odd and divide by 2^30 modulo p) or may be any
         "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role,
-                      **({"odd": p.op.odd_modulus} if role == "modulus" else {})}
+                      **({"odd": p.op.odd_modulus != "", "odd_because": p.op.odd_modulus} if role == "modulus" else {})}
                      for bits, limbs, below, role in zip(p.operand_bits, p.operand_limbs, p.below_modulus,
                                                          p.operand_roles)],
         "optional_operands": p.op.optional,  # trailing operands that may be left out (as 0)

@@ -65,11 +65,6 @@ def _operand_names(operands: list) -> list[str]:
     return names
 
 
-def _odd_reason(op: str) -> str:
-    """Why an operation needs an odd modulus: Montgomery's form, or modinv's halving modulo p."""
-    return "modinv divides by 2 modulo p" if op.startswith("modinv") else "Montgomery form"
-
-
 def _operand_text(module: "Module", o: dict, runtime_modulus: bool, optional: bool) -> str:
     role = o["role"]
     if role in DERIVED:
@@ -245,9 +240,9 @@ class Operation:
         rows = modulus.rows
         xp = values.common_module(rows)
         values.raise_at(xp, (rows == 0).all(axis=1), lambda i: f"{what}: element {i} is 0")
-        if self.contract["operands"][self._modulus].get("odd", False):
+        if (given := self.contract["operands"][self._modulus]).get("odd", False):
             values.raise_at(xp, rows[:, 0] & 1 == 0,
-                             lambda i: f"{what}: element {i} is even; it must be odd ({_odd_reason(self.name)})")
+                             lambda i: f"{what}: element {i} is even; it must be odd ({given['odd_because']})")
 
     def _check(self, parts: list, given: int) -> None:
         """Operands below the modulus where the contract says so; derived ones given right."""

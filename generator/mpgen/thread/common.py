@@ -29,7 +29,7 @@ class Operation:
     modulus_operand: int | None = None
     minus_inverse_operand: int | None = None
     reciprocal_operand: int | None = None
-    odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
+    odd_modulus: str = "Montgomery form"  # where p is an operand: why it must be odd ("": it may be any)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
     word_bits: tuple[int, ...] = (32,)  # the limb widths its planner is written for (ir.WORD_BITS)
     # At 64 bits: whether the size has a plan of its own for the x86-64 assembly (target X86_64:

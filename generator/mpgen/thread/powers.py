@@ -31,7 +31,7 @@ class LoopOperation:
     modulus_operand: int | None = None  # as Operation's
     minus_inverse_operand: int | None = None
     reciprocal_operand: int | None = None
-    odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
+    odd_modulus: str = "Montgomery form"  # as Operation's
     parts: int = 1  # as Operation's
     result: Callable[[Size], int] = same_limbs  # the result's limbs
     # Straight-line lists the loop calls besides operations (printed once per header,

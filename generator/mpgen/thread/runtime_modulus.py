@@ -150,12 +150,12 @@ OPERATIONS = [
                   "then its remainder by division (Knuth's algorithm D; p = 0: flag 1 and result 0)",
                   lambda s: (s.bits,) * 3, "::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, "
                   "division_finish, limbs>(y, x);", lambda s: ["mul"], flag=True, modulus_operand=2,
-                  odd_modulus=False, steps=division_steps),
+                  odd_modulus="", steps=division_steps),
     Operation("barrett_modmul", "a b mod p for a, b < p, any p given at run time (even ones too) with its "
               "Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, "
               "two products and a low half; flag 1 and result 0 where p = 0",
               lambda s: (s.bits,) * 3 + (reciprocal_bits(s),), same_limbs, _barrett_modmul, flag=True,
-              modulus_operand=2, reciprocal_operand=3, odd_modulus=False),
+              modulus_operand=2, reciprocal_operand=3, odd_modulus=""),
     LoopOperation("barrett_reciprocal", "floor((2^(2W) - 1) / p') - 2^W for p' = p 2^s, p shifted up by its "
                   "leading zeros s within W = 32 limbs bits: the constant barrett_modmul takes after p (by "
                   "division); flag 1 and result 0 where p = 0", unary,
@@ -165,7 +165,8 @@ OPERATIONS = [
                   "values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary "
                   "extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
                   lambda s: loop_call("modinv_start", "modinv_round", "modinv_finish", s), lambda s: [], flag=True,
-                  modulus_operand=1, steps=lambda s: [modinv_start(s), modinv_round(s), modinv_finish(s)]),
+                  modulus_operand=1, odd_modulus="modinv divides by 2 modulo p",
+                  steps=lambda s: [modinv_start(s), modinv_round(s), modinv_finish(s)]),
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.

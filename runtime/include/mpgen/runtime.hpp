@@ -50,7 +50,8 @@ struct OpInfo {
   int modulus_operand = -1;             // where p is given at run time: its operand,
   int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it;
   int reciprocal_operand = -1;          // and that of Barrett's reciprocal (barrett_modmul's v);
-  bool odd_modulus = true;              // whether p must be odd (Montgomery form) or may be any
+  bool odd_modulus = true;              // whether p must be odd (Montgomery form) or may be any,
+  std::string odd_modulus_because = ""; // and why it must ("Montgomery form")
   std::vector<std::string> operand_roles = {};  // each operand's role as the manifest names it
                                         // ("a", "b", "modulus"; an RNS set's "rns", "magnitude", "sign")
   std::string module = "";              // the header's name: u<bits>, the field's or the RNS set's
