@@ -15,6 +15,17 @@ def shown(text: str, most: int = 40) -> str:
     return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
 
 
+def integer(text: str, base: int = 0) -> int | None:
+    """text's integer (base 0: decimal, or 0x, 0o, 0b), None where it holds none. Only ASCII
+    digits count: int() alone reads other scripts' digits too (Arabic-Indic \u0666\u0664 as 64)."""
+    if not text.isascii():
+        return None
+    try:
+        return int(text, base)
+    except ValueError:
+        return None
+
+
 def split_items(option: str, text: str) -> list[str]:
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or any(not t for t in items):

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from . import gf, rns
-from .errors import RequestError, check_name, shown, split_items
+from .errors import RequestError, check_name, integer, shown, split_items
 from .fields import PRESETS, Field, default_label, find_preset
 from .group import PLANNERS as GROUP_PLANNERS, planner as group_planner, unavailable as group_unavailable
 from .plan import Request, group_program
@@ -54,12 +54,11 @@ def check_tier(tier: object, where: str) -> str:
 
 def check_geometry(value: object, where: str) -> int:
     """A request's threads per integer or instances per block: a whole number, 0 for the table's."""
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():  # (see check_bits)
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    number = integer(value.strip(), 10) if isinstance(value, str) and value.strip().isdigit() else value
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
         raise RequestError(f"{where}: {shown(str(value))} is not a whole number; give a count "
                            "(0: the generator's choice)")
-    return value
+    return number
 
 
 def check_threads(value: object, where: str) -> int | str:
@@ -82,15 +81,13 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
                threads: int | str = 0, instances_per_block: int = 0) -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
-        if not bits.isascii():  # int() reads other scripts' digits too (Arabic-Indic ٦٤ as 64)
-            raise RequestError(f"{where}: {shown(bits)} is not a number; {allowed}")
-        digits = bits.strip().lstrip("+-").lstrip("0")
-        if digits.isdigit() and len(digits) > len(str(MAX_BITS)):
-            raise RequestError(f"{where}: {shown(bits)} is above the maximum; {allowed}")
-        try:
-            bits = int(bits, 10)
-        except ValueError:
-            raise RequestError(f"{where}: {shown(bits)} is not a number; {allowed}") from None
+        text = bits
+        digits = text.strip().lstrip("+-").lstrip("0")
+        if text.isascii() and digits.isdigit() and len(digits) > len(str(MAX_BITS)):
+            raise RequestError(f"{where}: {shown(text)} is above the maximum; {allowed}")
+        bits = integer(text, 10)
+        if bits is None:
+            raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}")
     if not isinstance(bits, int) or isinstance(bits, bool):
         raise RequestError(f"{where}: {shown(repr(bits))} is not a number; {allowed}")
     if bits < MIN_BITS or bits > MAX_BITS:
@@ -182,14 +179,10 @@ def check_modulus(text: str, where: str, bits: int | None = None, label: str | N
         raise RequestError(f"--tier: fields are planned for the thread tier only (moduli up to "
                            f"{THREAD_MAX_BITS} bits); give --tier thread or auto")
     digits = text.replace("_", "").strip().lower()
-    if not digits.isascii():  # (see check_bits)
-        raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}")
-    if len(digits) > 4000 and digits.isdigit():  # past Python's limit on decimal conversions
+    if len(digits) > 4000 and digits.isascii() and digits.isdigit():  # past Python's limit on decimal conversions
         raise RequestError(f"{where}: {shown(text)} has more than {THREAD_MAX_BITS} bits; {allowed}")
-    try:
-        modulus = int(digits, 0)
-    except ValueError:
-        raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}") from None
+    if (modulus := integer(digits)) is None:
+        raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}")
     if modulus <= 1:
         raise RequestError(f"{where}: the modulus must be above 1, not {modulus}; {allowed}")
     if modulus.bit_length() > THREAD_MAX_BITS:

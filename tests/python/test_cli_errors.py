@@ -171,6 +171,7 @@ def test_a_killed_run_leaves_nothing_for_good(tmp_path):
     (["--bits", "4096", "--ops", "add", "--threads", "\u0661\u0666"], "--threads: '\u0661\u0666' is neither"),
     (["--gf", "\u0668"], "--gf: '\u0668' is no k"),
     (["--rns", "\u0664"], "--rns: '\u0664' is not a number"),
+    (["--rns-moduli", "7,\u0665", "--name", "t"], "--rns-moduli: '\u0665' is not a number"),
     (["--gf", "2", "--ops", "mul_r\u0663"], "--ops: 'mul_r\u0663' is not an operation of gf2"),
 ])
 def test_empty_and_bad_names_and_other_digits_are_refused(mpgen, tmp_path, args, message):

@@ -11,7 +11,7 @@ import ctypes.util
 import re
 from functools import lru_cache
 
-from ..errors import RequestError, check_name, shown
+from ..errors import RequestError, check_name, integer, shown
 from . import lists
 from .field import GfField
 
@@ -138,10 +138,10 @@ def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> lis
         return [_own_name(field(w, u, sign, k, check_name(label, "--name")))]
     fields = []
     for item in dict.fromkeys(i.strip() for i in (ks_text or "").split(",")):
-        if not (item.isascii() and item.isdigit()) or int(item) not in TABLE_3_1:  # (not ٨: int() reads it)
+        if not item.isdigit() or integer(item, 10) not in TABLE_3_1:
             raise RequestError(f"--gf: {shown(item)} is no k of Mohajerani's table 3.1; give "
                                f"{', '.join(map(str, TABLE_3_1))} (or --gf-prime {FORM!r})")
-        fields.append(preset(int(item)))
+        fields.append(preset(integer(item, 10)))
     return fields
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import RequestError, check_name, shown, split_items
+from ..errors import RequestError, check_name, integer, shown, split_items
 from .moduli import MAX_MODULI, MIN_MODULI, RnsSet, check, generate
 
 @dataclass(frozen=True)
@@ -59,12 +59,9 @@ OPERATION_NAMES = tuple(OPERATIONS)
 
 
 def _number(text: str, where: str) -> int:
-    if text.isascii():  # int() reads other scripts' digits too (Arabic-Indic ٤ as 4)
-        try:
-            return int(text, 0)
-        except ValueError:
-            pass
-    raise RequestError(f"{where}: {shown(text)} is not a number; give decimal or 0x hex")
+    if (number := integer(text)) is None:
+        raise RequestError(f"{where}: {shown(text)} is not a number; give decimal or 0x hex")
+    return number
 
 
 def _ops(ops_text: str | None) -> list[str]:
