@@ -107,6 +107,15 @@ struct lanes64_of : std::integral_constant<unsigned, 1> {};
 template <class Op>
 struct lanes64_of<Op, std::void_t<decltype(Op::lanes64)>> : std::integral_constant<unsigned, Op::lanes64> {};
 
+// Op::host64 on one instance's 64-bit limbs, or Op::host64_lanes on Lanes instances'.
+template <class Op, unsigned Lanes>
+inline void host64_on(uint64_t* y, const uint64_t* x) {
+  if constexpr (Lanes == 1)
+    Op::host64(y, x);
+  else
+    Op::host64_lanes(y, x);
+}
+
 // Op::host64 on Op's 32-bit words (Lanes > 1: Op::host64_lanes on Lanes instances):
 // word(lane, i) gives input word i of instance lane; each operand's words are paired into
 // 64-bit limbs, lane after lane, and the result's limbs split back into words, the flag
@@ -125,10 +134,7 @@ inline void through_host64(Word&& word, Store&& store) {
       }
     first += words, limb += limbs;
   }
-  if constexpr (Lanes == 1)
-    Op::host64(y, x);
-  else
-    Op::host64_lanes(y, x);
+  host64_on<Op, Lanes>(y, x);
   constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
   for (unsigned lane = 0; lane < Lanes; ++lane) {
     for (unsigned w = 0; w < Op::result_limbs; ++w)
@@ -175,10 +181,7 @@ inline void through_host64_words(uint32_t* out, const uint32_t* in) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   uint64_t x[Lanes * Op::in_words64], y[Lanes * Op::out_words64];
   copy_operands64<Op, Lanes>(x, in);
-  if constexpr (Lanes == 1)
-    Op::host64(y, x);
-  else
-    Op::host64_lanes(y, x);
+  host64_on<Op, Lanes>(y, x);
   constexpr unsigned result64 = Op::out_words64 - Op::flag_words;
   for (unsigned lane = 0; lane < Lanes; ++lane) {
     uint32_t* to = out + lane * Op::out_words;
