@@ -3,10 +3,10 @@ theorem (two half-size exponentiations, then Garner's recombination) and public-
 operations, on the GPU or the CPU; keys read from PEM files with `cryptography`, and a
 sample of the signatures checked against that library's own (PKCS #1 v1.5, SHA-256).
 
-    python examples/rsa/rsa.py key.pem [more.pem ...] [--count N] [--device auto|cpu|gpu]
+    python examples/rsa/rsa.py key.pem [more.pem ...] [--count N] [--batch B] [--device auto|cpu|gpu]
 
-Prints, per key, the private- and public-key operations per second of one batch of N
-messages. Not constant time: mpgen's modexp runs the same steps whatever the exponent's
+Prints, per key, the private- and public-key operations per second over N messages, B at a
+time (a progress line on a terminal between batches). Not constant time: mpgen's modexp runs the same steps whatever the exponent's
 bits, but this example recombines in Python integers.
 """
 from __future__ import annotations
@@ -86,25 +86,31 @@ class Key:
         return list(m)
 
 
-def timed(run, values: list[int]) -> tuple[list[int], float]:
-    start = time.perf_counter()
-    out = run(values)
-    return out, time.perf_counter() - start
-
-
-def run_key(path: str, count: int, sample: int, device: str) -> bool:
+def run_key(path: str, count: int, sample: int, device: str, batch: int) -> bool:
+    """Signs and verifies `count` random messages, `batch` at a time (a progress line on a
+    terminal between batches); checks `sample` signatures against cryptography's."""
     key = Key(load(path), device)
     n_bytes = (key.n.bit_length() + 7) // 8
     messages = [os.urandom(32) for _ in range(count)]
     em = [encoded(m, n_bytes) for m in messages]
     key.public(key.private(em[:1]))  # the first use compiles (NVRTC on the GPU): not timed
-    signatures, private_seconds = timed(key.private, em)
-    recovered, public_seconds = timed(key.public, signatures)
+    signatures, recovered, private_seconds, public_seconds = [], [], 0.0, 0.0
+    for first in range(0, count, batch):
+        start = time.perf_counter()
+        signatures += key.private(em[first:first + batch])
+        middle = time.perf_counter()
+        recovered += key.public(signatures[first:])
+        private_seconds += middle - start
+        public_seconds += time.perf_counter() - middle
+        if sys.stderr.isatty() and count > batch:
+            print(f"\rRSA-{key.n.bit_length()}: {len(signatures):,} of {count:,}, "
+                  f"{len(signatures) / private_seconds:,.0f} private-key operations a second", end="", file=sys.stderr)
+    if sys.stderr.isatty() and count > batch:
+        print(file=sys.stderr)
     checked = messages[:sample]
     theirs = [int.from_bytes(key.key.sign(m, padding.PKCS1v15(), hashes.SHA256()), "big") for m in checked]
     wrong = sum(a != b for a, b in zip(signatures, theirs)) + sum(a != b for a, b in zip(recovered, em))
-    device_name = key.halves.device
-    print(f"RSA-{key.n.bit_length()} ({path}) on the {device_name}: {count} private-key operations "
+    print(f"RSA-{key.n.bit_length()} ({path}) on the {key.halves.device}: {count} private-key operations "
           f"{count / private_seconds:,.0f}/s, public-key {count / public_seconds:,.0f}/s; "
           f"{len(checked)} signatures against cryptography's and {count} public-key results: "
           + ("all agree" if not wrong else f"{wrong} wrong"))
@@ -116,12 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("keys", nargs="+", help="PEM files of RSA private keys (unencrypted)")
     parser.add_argument("--count", type=int, default=1000, help="messages per key (default 1000)")
     parser.add_argument("--sample", type=int, default=16, help="signatures checked against cryptography's")
+    parser.add_argument("--batch", type=int, default=65536, help="messages a batch (default 65536)")
     parser.add_argument("--device", choices=["auto", "cpu", "gpu"], default="auto")
     args = parser.parse_args(argv)
-    if args.count < 1 or args.sample < 0:
-        parser.error("--count must be at least 1 and --sample at least 0")
+    if args.count < 1 or args.batch < 1 or args.sample < 0:
+        parser.error("--count and --batch must be at least 1, --sample at least 0")
     try:
-        return 0 if all([run_key(path, args.count, min(args.sample, args.count), args.device)
+        return 0 if all([run_key(path, args.count, min(args.sample, args.count), args.device, args.batch)
                          for path in args.keys]) else 1
     # (RuntimeError: --device gpu where no GPU can be used, mpgen's message saying why)
     except (InputError, mpgen.RequestError, mpgen.CompileError, RuntimeError) as e:

@@ -26,7 +26,7 @@ def pem(key, encryption=serialization.NoEncryption()) -> bytes:
 def test_signatures_agree_with_cryptography(tmp_path):
     key = tmp_path / "key.pem"
     key.write_bytes(pem(rsa.generate_private_key(public_exponent=65537, key_size=2048)))
-    r = run(tmp_path, key, "--count", 20, "--sample", 20, "--device", "cpu")
+    r = run(tmp_path, key, "--count", 20, "--batch", 8, "--sample", 20, "--device", "cpu")  # 3 batches
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(f"RSA-2048 ({key}) on the cpu: 20 private-key operations ")
     assert r.stdout.endswith("20 signatures against cryptography's and 20 public-key results: all agree\n")
