@@ -95,6 +95,7 @@ def run_key(path: str, count: int, sample: int, device: str, batch: int) -> bool
     em = [encoded(m, n_bytes) for m in messages]
     key.public(key.private(em[:1]))  # the first use compiles (NVRTC on the GPU): not timed
     signatures, recovered, private_seconds, public_seconds = [], [], 0.0, 0.0
+    progress = sys.stderr.isatty() and count > batch
     for first in range(0, count, batch):
         start = time.perf_counter()
         signatures += key.private(em[first:first + batch])
@@ -102,10 +103,10 @@ def run_key(path: str, count: int, sample: int, device: str, batch: int) -> bool
         recovered += key.public(signatures[first:])
         private_seconds += middle - start
         public_seconds += time.perf_counter() - middle
-        if sys.stderr.isatty() and count > batch:
+        if progress:
             print(f"\rRSA-{key.n.bit_length()}: {len(signatures):,} of {count:,}, "
                   f"{len(signatures) / private_seconds:,.0f} private-key operations a second", end="", file=sys.stderr)
-    if sys.stderr.isatty() and count > batch:
+    if progress:
         print(file=sys.stderr)
     checked = messages[:sample]
     theirs = [int.from_bytes(key.key.sign(m, padding.PKCS1v15(), hashes.SHA256()), "big") for m in checked]

@@ -32,14 +32,13 @@ MUL_METHODS = ("auto", "schoolbook", "karatsuba", "ntt")  # ntt: the group tier'
 class Target:
     """What a list is planned and printed for."""
 
-    name: str
     word_bits: int  # the limbs' width
     x86: bool = False  # products by rows, for the x86-64 assembly's two carry chains (printers/x86.py)
 
 
-GPU = Target("gpu", LIMB_BITS)  # the GPU's PTX, and the host rendering that runs the same lists
-HOST64 = Target("host64", 64)  # the host's C++ at 64-bit limbs
-X86_64 = Target("x86-64", 64, x86=True)  # x86-64 assembly (BMI2, ADX) at 64-bit limbs
+GPU = Target(LIMB_BITS)  # the GPU's PTX, and the host rendering that runs the same lists
+HOST64 = Target(64)  # the host's C++ at 64-bit limbs
+X86_64 = Target(64, x86=True)  # x86-64 assembly (BMI2, ADX) at 64-bit limbs
 
 
 @dataclass(frozen=True)

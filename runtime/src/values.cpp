@@ -35,8 +35,6 @@ std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {
   return limbs;
 }
 
-std::string escaped(std::string_view text, std::size_t most) { return hex::escaped(text, most); }
-
 std::string to_hex(const std::vector<uint32_t>& limbs) { return hex::print(limbs.data(), unsigned(limbs.size())); }
 
 void to_mpz(mpz_t out, const std::vector<uint32_t>& limbs) {

@@ -309,6 +309,6 @@ std::vector<uint32_t> from_mpz(const mpz_t value, unsigned bits);  // throws Inp
 // ASCII as it is, any other byte (a NUL, a control character, a byte above 0x7e) as \xNN,
 // cut after at most `most` characters of the shown text with "..." after them. A message
 // so made is one line of printable ASCII, whole through what(), however binary the input.
-std::string escaped(std::string_view text, std::size_t most = 40);
+using hex::escaped;  // (base.cuh's, which the value types' messages use too)
 
 }  // namespace mpgen
