@@ -1740,30 +1740,44 @@ struct on_device {
   __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
     const unsigned t = rank();
     uint32_t below[K];
-    tops_below<K, IPB>(v + W - K, below);
+    from_neighbour<K, IPB, true>(v + W - K, below);
 #pragma unroll
     for (unsigned w = W; w-- > K;) out[w] = v[w - K];
 #pragma unroll
     for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
   }
 
-  // below = the thread below's K words `top` (thread 0: its own), through one array for
-  // every width of shift_up that moves K.
-  template <unsigned K, unsigned IPB>
-  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+  // ShiftDown: out = v (W words) moved down K limbs over the group, the top thread's top K
+  // zeros, thread 0's lowest K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_down(const uint32_t* v, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t above[K];
+    from_neighbour<K, IPB, false>(v, above);
+#pragma unroll
+    for (unsigned w = 0; w + K < W; ++w) out[w] = v[w + K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[W - K + w] = t + 1 < T ? above[w] : 0u;
+  }
+
+  // got = the K words `words` of the thread below (Below) or above (the group's end
+  // threads: their own), through one array for every shift that moves K each way.
+  template <unsigned K, unsigned IPB, bool Below>
+  __device__ __forceinline__ static void from_neighbour(const uint32_t* words, uint32_t* got) {
     if constexpr (T <= 32) {
 #pragma unroll
-      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+      for (unsigned w = 0; w < K; ++w)
+        got[w] = Below ? __shfl_up_sync(~0u, words[w], 1, T) : __shfl_down_sync(~0u, words[w], 1, T);
     } else {
-      __shared__ uint32_t tops[IPB * T * K];
-      uint32_t* const own = tops + threadIdx.x / T * T * K;
-      const unsigned t = rank();
+      __shared__ uint32_t exchanged[IPB * T * K];
+      uint32_t* const own = exchanged + threadIdx.x / T * T * K;
+      const unsigned t = rank(), from = Below ? (t ? t - 1 : 0) : (t + 1 < T ? t + 1 : t);
       __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = words[w];
       __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+      for (unsigned w = 0; w < K; ++w) got[w] = own[from * K + w];
     }
   }
 
@@ -2176,6 +2190,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
 inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
   for (unsigned i = L; i-- > K;) out[i] = v[i - K];
   for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
+}
+
+// ShiftDown over the whole vector by K limbs: out may be v.
+inline void shift_down(unsigned L, unsigned K, const uint32_t* v, uint32_t* out) {
+  for (unsigned i = 0; i + K < L; ++i) out[i] = v[i + K];
+  for (unsigned i = L - K; i < L; ++i) out[i] = 0;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {

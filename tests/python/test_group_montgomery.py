@@ -10,7 +10,8 @@ import pytest
 from mpgen.group import Shape, execute
 from mpgen.group.addsub import add_or_sub
 from mpgen.group.compose import Composer
-from mpgen.group.montgomery import frommont, mont_minus_inverse, montmul, montredc, montsqr, newton_steps, tomont
+from mpgen.group.montgomery import by_products, frommont, interleaved, mont_minus_inverse, montmul, montredc, montsqr, \
+    newton_steps, tomont
 from mpgen.group.mul import mul_lo
 from mpgen.group.powers import modexp, mont_radix_squared
 from mpgen.group.program import Program, Repeat, ThreadStep
@@ -51,6 +52,22 @@ def test_montgomery_operations_against_python_integers(bits, threads, q):
             assert execute(programs["frommont"], [a, p, np], []) == (a * back % p, None)
             low = rng.getrandbits(width) if a == 0 else (1 << width) - 1  # any low half: all ones too
             assert execute(programs["montredc"], [low, b, p, np], []) == ((low + b * radix) * back % p, None)
+
+
+@pytest.mark.parametrize("method", [interleaved, by_products])
+@pytest.mark.parametrize("bits, threads, q", SHAPES + [(2048, 8, 8), (2080, 8, 9)])
+def test_both_methods_of_montgomerys_product(method, bits, threads, q):
+    """Each method whatever the data picks for the size: edge moduli (all ones, 2^(bits-1)
+    + 1, ...) with a, b at 0, 1, p - 1 and random."""
+    shape = Shape(bits, threads, q)
+    radix = 1 << 32 * shape.limbs
+    product, square = method(shape, False), method(shape, True)
+    rng = random.Random(bits + q)
+    for p in moduli(bits, rng, 2):
+        np, back = -pow(p, -1, radix) % radix, pow(radix, -1, p)
+        for a, b in [(0, p - 1), (1, 1), (p - 1, p - 1), (rng.randrange(p), rng.randrange(p))]:
+            assert execute(product, [a, b, p, np], []) == (a * b * back % p, None)
+            assert execute(square, [a, p, np], []) == (a * a * back % p, None)
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES)

@@ -13,7 +13,7 @@ from . import ntt
 from .mul import mad, mul, mul_lo, sqr
 from . import barrett, division, gcd, montgomery, powers, sqrt
 from .program import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
-    Shape, ShiftUp, Step, ThreadStep, Top, carries, execute, join, segments, split
+    Shape, ShiftDown, ShiftUp, Step, ThreadStep, Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
 # the per-thread tier's (thread/), so that every reader of the manifest treats them alike.
@@ -47,5 +47,5 @@ def unavailable(name: str) -> str | None:
 
 
 __all__ = ["All", "Broadcast", "CarryScan", "Convolution", "Handoff", "Mirror", "NTT_PLANNERS", "Neighbours", "PLANNERS", "ProductRows",
-           "Program", "Repeat", "Shape", "ShiftUp", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
+           "Program", "Repeat", "Shape", "ShiftDown", "ShiftUp", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
            "mad", "mul", "mul_lo", "planner", "segments", "shift_constant", "shift_variable", "split", "sqr", "unavailable"]

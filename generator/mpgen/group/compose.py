@@ -8,18 +8,18 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from .program import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
-    Shape, ShiftUp, Step, ThreadStep, Top
+    Shape, ShiftDown, ShiftUp, Step, ThreadStep, Top
 
 # The fields of each kind of group step that name vectors (ThreadStep's and Repeat's apart).
 _VECTOR_FIELDS = {CarryScan: ("generate", "propagate", "carry_in", "carry", "out"), Top: ("vector", "above", "flag"),
                   Neighbours: ("vector", "out"), All: ("source", "out"), ProductRows: ("a", "b", "low", "high"),
                   Convolution: ("a", "b", "low", "high"), Mirror: ("vector", "out"),
                   Handoff: ("low", "high", "low_in", "high_in"), Broadcast: ("vector", "out"),
-                  ShiftUp: ("vector", "incoming", "out")}
+                  ShiftUp: ("vector", "incoming", "out"), ShiftDown: ("vector", "out")}
 # Of those, the ones a step writes (Top clears its vector's top in place).
 _WRITTEN = {CarryScan: ("carry", "out"), Top: ("vector", "flag"), Neighbours: ("out",), All: ("out",),
             ProductRows: ("low", "high"), Convolution: ("low", "high"), Mirror: ("out",),
-            Handoff: ("low_in", "high_in"), Broadcast: ("out",), ShiftUp: ("out",)}
+            Handoff: ("low_in", "high_in"), Broadcast: ("out",), ShiftUp: ("out",), ShiftDown: ("out",)}
 
 
 def renamed(step: Step, name: Callable[[str], str]) -> Step:

@@ -39,9 +39,9 @@ from .addsub import part
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
-from .montgomery import constants, held_shape
+from .montgomery import constants, copy, held_shape
 from .mul import check, mul
-from .powers import copy, select_by_bit, zero_where
+from .powers import select_by_bit, zero_where
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
 
 # The estimate e is at most this many below the digit: as many masked subtractions of B.

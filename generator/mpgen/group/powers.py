@@ -22,17 +22,9 @@ from ..ir import Function, Reg
 from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
-from .montgomery import above_radix, choose, integer_one, mont_minus_inverse, radix_shape, reduce
-from .mul import check, mul, sqr
+from .montgomery import choose, copy, integer_one, mont_minus_inverse, product, radix_shape, reduce
+from .mul import check
 from .program import Program, Shape, ThreadStep
-
-
-def copy(q: int) -> Function:
-    fn = Function("copy", q, q)
-    for i in range(q):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
 
 
 def complement(q: int) -> Function:
@@ -76,16 +68,6 @@ def double(c: Composer, x: str, p: str) -> None:
     c.step(ThreadStep(choose(q, True), (twice.result, less.result, twice.flag, less.flag), ((x, q),)))
 
 
-def montgomery_square(c: Composer, x: str, p: str, np: str, into: str) -> None:
-    product = c.call(sqr(c.shape), x)
-    reduce(c, product.result, above_radix(c, product.high), p, np, into)
-
-
-def montgomery_product(c: Composer, a: str, b: str, p: str, np: str, into: str) -> None:
-    product = c.call(mul(c.shape), a, b)
-    reduce(c, product.result, above_radix(c, product.high), p, np, into)
-
-
 def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
     """unit = R mod p (1 in Montgomery form), square = R^2 mod p: 1 doubled L times, then
     o times more, then squared v times in Montgomery form (L = 2^v o, o odd)."""
@@ -96,7 +78,7 @@ def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
     c.repeat(width, lambda body: double(body, square, p))
     c.step(ThreadStep(copy(q), (square,), ((unit, q),)))
     c.repeat(width >> v, lambda body: double(body, square, p))
-    c.repeat(v, lambda body: montgomery_square(body, square, p, np, square))
+    c.repeat(v, lambda body: product(body, square, None, p, np, square))
 
 
 def mont_radix_squared(shape: Shape) -> Program:
@@ -116,14 +98,14 @@ def modexp(shape: Shape) -> Program:
     inverse = c.call(mont_minus_inverse(shape), "p")
     np, even = inverse.result, inverse.flag
     radix_powers(c, "p", np, "power", "square")
-    montgomery_product(c, "a", "square", "p", np, "base")
+    product(c, "a", "square", "p", np, "base")
     c.step(ThreadStep(copy(q), ("e",), (("exponent", q),)))
 
     def bit(body: Composer) -> None:
         top = body.call(add_or_sub("add", shape, carry_in=False), "exponent", "exponent")  # its flag: e's top bit
         body.step(ThreadStep(copy(q), (top.result,), (("exponent", q),)))
-        montgomery_square(body, "power", "p", np, "power")
-        montgomery_product(body, "power", "base", "p", np, "times")
+        product(body, "power", None, "p", np, "power")
+        product(body, "power", "base", "p", np, "times")
         body.step(ThreadStep(select_by_bit(q), ("power", "times", top.flag), (("power", q),)))
     c.repeat(shape.bits, bit)
     reduce(c, "power", None, "p", np, "reduced")

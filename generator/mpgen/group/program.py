@@ -133,6 +133,16 @@ class ShiftUp:
     limbs: int = 1
 
 
+@dataclass(frozen=True)
+class ShiftDown:
+    """`out` = `vector` (W words a thread) moved down `limbs` limbs (at most W) over the
+    group: thread t's top ones are thread t + 1's lowest, the top thread's zeros, and
+    thread 0's lowest drop out. out may be vector."""
+    vector: str
+    out: str
+    limbs: int = 1
+
+
 SCHEDULES = ("full", "low", "square")
 EXCESS_WORDS = 2  # a product block's accumulator above its Q limbs (group/mul.py's rows)
 
@@ -245,7 +255,7 @@ class Repeat:
 
 
 Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror, Broadcast, ShiftUp,
-             Repeat]
+             ShiftDown, Repeat]
 
 
 def flat(steps) -> list:
@@ -304,7 +314,7 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
         elif isinstance(step, Neighbours):
             sizes[step.out] = 2 * sizes[step.vector]
-        elif isinstance(step, (Mirror, ShiftUp)):
+        elif isinstance(step, (Mirror, ShiftUp, ShiftDown)):
             sizes[step.out] = sizes[step.vector]
         elif isinstance(step, Broadcast):
             sizes[step.out] = len(step.limbs)
@@ -329,7 +339,7 @@ def read(program: Program) -> set[str]:
             names.update((step.a, step.b))
         elif isinstance(step, Handoff):
             names.update((step.low, step.high))
-        elif isinstance(step, (Neighbours, Mirror, Broadcast)):
+        elif isinstance(step, (Neighbours, Mirror, Broadcast, ShiftDown)):
             names.add(step.vector)
         elif isinstance(step, ShiftUp):
             names.update(n for n in (step.vector, step.incoming) if n)
@@ -376,6 +386,8 @@ def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
             arrays[("broadcast", 0)] = 32
         elif isinstance(step, ShiftUp):
             arrays[("shift_up", step.limbs)] = ipb * t * step.limbs
+        elif isinstance(step, ShiftDown):
+            arrays[("shift_down", step.limbs)] = ipb * t * step.limbs
     return 4 * sum(arrays.values())
 
 
@@ -465,6 +477,11 @@ def _run(steps, shape: Shape, state: list[dict[str, list[int]]]) -> None:
             words = [w for thread in state for w in thread[step.vector]]
             incoming = state[0][step.incoming][:step.limbs] if step.incoming else [0] * step.limbs
             moved, width = incoming + words[:len(words) - step.limbs], len(words) // shape.threads
+            for t, thread in enumerate(state):
+                thread[step.out] = moved[t * width:(t + 1) * width]
+        elif isinstance(step, ShiftDown):
+            words = [w for thread in state for w in thread[step.vector]]
+            moved, width = words[step.limbs:] + [0] * step.limbs, len(words) // shape.threads
             for t, thread in enumerate(state):
                 thread[step.out] = moved[t * width:(t + 1) * width]
         elif isinstance(step, All):

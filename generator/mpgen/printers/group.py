@@ -14,7 +14,7 @@ name theirs.
 from __future__ import annotations
 
 from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
-    ShiftUp, ThreadStep, Top
+    ShiftDown, ShiftUp, ThreadStep, Top
 from ..group.program import SCHEDULES, accumulator_words, flat, read, top_wanted, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
@@ -153,7 +153,7 @@ class _Steps:
 
 _KINDS = {ThreadStep: "thread_step", CarryScan: "carry_scan", All: "all", ProductRows: "product_rows",
           Convolution: "convolution", Handoff: "handoff", Mirror: "mirror", Neighbours: "neighbours",
-          Broadcast: "broadcast", ShiftUp: "shift_up"}
+          Broadcast: "broadcast", ShiftUp: "shift_up", ShiftDown: "shift_down"}
 
 
 class _DeviceSteps(_Steps):
@@ -205,6 +205,10 @@ class _DeviceSteps(_Steps):
         incoming = var(step.incoming) if step.incoming else "nullptr"
         return [f"{self.on}::template shift_up<{self.sizes[step.vector]}, {step.limbs}, {self.per_block}>("
                 f"{var(step.vector)}, {incoming}, {var(step.out)});"]
+
+    def shift_down(self, step: ShiftDown) -> list[str]:
+        return [f"{self.on}::template shift_down<{self.sizes[step.vector]}, {step.limbs}, {self.per_block}>("
+                f"{var(step.vector)}, {var(step.out)});"]
 
     def top(self, step: Top) -> list[str]:
         lines = _top(step, self.program, "rank", var, self.on)
@@ -277,6 +281,10 @@ class _HostSteps(_Steps):
         incoming = var(step.incoming) if step.incoming else "nullptr"
         return [f"::mpgen::group::on_host::shift_up({self.threads * self.sizes[step.vector]}, {step.limbs}, "
                 f"{var(step.vector)}, {incoming}, {var(step.out)});"]
+
+    def shift_down(self, step: ShiftDown) -> list[str]:
+        return [f"::mpgen::group::on_host::shift_down({self.threads * self.sizes[step.vector]}, {step.limbs}, "
+                f"{var(step.vector)}, {var(step.out)});"]
 
     def top(self, step: Top) -> list[str]:
         lines = [self.each_thread(line) for line in _top(step, self.program, "t", self.view, None)]
