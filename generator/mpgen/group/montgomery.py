@@ -76,39 +76,106 @@ def reduce(c: Composer, low: str, extra: str | None, p: str, np: str, into: str)
                       (t, d.result) + ((carry,) if carry else ()) + (d.flag,), ((into, shape.limbs_per_thread),)))
 
 
-def _multiply_add_word(q: int, reducing: bool) -> Function:
-    """acc (Q limbs and EXCESS_WORDS above) + w f: w = x_0 (-p^-1) mod 2^32 from x_0 =
-    the group's lowest limb and the word -p^-1 where reducing (then f = p), else the
-    broadcast limb of a (f = b). Two carry chains, the products' low and high words."""
-    words = q + EXCESS_WORDS
-    fn = Function("reduce_word" if reducing else "multiply_word", words + 1 + reducing + q, words)
-    acc = [Reg("y", i) for i in range(words)]
-    for i in range(words):
-        fn.emit("mov", acc[i], Reg("x", i))
-    factor = [Reg("x", words + 1 + reducing + j) for j in range(q)]
-    word = Reg("x", words)
+# Each thread's running sum is two accumulators, so that every product's low and high words
+# land in one pair of a carry chain (ptxas fuses such a pair into one wide multiply-add):
+# "even" holds words at the thread's places 0 .. Q + 2, "odd" at places 1 .. Q + 2 (its word
+# k at place k + 1). A limb's products go to places s + i (s = 0 or 1 within a pair of
+# limbs), each to the accumulator whose pairs start at that place's parity.
+EVEN_WORDS_ABOVE, ODD_WORDS_ABOVE = 3, 2  # beyond the Q limbs: the sum stays below 2^(32 (Q + 2) + 2)
+
+
+def _accumulate(q: int, s: int, reducing: bool) -> Function:
+    """even, odd += w f at place s: w the broadcast limb of a (f = b), or where reducing w =
+    (the group's word at place s) (-p^-1 mod 2^32) and f = p, so that place s becomes 0 in
+    thread 0. Out: even, odd, then the word at place s (not reducing: what m is computed
+    from), or the words that leave the thread when the sum moves down (reducing: places 0
+    .. s). At s = 1 reducing, place 1's two words first become one (odd's first), its
+    carry riding even's chain into place 2; a pair's first limb (s = 0, not reducing)
+    first adds the word that the last move down left at place 0 (the pending word, read
+    after odd), its carry riding odd's chain into place 1."""
+    e_words, o_words = q + EVEN_WORDS_ABOVE, q + ODD_WORDS_ABOVE
+    pending = s == 0 and not reducing
+    name = ("reduce" if reducing else "multiply") + f"_at_{s}"
+    fn = Function(name, e_words + o_words + pending + 1 + reducing + q, e_words + o_words + (s + 1 if reducing else 1))
+    even = [Reg("y", k) for k in range(e_words)]
+    odd = [Reg("y", e_words + k) for k in range(o_words)]
+    for k, reg in enumerate(even + odd):
+        fn.emit("mov", reg, Reg("x", k))
+    at = e_words + o_words + pending
+    factor = [Reg("x", at + 1 + reducing + i) for i in range(q)]
+    word = Reg("x", at)
     if reducing:
         word = fn.temp()
-        fn.emit("mul.lo", word, Reg("x", words), Reg("x", words + 1))
-    above = [("add", acc[i], (acc[i], 0)) for i in range(q + 1, words)]
-    fn.chain_of([("mad.lo", acc[j], (word, factor[j], acc[j])) for j in range(q)] +
-                [("add", acc[q], (acc[q], 0))] + above, carry_out=False)
-    fn.chain_of([("mad.hi", acc[j + 1], (word, factor[j], acc[j + 1])) for j in range(q)] + above, carry_out=False)
+        fn.emit("mul.lo", word, Reg("x", at), Reg("x", at + 1))
+    chains: dict[str, list] = {"even": [], "odd": []}
+    if reducing and s == 1:
+        chains["even"].append(("add", odd[0], (odd[0], even[1])))
+    if pending:
+        chains["odd"].append(("add", even[0], (even[0], Reg("x", e_words + o_words))))
+    for i in range(q):
+        place = s + i
+        target, k = ("even", place) if place % 2 == 0 else ("odd", place - 1)
+        words = even if target == "even" else odd
+        chains[target] += [("mad.lo", words[k], (word, factor[i], words[k])),
+                           ("mad.hi", words[k + 1], (word, factor[i], words[k + 1]))]
+    for target, words in (("odd", odd), ("even", even)):  # odd's chain first: it may add into even[0]
+        steps = chains[target]
+        top = max(words.index(dst) for _, dst, _ in steps if dst in words)
+        fn.chain_of(steps + [("add", words[k], (words[k], 0)) for k in range(top + 1, len(words))], carry_out=False)
+    if reducing and s == 1:
+        fn.emit("mov", even[1], 0)
+    out = e_words + o_words
+    if reducing:
+        fn.emit("mov", Reg("y", out), even[0])
+        if s == 1:
+            fn.emit("mov", Reg("y", out + 1), odd[0])
+    else:
+        fn.emit("add", Reg("y", out), even[s], odd[0]) if s else fn.emit("mov", Reg("y", out), even[0])
     fn.check()
     return fn
 
 
-def _fold(q: int) -> Function:
-    """After the shift down a limb: the excess (what lay above limb Q - 1, now at it) added
-    into limb Q - 1, its carry kept as the new excess."""
-    words = q + EXCESS_WORDS
-    fn = Function("fold_excess", words, words)
-    for i in range(q - 1):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.chain("add", [(Reg("y", q - 1), (Reg("x", q - 1), Reg("x", q))), (Reg("y", q), (Reg("x", q + 1), 0))],
-             carry_out=False)
-    for i in range(q + 1, words):
-        fn.emit("mov", Reg("y", i), 0)
+def _move_down(q: int) -> Function:
+    """After two limbs: the sum moved down two places (its places 0 and 1 went to the thread
+    below), the two words from the thread above added at places Q - 2 and Q - 1; odd's word
+    at place 2, now at place 0, becomes the pending word (the last output)."""
+    e_words, o_words = q + EVEN_WORDS_ABOVE, q + ODD_WORDS_ABOVE
+    fn = Function("move_down_two", e_words + o_words + 2, e_words + o_words + 1)
+    x, y = [Reg("x", k) for k in range(e_words + o_words + 2)], [Reg("y", k) for k in range(e_words + o_words)]
+    even, odd = y[:e_words], y[e_words:]
+    for k in range(e_words):
+        fn.emit("mov", even[k], x[k + 2] if k + 2 < e_words else 0)
+    for k in range(o_words):
+        fn.emit("mov", odd[k], x[e_words + k + 2] if k + 2 < o_words else 0)
+    incoming = x[e_words + o_words:]
+    fn.chain("add", [(even[q - 2], (even[q - 2], incoming[0])), (even[q - 1], (even[q - 1], incoming[1]))] +
+             [(even[k], (even[k], 0)) for k in range(q, e_words)], carry_out=False)
+    fn.emit("mov", Reg("y", e_words + o_words), x[e_words + 1])
+    fn.check()
+    return fn
+
+
+def _resolve(q: int, moved_one: bool) -> Function:
+    """The two accumulators (and the pending word, after a pair) as one: Q limbs and two
+    excess words (the sum's places Q and up, below 4). moved_one: after an odd count of
+    limbs the sum moves down one place first, the word from the thread above (the last
+    input) added at place Q - 1."""
+    e_words, o_words = q + EVEN_WORDS_ABOVE, q + ODD_WORDS_ABOVE
+    fn = Function("resolve_moved" if moved_one else "resolve", e_words + o_words + 1, q + EXCESS_WORDS)
+    even, odd = [Reg("x", k) for k in range(e_words)], [Reg("x", e_words + k) for k in range(o_words)]
+    total = fn.temps_list(q + EXCESS_WORDS)
+    if moved_one:  # even's place k + 1 and odd's word k are both at place k now
+        fn.chain("add", [(total[k], (even[k + 1], odd[k])) for k in range(q + EXCESS_WORDS)], carry_out=False)
+        incoming = Reg("x", e_words + o_words)
+        fn.chain("add", [(total[q - 1], (total[q - 1], incoming))] +
+                 [(total[k], (total[k], 0)) for k in range(q, q + EXCESS_WORDS)], carry_out=False)
+    else:
+        fn.emit("mov", total[0], even[0])
+        fn.chain("add", [(total[k], (even[k], odd[k - 1])) for k in range(1, q + EXCESS_WORDS)], carry_out=False)
+        fn.chain("add", [(total[0], (total[0], Reg("x", e_words + o_words)))] +
+                 [(total[k], (total[k], 0)) for k in range(1, q + EXCESS_WORDS)], carry_out=False)
+    for k, word in enumerate(total):
+        fn.emit("mov", Reg("y", k), word)
     fn.check()
     return fn
 
@@ -123,39 +190,57 @@ def _either(name: str) -> Function:
 def interleaved(shape: Shape, square: bool) -> Program:
     """a b R^-1 mod p with the reduction interleaved word by word (Montgomery's, as CGBN
     spreads it over a warp): for each limb a_i of a, every thread adds a_i b and then m p
-    to its Q limbs (m = the group's lowest limb times -p^-1 mod 2^32, broadcast), and the
-    sum moves down a limb; each thread keeps what its limbs carry out as an excess that
-    the next limb's step absorbs, so that the carries cross threads once, at the end.
-    L steps of two broadcasts and a shift, 2 L Q multiply-adds a thread in all."""
+    to its Q limbs (m = the group's lowest word times -p^-1 mod 2^32, broadcast); after each
+    pair of limbs the sum moves down two places, each thread handing its lowest two words
+    to the thread below. What a thread's limbs carry out stays in its accumulators' words
+    above them, so that the carries cross the threads once, at the end. L steps of two
+    broadcasts, a shift a pair; 2 L Q multiply-adds a thread, each a product's low and
+    high word in one pair of a carry chain."""
     q, radix = check(shape), radix_shape(shape)
-    words = q + EXCESS_WORDS
+    state = (("even", q + EVEN_WORDS_ABOVE), ("odd", q + ODD_WORDS_ABOVE))
+    moved = state + (("pending", 1),)
     c = Composer(shape)
     b = "a" if square else "b"
     c.step(Broadcast("np", (0,), "np0"))
-    c.step(ThreadStep(zeros(words), (), (("acc", q), ("excess", EXCESS_WORDS))))
+    c.step(ThreadStep(zeros(2 * q + EVEN_WORDS_ABOVE + ODD_WORDS_ABOVE + 1), (), moved))
     c.step(ThreadStep(copy(q), ("a",), (("rest", q),)))
 
-    def limb(body: Composer, j: int) -> None:
+    def limb(body: Composer, j: int, s: int) -> None:
+        """Limb j of rest at place s: its products, then the reduction's."""
         body.step(Broadcast("rest", (j,), "word"))
-        body.step(ThreadStep(_multiply_add_word(q, False), ("acc", "excess", "word", b),
-                             (("acc", q), ("excess", EXCESS_WORDS))))
-        body.step(Broadcast("acc", (0,), "lowest"))
-        body.step(ThreadStep(_multiply_add_word(q, True), ("acc", "excess", "lowest", "np0", "p"),
-                             (("acc", q), ("excess", EXCESS_WORDS))))
-        body.step(ShiftDown("acc", "acc"))
-        body.step(ThreadStep(_fold(q), ("acc", "excess"), (("acc", q), ("excess", EXCESS_WORDS))))
+        body.step(ThreadStep(_accumulate(q, s, False), ("even", "odd") + (("pending",) if s == 0 else ()) + ("word", b),
+                             state + (("place", 1),)))
+        body.step(Broadcast("place", (0,), "lowest"))
+        body.step(ThreadStep(_accumulate(q, s, True), ("even", "odd", "lowest", "np0", "p"),
+                             state + ((f"leaving{s}", s + 1),)))
+
+    def pair(body: Composer, j: int) -> None:
+        limb(body, j, 0)
+        limb(body, j + 1, 1)
+        body.step(ShiftDown("leaving1", "incoming", 2))
+        body.step(ThreadStep(_move_down(q), ("even", "odd", "incoming"), moved))
+
+    per_body = q if q % 2 == 0 else 2 * q  # whole pairs, and rest moves by whole threads
 
     def block(body: Composer) -> None:
-        for j in range(q):
-            limb(body, j)
-        body.step(ShiftDown("rest", "rest", q))
-    c.repeat(shape.limbs // q, block)
-    for j in range(shape.limbs % q):
-        limb(c, j)
+        for j in range(0, per_body, 2):
+            pair(body, j)
+        for _ in range(per_body // q):
+            body.step(ShiftDown("rest", "rest", q))
+    c.repeat(shape.limbs // per_body, block)
+    left = shape.limbs % per_body
+    for j in range(0, left - 1, 2):
+        pair(c, j)
+    if left % 2:
+        limb(c, left - 1, 0)
+        c.step(ShiftDown("leaving0", "incoming", 1))
+        c.step(ThreadStep(_resolve(q, True), ("even", "odd", "incoming"), (("sum", q), ("excess", EXCESS_WORDS))))
+    else:
+        c.step(ThreadStep(_resolve(q, False), ("even", "odd", "pending"), (("sum", q), ("excess", EXCESS_WORDS))))
     # The excesses into the limbs above them (the top thread's lies above the held limbs).
     c.step(Broadcast("excess", (EXCESS_WORDS * (shape.threads - 1),), "top_excess"))
     c.step(ShiftUp("excess", None, "carried", EXCESS_WORDS))
-    c.step(ThreadStep(absorb(q), ("acc", "carried"), (("s", q), ("generate", 1), ("propagate", 1))))
+    c.step(ThreadStep(absorb(q), ("sum", "carried"), (("s", q), ("generate", 1), ("propagate", 1))))
     c.step(CarryScan("generate", "propagate", None, "carry", "out"))
     c.step(ThreadStep(finish("finish", q, False), ("s", "carry"), (("t", q),)))
     c.step(Top("t", "out", "over", radix.bits))
