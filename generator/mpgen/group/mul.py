@@ -7,6 +7,7 @@ short blocks' threads help the long ones and hand over their partial columns).""
 from __future__ import annotations
 
 from ..ir import Function, Reg
+from ..thread.columns import Columns
 from .addsub import finish, propagate_bit
 from .program import EXCESS_WORDS, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, ThreadStep, \
     Top, accumulator_words
@@ -14,28 +15,24 @@ from .program import EXCESS_WORDS, CarryScan, Handoff, Mirror, Neighbours, Produ
 def rows(q: int, name: str = "product_row", wanted=lambda u, j: True) -> Function:
     """One iteration: the block's accumulator (Q limbs and EXCESS_WORDS above them) plus
     a-block x b-window, column j taking a[u] b[w] with w = j - u + Q - 1 of the window
-    (the pairs (u, j) `wanted`: for each u, columns j0 .. Q-1). For each u two carry
-    chains: the products' low words into columns j0 .. Q-1, their high words into j0+1 ..
-    Q, each carried through the excess: about 2 instructions a product. A block sums at
-    most L < 2^16 products of 64 bits a column, under 2^(32 Q + 49): the excess holds it."""
+    (the pairs (u, j) `wanted`). The products go by column parity into the accumulator
+    itself (even columns) and an odd one, each product's low and high words one pair of a
+    carry chain (thread/columns.py: one wide multiply-add in SASS), the two summed at the
+    end. A block sums at most L < 2^16 products of 64 bits a column, under 2^(32 Q + 49):
+    the excess holds it."""
     words = accumulator_words(q)
     fn = Function(name, words + q + 2 * q - 1, words)
-    acc_in = [Reg("x", i) for i in range(words)]
     a = [Reg("x", words + u) for u in range(q)]
     window = [Reg("x", words + q + w) for w in range(2 * q - 1)]
     acc = [Reg("y", i) for i in range(words)]
     for i in range(words):
-        fn.emit("mov", acc[i], acc_in[i])
+        fn.emit("mov", acc[i], Reg("x", i))
+    columns = Columns(fn, words, acc, initial=words)
     for u in range(q):
-        columns = [j for j in range(q) if wanted(u, j)]
-        if not columns:
-            continue
-        assert columns == list(range(columns[0], q)), "a row's columns run to the block's top"
-        above = [("add", acc[i], (acc[i], 0)) for i in range(q + 1, words)]  # the carry on up
-        fn.chain_of([("mad.lo", acc[j], (a[u], window[j - u + q - 1], acc[j])) for j in columns] +
-                    [("add", acc[q], (acc[q], 0))] + above, carry_out=False)
-        fn.chain_of([("mad.hi", acc[j + 1], (a[u], window[j - u + q - 1], acc[j + 1])) for j in columns] + above,
-                    carry_out=False)
+        products = [(j, window[j - u + q - 1]) for j in range(q) if wanted(u, j)]
+        if products:
+            columns.add_row(a[u], products)
+    columns.sum_into(acc)
     fn.check()
     return fn
 
