@@ -106,7 +106,26 @@ double pair_rate(std::size_t n, unsigned iterations) {
   return double(n) * iterations / s;
 }
 
+// The generated operation itself from memory (its own batch kernel), random operands:
+// constant time, so that the values do not change the rate.
+template <class Op>
+double batch_rate(std::size_t n) {
+  const double s = timed_on_device(random_words(Op::in_words * n, 29), Op::out_words * n,
+                                   [&](const uint32_t* in, uint32_t* out) {
+    check(mpgen::launch_batch<Op>(n, mpgen::Layout::contiguous, in, out), "launching modexp");
+  }, 1);
+  return n / s;
+}
+
 }  // namespace
+
+double modexp_rate(unsigned bits, std::size_t n) {
+  switch (bits) {
+    case 4096: return batch_rate<mpgen::u4096::modexp>(n);
+    case 8192: return batch_rate<mpgen::u8192::modexp>(n);
+    default: return 0;
+  }
+}
 
 double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations) {
   switch (bits) {

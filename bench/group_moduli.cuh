@@ -163,6 +163,7 @@ __global__ void __launch_bounds__(Op::block_threads)
 // end the run on a difference.
 double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double powm_rate(unsigned bits, std::size_t n);
+double modexp_rate(unsigned bits, std::size_t n);  // the generated modexp, a full-width exponent
 double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations);  // gcd, modinv, sqrt
 

@@ -112,6 +112,9 @@ void group_rows(const Setting& s, std::vector<Row>& rows) {
                       cgbn_mont_reduce(b), "CGBN mont_reduce"});
       rows.push_back({"modexp, 512-bit exponent, 5-bit windows, modulus at run time (CGBN powm_odd), group tier",
                       "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
+      rows.push_back({"modexp from memory, full-width exponent, 4-bit windows, group tier", "gpu", b,
+                      group_moduli::modexp_rate(b, s.quick ? 64 : std::size_t(1) << (b == 4096 ? 15 : 12)), 0, "", 0,
+                      ""});
       rows.push_back({"div_qr_wide chain (CGBN div_qr), group tier", "gpu", b,
                       group_moduli::divide_chain_rate(b, n, 8), 0, "", 0, ""});
       rows.push_back({"gcd chain (CGBN gcd), group tier", "gpu", b, group_moduli::step_chain_rate("gcd", b, n, 2), 0,

@@ -56,12 +56,12 @@ class Key:
     """One key's numbers and the mpgen modules its operations run on: the halves' (p and
     q's width) and the modulus'."""
 
-    def __init__(self, key: rsa.RSAPrivateKey, device: str) -> None:
+    def __init__(self, key: rsa.RSAPrivateKey, device: str, tier: str) -> None:
         numbers = key.private_numbers()
         self.key, self.n, self.e = key, numbers.public_numbers.n, numbers.public_numbers.e
         self.p, self.q, self.dp, self.dq, self.q_inverse = numbers.p, numbers.q, numbers.dmp1, numbers.dmq1, numbers.iqmp
         half = max(self.p.bit_length(), self.q.bit_length())
-        self.halves = mpgen.compile(half, ["modexp", "modmul"], device=device)
+        self.halves = mpgen.compile(half, ["modexp", "modmul"], device=device, tier=tier)
         self.whole = mpgen.compile(self.n.bit_length(), ["modmul"], device=device)
 
     def private(self, c: list[int]) -> list[int]:
@@ -86,10 +86,10 @@ class Key:
         return list(m)
 
 
-def run_key(path: str, count: int, sample: int, device: str, batch: int) -> bool:
+def run_key(path: str, count: int, sample: int, device: str, batch: int, tier: str = "auto") -> bool:
     """Signs and verifies `count` random messages, `batch` at a time (a progress line on a
     terminal between batches); checks `sample` signatures against cryptography's."""
-    key = Key(load(path), device)
+    key = Key(load(path), device, tier)
     n_bytes = (key.n.bit_length() + 7) // 8
     messages = [os.urandom(32) for _ in range(count)]
     em = [encoded(m, n_bytes) for m in messages]
@@ -125,11 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=16, help="signatures checked against cryptography's")
     parser.add_argument("--batch", type=int, default=65536, help="messages a batch (default 65536)")
     parser.add_argument("--device", choices=["auto", "cpu", "gpu"], default="auto")
+    parser.add_argument("--tier", choices=["auto", "thread", "group"], default="auto",
+                        help="the halves' tier (group: from 2048 bits, whose modexp is constant time)")
     args = parser.parse_args(argv)
     if args.count < 1 or args.batch < 1 or args.sample < 0:
         parser.error("--count and --batch must be at least 1, --sample at least 0")
     try:
-        return 0 if all([run_key(path, args.count, min(args.sample, args.count), args.device, args.batch)
+        return 0 if all([run_key(path, args.count, min(args.sample, args.count), args.device, args.batch, args.tier)
                          for path in args.keys]) else 1
     # (RuntimeError: --device gpu where no GPU can be used, mpgen's message saying why)
     except (InputError, mpgen.RequestError, mpgen.CompileError, RuntimeError) as e:

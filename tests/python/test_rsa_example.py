@@ -49,3 +49,12 @@ def test_bad_key_files_are_one_line(tmp_path, content, message):
         path.write_bytes(content)
     r = run(tmp_path, path, "--device", "cpu")
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"rsa: {path}: {message}\n")
+
+
+def test_the_group_tier_for_halves_it_cannot_hold_is_one_line(tmp_path):
+    path = tmp_path / "key.pem"
+    path.write_bytes(pem(rsa.generate_private_key(public_exponent=65537, key_size=1024)))
+    r = run(tmp_path, path, "--tier", "group", "--device", "cpu")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "rsa: bits: 512 bits is below the group tier's 2048; the thread tier (tier=thread or auto) " \
+                       "holds 32 to 2048\n"

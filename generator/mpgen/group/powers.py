@@ -9,22 +9,24 @@ branching on the values:
                                     (L = 2^v o, o odd): (2^o)^(2^v) R = 2^L R; alone, this
                                     is mont_radix_squared
     a R mod p                       montmul(a, R^2)
-    x = R; for each bit of e from the top: x = x^2 R^-1, then x a R R^-1 kept where the bit
-    is set (a masked select);       Montgomery's ladder of squarings and products
+    a^k R mod p, k < 2^w            a table of 2^w powers (2^w - 2 products)
+    x = R; for each w bits of e from the top: x = x^(2^w) R^-(2^w - 1), then x a^k R R^-1
+    with k those bits, the entry read by masks over the whole table: fixed windows
     a^e = x R^-1                    frommont
 
-The doublings cost L additions' worth (two carry scans each), small beside the 2 L
-Montgomery products of the bits; the schoolbook division (group/division.py) would take
-R^2 mod p in about two products' multiplies (still to come)."""
+The doublings cost L additions' worth (two carry scans each), small beside the 1.25 L
+Montgomery products of the exponent (w = 4); the schoolbook division (group/division.py)
+would take R^2 mod p in about two products' multiplies (still to come)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
+from ..size import LIMB_BITS
 from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
 from .montgomery import choose, copy, integer_one, mont_minus_inverse, product, radix_shape, reduce
 from .mul import check
-from .program import Program, Shape, ThreadStep
+from .program import Broadcast, Program, Shape, ShiftUp, ThreadStep
 
 
 def complement(q: int) -> Function:
@@ -44,6 +46,64 @@ def select_by_bit(q: int) -> Function:
     mask = all_ones_if_set(fn, bit)
     for i in range(q):
         select(fn, Reg("y", i), mask, Reg("x", q + i), Reg("x", i))
+    fn.check()
+    return fn
+
+
+# modexp's fixed windows: the powers a^0 .. a^(2^w - 1) R mod p in a table that every
+# window reads whole, each entry kept by a mask (no address or branch depends on e).
+WINDOW_BITS = 4
+ENTRIES = 1 << WINDOW_BITS
+
+
+def first_entries(q: int) -> Function:
+    """The table's slots (Q words each) from a R and R: slot 0 a R, slot 1 R, the rest 0;
+    each push moves them up a slot, so that the power a^k R ends in slot ENTRIES - 1 - k."""
+    fn = Function("first_entries", 2 * q, ENTRIES * q)
+    for i in range(ENTRIES * q):
+        fn.emit("mov", Reg("y", i), Reg("x", i) if i < 2 * q else 0)
+    fn.check()
+    return fn
+
+
+def first_slot(q: int) -> Function:
+    fn = Function("first_slot", ENTRIES * q, q)
+    for i in range(q):
+        fn.emit("mov", Reg("y", i), Reg("x", i))
+    fn.check()
+    return fn
+
+
+def push_entry(q: int) -> Function:
+    """x = the new power (Q words), the table: y = the table with the power in slot 0."""
+    fn = Function("push_entry", (ENTRIES + 1) * q, ENTRIES * q)
+    for i in range(ENTRIES * q):
+        fn.emit("mov", Reg("y", i), Reg("x", i))
+    fn.check()
+    return fn
+
+
+def window_entry(q: int) -> Function:
+    """x = the table, the exponent's word: y = the entry of its top WINDOW_BITS bits (every
+    slot read, each masked by whether it is that entry), then the word moved up a window."""
+    fn = Function("window_entry", ENTRIES * q + 1, q + 1)
+    word = Reg("x", ENTRIES * q)
+    window, mask = fn.temp(), fn.temp()
+    fn.emit("shr", window, word, LIMB_BITS - WINDOW_BITS)
+    for slot in range(ENTRIES):
+        fn.emit("sub", mask, window, ENTRIES - 1 - slot)  # 0 exactly for this slot's entry
+        fn.emit("sub.cc", fn.temp(), 0, mask)
+        fn.emit("subc", mask, 0, 0)  # all ones where the difference was not 0
+        fn.emit("not", mask, mask)
+        for i in range(q):
+            taken = Reg("x", slot * q + i)
+            if slot == 0:
+                fn.emit("and", Reg("y", i), taken, mask)
+            else:
+                kept = fn.temp()
+                fn.emit("and", kept, taken, mask)
+                fn.emit("or", Reg("y", i), Reg("y", i), kept)
+    fn.emit("shl", Reg("y", q), word, WINDOW_BITS)
     fn.check()
     return fn
 
@@ -99,15 +159,25 @@ def modexp(shape: Shape) -> Program:
     np, even = inverse.result, inverse.flag
     radix_powers(c, "p", np, "power", "square")
     product(c, "a", "square", "p", np, "base")
+    c.step(ThreadStep(first_entries(q), ("base", "power"), (("table", ENTRIES * q),)))
+
+    def entry(body: Composer) -> None:  # slot 0 holds the highest power so far
+        body.step(ThreadStep(first_slot(q), ("table",), (("highest", q),)))
+        product(body, "highest", "base", "p", np, "next")
+        body.step(ThreadStep(push_entry(q), ("next", "table"), (("table", ENTRIES * q),)))
+    c.repeat(ENTRIES - 2, entry)
     c.step(ThreadStep(copy(q), ("e",), (("exponent", q),)))
 
-    def bit(body: Composer) -> None:
-        top = body.call(add_or_sub("add", shape, carry_in=False), "exponent", "exponent")  # its flag: e's top bit
-        body.step(ThreadStep(copy(q), (top.result,), (("exponent", q),)))
-        product(body, "power", None, "p", np, "power")
-        product(body, "power", "base", "p", np, "times")
-        body.step(ThreadStep(select_by_bit(q), ("power", "times", top.flag), (("power", q),)))
-    c.repeat(shape.bits, bit)
+    def window(body: Composer) -> None:
+        body.repeat(WINDOW_BITS, lambda square: product(square, "power", None, "p", np, "power"))
+        body.step(ThreadStep(window_entry(q), ("table", "bits"), (("entry", q), ("bits", 1))))
+        product(body, "power", "entry", "p", np, "power")
+
+    def limb(body: Composer) -> None:  # the exponent's top limb, then the windows of its word
+        body.step(Broadcast("exponent", (shape.limbs - 1,), "bits"))
+        body.step(ShiftUp("exponent", None, "exponent"))
+        body.repeat(LIMB_BITS // WINDOW_BITS, window)
+    c.repeat(shape.limbs, limb)
     reduce(c, "power", None, "p", np, "reduced")
     c.step(ThreadStep(zero_where(q), ("reduced", even), (("y", q),)))
     return Program("modexp", shape, ("a", "e", "p"), (), tuple(c.steps), "y", even)
