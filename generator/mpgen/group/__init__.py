@@ -1,7 +1,8 @@
 """The group tier (docs/group-tier.md): one integer per group of threads. `program` defines the
 steps, programs and their host executor, `compose` programs made of programs; `addsub`,
-`compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `barrett`, `gcd` and `sqrt` plan the operation families on them (as
-thread/ does for the thread tier)."""
+`compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `barrett`, `gcd` and
+`sqrt` plan the operation families on them (as thread/ does for the thread tier), `words`
+the lists that only move words between their steps."""
 from __future__ import annotations
 
 import re

@@ -39,10 +39,11 @@ from .addsub import part
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
-from .montgomery import constants, copy, held_shape
+from .montgomery import constants, held_shape
 from .mul import check, mul
 from .powers import select_by_bit, zero_where
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
+from .words import copy, either
 
 # The estimate e is at most this many below the digit: as many masked subtractions of B.
 ROUNDS = 2
@@ -183,15 +184,6 @@ def set_bit(k: int) -> Function:
 def zero_word() -> Function:
     fn = Function("zero_word", 0, 1)
     fn.emit("mov", Reg("y", 0), 0)
-    fn.check()
-    return fn
-
-
-def either(q: int) -> Function:
-    """x[:Q] | x[Q:2Q] (two values with no bit in common: their sum)."""
-    fn = Function("either", 2 * q, q)
-    for i in range(q):
-        fn.emit("or", Reg("y", i), Reg("x", i), Reg("x", q + i))
     fn.check()
     return fn
 

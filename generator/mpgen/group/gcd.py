@@ -21,10 +21,11 @@ from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
-from .division import either, set_bit, zero_word
+from .division import set_bit, zero_word
 from .montgomery import integer_one
 from .powers import select_by_bit, zero_where
 from .program import All, Program, Shape, ThreadStep
+from .words import either
 
 
 def low_bits(q: int) -> Function:

@@ -24,6 +24,7 @@ from .bits import shift_constant
 from .compose import Composer
 from .mul import absorb, check, mad, mul, mul_lo, sqr
 from .program import EXCESS_WORDS, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep, Top
+from .words import copy, either, zeros
 
 
 def radix_shape(shape: Shape) -> Shape:
@@ -180,13 +181,6 @@ def _resolve(q: int, moved_one: bool) -> Function:
     return fn
 
 
-def _either(name: str) -> Function:
-    fn = Function(name, 2, 1)
-    fn.emit("or", Reg("y", 0), Reg("x", 0), Reg("x", 1))
-    fn.check()
-    return fn
-
-
 def interleaved(shape: Shape, square: bool) -> Program:
     """a b R^-1 mod p with the reduction interleaved word by word (Montgomery's, as CGBN
     spreads it over a warp): for each limb a_i of a, every thread adds a_i b and then m p
@@ -244,7 +238,7 @@ def interleaved(shape: Shape, square: bool) -> Program:
     c.step(CarryScan("generate", "propagate", None, "carry", "out"))
     c.step(ThreadStep(finish("finish", q, False), ("s", "carry"), (("t", q),)))
     c.step(Top("t", "out", "over", radix.bits))
-    c.step(ThreadStep(_either("carry_out"), ("over", "top_excess"), (("above", 1),)))
+    c.step(ThreadStep(either(1, "carry_out"), ("over", "top_excess"), (("above", 1),)))
     d = c.call(add_or_sub("sub", radix, carry_in=False), "t", "p")
     c.step(ThreadStep(choose(q, True), ("t", d.result, "above", d.flag), (("y", q),)))
     return Program("montsqr" if square else "montmul", shape, ("a", "p", "np") if square else ("a", "b", "p", "np"), (),
@@ -331,22 +325,6 @@ def integer_one(c: Composer, shape: Shape, into: str) -> None:
     q = shape.limbs_per_thread
     c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
     c.call(add_or_sub("add", shape), "zero", "zero", "one", into=into)
-
-
-def copy(q: int) -> Function:
-    fn = Function("copy", q, q)
-    for i in range(q):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
-
-
-def zeros(words: int) -> Function:
-    fn = Function("zeros", 0, words)
-    for i in range(words):
-        fn.emit("mov", Reg("y", i), 0)
-    fn.check()
-    return fn
 
 
 def constants(q: int) -> Function:

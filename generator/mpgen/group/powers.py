@@ -24,9 +24,10 @@ from ..size import LIMB_BITS
 from ..thread.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
-from .montgomery import choose, copy, integer_one, mont_minus_inverse, product, radix_shape, reduce
+from .montgomery import choose, integer_one, mont_minus_inverse, product, radix_shape, reduce
 from .mul import check
 from .program import Broadcast, Program, Shape, ShiftUp, ThreadStep
+from .words import copy, moved
 
 
 def complement(q: int) -> Function:
@@ -59,28 +60,16 @@ ENTRIES = 1 << WINDOW_BITS
 def first_entries(q: int) -> Function:
     """The table's slots (Q words each) from a R and R: slot 0 a R, slot 1 R, the rest 0;
     each push moves them up a slot, so that the power a^k R ends in slot ENTRIES - 1 - k."""
-    fn = Function("first_entries", 2 * q, ENTRIES * q)
-    for i in range(ENTRIES * q):
-        fn.emit("mov", Reg("y", i), Reg("x", i) if i < 2 * q else 0)
-    fn.check()
-    return fn
+    return moved("first_entries", 2 * q, list(range(2 * q)) + [None] * (ENTRIES - 2) * q)
 
 
 def first_slot(q: int) -> Function:
-    fn = Function("first_slot", ENTRIES * q, q)
-    for i in range(q):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
+    return moved("first_slot", ENTRIES * q, range(q))
 
 
 def push_entry(q: int) -> Function:
     """x = the new power (Q words), the table: y = the table with the power in slot 0."""
-    fn = Function("push_entry", (ENTRIES + 1) * q, ENTRIES * q)
-    for i in range(ENTRIES * q):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
+    return moved("push_entry", (ENTRIES + 1) * q, range(ENTRIES * q))
 
 
 def window_entry(q: int) -> Function:

@@ -25,11 +25,12 @@ from ..thread.sqrt import top_root
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
-from .division import Division, either, held_shape
+from .division import Division, held_shape
 from .montgomery import constants
 from .mul import mul_lo
 from .powers import complement, select_by_bit, zero_where
 from .program import Broadcast, Program, Shape, ThreadStep
+from .words import either
 
 
 def levels(held_limbs: int) -> list[int]:
