@@ -208,9 +208,9 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
     // modexp loops bits times: the random cases (random_cases()) up to 256 bits, a tenth
     // to 768, then 20; modinv's divsteps (bits / 10 rounds of O(limbs), in the host's
     // interpreter past 768 bits) a fiftieth from there; and every edge case (the thread
-    // tier past 768 bits on the CPU: 24, below). The group tier's modexp (2 bits Montgomery
-    // products of the group) and modinv (2 bits steps) on the CPU 4 of their cases at 4096
-    // bits and 1 at 8192 (8 s each), its modmul (a product and a division's 20) 40, spread
+    // tier past 768 bits on the CPU: 24, below). The group tier's modexp (1.25 bits Montgomery
+    // products of the group: 4-bit windows) and modinv (2 bits steps) on the CPU 4 of their
+    // cases at 4096 bits and 1 at 8192 (seconds each), its modmul (a product and a division's 20) 40, spread
     // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
     // the random ones. Its other operations (a few group products each) on the CPU the edge
     // cases and a tenth of the random ones (at 8192 bits 300 of them, spread), all on the GPU
@@ -282,9 +282,10 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reci
                        mpgen::InputError);
 }
 
-// The group tier reduces by whole products with -p^-1 mod R (R = 2^(32 limbs)): at 3000 bits
-// the group holds 96 limbs for R's 94, so the reduction moves its sums down to R (group/
-// montgomery.py); compiled on demand. Its refusal names the whole -p^-1.
+// The group tier's Montgomery operations take -p^-1 mod R (R = 2^(32 limbs)): at 3000 bits
+// the group holds 96 limbs for R's 94, so that the product interleaved word by word runs R's
+// 94 limbs and the reduction by whole products (montredc, frommont) moves its sums down to R
+// (group/montgomery.py); compiled on demand. Its refusal names the whole -p^-1.
 TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a wrong -p^-1 mod R is refused") {
   const bool gpu = gpu_for_tests();
   const std::size_t count = random_cases() / 10;
