@@ -112,7 +112,7 @@ template <class Op>
 double batch_rate(std::size_t n) {
   const double s = timed_on_device(random_words(Op::in_words * n, 29), Op::out_words * n,
                                    [&](const uint32_t* in, uint32_t* out) {
-    check(mpgen::launch_batch<Op>(n, mpgen::Layout::contiguous, in, out), "launching modexp");
+    check(mpgen::launch_batch<Op>(n, mpgen::Layout::contiguous, in, out), "launching the batch");
   }, 1);
   return n / s;
 }

@@ -72,9 +72,15 @@ def reduce(c: Composer, low: str, extra: str | None, p: str, np: str, into: str)
     if extra is not None:
         total = c.call(add_or_sub("add", radix, carry_in=False), t, extra)
         t, carry = total.result, total.flag
-    d = c.call(add_or_sub("sub", radix, carry_in=False), t, p)
-    c.step(ThreadStep(choose(shape.limbs_per_thread, carry is not None),
-                      (t, d.result) + ((carry,) if carry else ()) + (d.flag,), ((into, shape.limbs_per_thread),)))
+    below_modulus(c, t, carry, p, into)
+
+
+def below_modulus(c: Composer, t: str, carry: str | None, p: str, into: str) -> None:
+    """into = t - p where t (with the carry above its L bits, if any) reaches p, else t: the
+    masked subtraction that ends every Montgomery reduction (t < 2 p)."""
+    q = c.shape.limbs_per_thread
+    d = c.call(add_or_sub("sub", radix_shape(c.shape), carry_in=False), t, p)
+    c.step(ThreadStep(choose(q, carry is not None), (t, d.result) + ((carry,) if carry else ()) + (d.flag,), ((into, q),)))
 
 
 # Each thread's running sum is two accumulators, so that every product's low and high words
@@ -239,8 +245,7 @@ def interleaved(shape: Shape, square: bool) -> Program:
     c.step(ThreadStep(finish("finish", q, False), ("s", "carry"), (("t", q),)))
     c.step(Top("t", "out", "over", radix.bits))
     c.step(ThreadStep(either(1, "carry_out"), ("over", "top_excess"), (("above", 1),)))
-    d = c.call(add_or_sub("sub", radix, carry_in=False), "t", "p")
-    c.step(ThreadStep(choose(q, True), ("t", d.result, "above", d.flag), (("y", q),)))
+    below_modulus(c, "t", "above", "p", "y")
     return Program("montsqr" if square else "montmul", shape, ("a", "p", "np") if square else ("a", "b", "p", "np"), (),
                    tuple(c.steps), "y", None)
 
@@ -260,12 +265,6 @@ def _program(name: str, shape: Shape, operands: tuple[str, ...], build) -> Progr
     return Program(name, shape, operands, (), tuple(c.steps), "y", None)
 
 
-def interleaves(bits: int) -> bool:
-    """Whether Montgomery's product at `bits` takes the interleaved reduction, as measured
-    (data/group.toml's [montgomery]), rather than whole products of the tier."""
-    return bits <= GROUP_TABLE["montgomery"]["interleaved_up_to_bits"]
-
-
 def by_products(shape: Shape, square: bool) -> Program:
     """a b R^-1 mod p by the tier's full product (or square) and reduce()."""
     def build(c: Composer) -> None:
@@ -275,17 +274,20 @@ def by_products(shape: Shape, square: bool) -> Program:
                     build)
 
 
+def _method(bits: int):
+    """The planner of Montgomery's product at `bits`, as measured (data/group.toml's
+    [montgomery]): interleaved, or by whole products of the tier."""
+    return interleaved if bits <= GROUP_TABLE["montgomery"]["interleaved_up_to_bits"] else by_products
+
+
 def _product(name: str, shape: Shape, square: bool) -> Program:
-    """a b R^-1 mod p (a a R^-1 for montsqr; tomont is montmul by R^2 mod p), by the
-    method measured for the size."""
-    check(shape)
-    return replace((interleaved if interleaves(shape.bits) else by_products)(shape, square), name=name)
+    """a b R^-1 mod p (a a R^-1 for montsqr; tomont is montmul by R^2 mod p)."""
+    return replace(_method(shape.bits)(shape, square), name=name)
 
 
 def product(c: Composer, a: str, b: str | None, p: str, np: str, into: str) -> None:
     """into = a b R^-1 mod p (b None: a a R^-1) within a composed program."""
-    square = b is None
-    made = c.call(_product("montsqr" if square else "montmul", c.shape, square), a, *((b,) if b else ()), p, np)
+    made = c.call(_method(c.shape.bits)(c.shape, b is None), a, *((b,) if b else ()), p, np)
     c.step(ThreadStep(copy(c.shape.limbs_per_thread), (made.result,), ((into, c.shape.limbs_per_thread),)))
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..ir import Function, Reg
 from ..size import LIMB_BITS
-from ..thread.common import all_ones_if_set, select
+from ..thread.common import all_ones_if_borrow, all_ones_if_set, complement as complement_mask, select
 from .addsub import add_or_sub
 from .compose import Composer
 from .montgomery import choose, integer_one, mont_minus_inverse, product, radix_shape, reduce
@@ -77,13 +77,12 @@ def window_entry(q: int) -> Function:
     slot read, each masked by whether it is that entry), then the word moved up a window."""
     fn = Function("window_entry", ENTRIES * q + 1, q + 1)
     word = Reg("x", ENTRIES * q)
-    window, mask = fn.temp(), fn.temp()
+    window, difference = fn.temp(), fn.temp()
     fn.emit("shr", window, word, LIMB_BITS - WINDOW_BITS)
     for slot in range(ENTRIES):
-        fn.emit("sub", mask, window, ENTRIES - 1 - slot)  # 0 exactly for this slot's entry
-        fn.emit("sub.cc", fn.temp(), 0, mask)
-        fn.emit("subc", mask, 0, 0)  # all ones where the difference was not 0
-        fn.emit("not", mask, mask)
+        fn.emit("sub", difference, window, ENTRIES - 1 - slot)  # 0 exactly for this slot's entry
+        fn.emit("sub.cc", fn.temp(), 0, difference)  # borrows unless it is 0
+        mask = complement_mask(fn, all_ones_if_borrow(fn))
         for i in range(q):
             taken = Reg("x", slot * q + i)
             if slot == 0:

@@ -473,15 +473,14 @@ def _run(steps, shape: Shape, state: list[dict[str, list[int]]]) -> None:
             words = [w for thread in state for w in thread[step.vector]]
             for thread in state:
                 thread[step.out] = [words[i] for i in step.limbs]
-        elif isinstance(step, ShiftUp):
+        elif isinstance(step, (ShiftUp, ShiftDown)):
             words = [w for thread in state for w in thread[step.vector]]
-            incoming = state[0][step.incoming][:step.limbs] if step.incoming else [0] * step.limbs
-            moved, width = incoming + words[:len(words) - step.limbs], len(words) // shape.threads
-            for t, thread in enumerate(state):
-                thread[step.out] = moved[t * width:(t + 1) * width]
-        elif isinstance(step, ShiftDown):
-            words = [w for thread in state for w in thread[step.vector]]
-            moved, width = words[step.limbs:] + [0] * step.limbs, len(words) // shape.threads
+            if isinstance(step, ShiftUp):
+                incoming = state[0][step.incoming][:step.limbs] if step.incoming else [0] * step.limbs
+                moved = incoming + words[:len(words) - step.limbs]
+            else:
+                moved = words[step.limbs:] + [0] * step.limbs
+            width = len(words) // shape.threads
             for t, thread in enumerate(state):
                 thread[step.out] = moved[t * width:(t + 1) * width]
         elif isinstance(step, All):
