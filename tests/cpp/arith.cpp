@@ -214,9 +214,9 @@ std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, s
 }
 
 // The group tier's divisions run T steps of two Q-by-Q products and three scans each, its
-// sqrt 8 or 9 divisions, its gcd a step of scans and shifts per 2 bits: on the host
-// (every thread's lists in turn) a hundred cases a size and operation (gcd past 4096 bits,
-// 2 bits steps of 0.2 s each there, forty), on the GPU all of them.
+// sqrt 8 or 9 divisions, its gcd bits / 10 rounds of divsteps with four exchanges each: on
+// the host (every thread's lists in turn) a hundred cases a size and operation (gcd past
+// 4096 bits forty), on the GPU all of them.
 bool slow_on_host(const mpgen::OpInfo& op) {
   return op.tier == "group" && (op.name.rfind("div", 0) == 0 || op.name == "rem" || op.name == "gcd" ||
                                 op.name == "sqrt");

@@ -209,7 +209,7 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
     // to 768, then 20; modinv's divsteps (bits / 10 rounds of O(limbs), in the host's
     // interpreter past 768 bits) a fiftieth from there; and every edge case (the thread
     // tier past 768 bits on the CPU: 24, below). The group tier's modexp (1.25 bits Montgomery
-    // products of the group: 4-bit windows) and modinv (2 bits steps) on the CPU 4 of their
+    // products of the group: 4-bit windows) and modinv (bits / 10 rounds of divsteps) on the CPU 4 of their
     // cases at 4096 bits and 1 at 8192 (seconds each), its modmul (a product and a division's 20) 40, spread
     // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
     // the random ones. Its other operations (a few group products each) on the CPU the edge

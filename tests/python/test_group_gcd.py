@@ -1,9 +1,10 @@
-"""The group tier's binary gcd and modular inverse (group/gcd.py) and its square root
+"""The group tier's gcd and modular inverse by divsteps (group/gcd.py) and its square root
 (group/sqrt.py), run on the host by the group executor against Python's integers: zeros,
 ones, equal operands, powers of two and common powers of two, all ones, coprime and
-non-coprime pairs, even moduli (the flag), squares and their neighbours, random values; a
-shape holding the size's limbs exactly, sizes not of whole limbs, an odd one, a thread's
-limbs not a power of two; the square root's levels."""
+non-coprime pairs, even moduli (the flag), moduli of all ones and just above a power of
+two (d and e past p, inverses of -1), squares and their neighbours, random values; shapes
+holding the size's limbs exactly, sizes not of whole limbs, an odd one, a thread's limbs
+not a power of two; the square root's levels."""
 import math
 import random
 
@@ -13,7 +14,7 @@ from mpgen.group import Shape, execute
 from mpgen.group.gcd import gcd, modinv
 from mpgen.group.sqrt import levels, sqrt
 
-SHAPES = [(128, 8, 1), (100, 8, 1)]
+SHAPES = [(128, 8, 1), (100, 8, 1), (256, 8, 2), (600, 16, 3)]
 
 
 def values(bits: int, rng: random.Random) -> list[int]:
@@ -35,9 +36,9 @@ def test_gcd_against_python_integers(bits, threads, q):
 def test_modinv_against_python_integers(bits, threads, q):
     program = modinv(Shape(bits, threads, q))
     rng = random.Random(bits + 1)
-    for p in [1, 3, (1 << bits) - 1, (1 << bits - 1) + 1, 6, rng.getrandbits(bits) | 1]:
-        for a in {0, 1, p - 1, p // 3 * 3 % p, rng.randrange(p)}:
-            if a >= p:
+    for p in [1, 3, (1 << bits) - 1, (1 << bits - 1) + 1, 6, rng.getrandbits(bits) | 1, (1 << bits) - 3]:
+        for a in {0, 1, 2, p - 1, p - 2, p // 3 * 3 % p, rng.randrange(p)}:
+            if not 0 <= a < p:
                 continue
             inverse = pow(a, -1, p) if p % 2 and math.gcd(a, p) == 1 else None
             assert execute(program, [a, p], []) == ((inverse, 0) if inverse is not None else (0, 1)), (hex(a), hex(p))

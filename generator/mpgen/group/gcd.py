@@ -1,128 +1,180 @@
-"""The group tier's gcd and modular inverse with p at run time (docs/group-tier.md): the per-thread
-tier's binary (extended) gcd (thread/gcd.py, thread/inverse.py) over the group's vectors, 2 bits
-steps in a Repeat whatever the values:
+"""The group tier's gcd and modular inverse with p at run time (docs/group-tier.md): the
+per-thread tier's rounds of Bernstein and Yang's divsteps (thread/gcd.py) over the group.
 
-    gcd:    k = the trailing zeros of a | b (a stage a bit of k, from the top), (u, v) =
-            (a, b) / 2^k, one of them odd; a step subtracts the smaller from the larger
-            where both are odd, then halves the even one; after 2 bits steps one of them
-            is 0, and (u | v) 2^k is the gcd
-    modinv: the same steps on (u, v) = (a, p) with coefficients A a = u, C a = v (mod p)
-            from (1, 0), each subtracted and halved mod p as its number is; where v = 1 at
-            the end, C = a^-1 mod p
+A round reads the low words of f and g (thread 0's, one broadcast) and every thread
+computes the same matrix of 30 divsteps from them (thread/gcd.py's `matrix`: one list for
+both tiers); then the whole numbers take it, (f, g) = (u f + v g, q f + r g) / 2^30, and
+for modinv (d, e) likewise plus m p, m making the sum a multiple of 2^30 (libsecp256k1's
+modinv32: d and e stay in (-2p, p)). `rounds(bits)` rounds whatever the values.
 
-A step's tests read thread 0's low words; each thread's bit (thread 0's own, 1 in the
-others) reaches every thread through All, one ballot. Both differences u - v and v - u are
-taken (two scans side by side, u < v from the first's borrow) rather than comparing first."""
+The signed numbers are two's complement over the group's limbs and one more word, the
+sign word, which the top thread holds (0 in the others). A combination c1 X1 + c2 X2 over
+the group runs with carries only upward: a negative c takes |c| times X's complement plus
+|c| (-X = ~X + 1 over the whole width), the |c|s added in thread 0; each thread's part is
+Q + 1 words, its high word passed to the thread above (ShiftUp), one carry scan a number;
+then the division by 2^30 takes each thread's top word from the thread above (ShiftDown).
+
+    gcd:    k = the trailing zeros of a | b (a stage a bit of k, from the top), f the odd
+            one of a / 2^k, b / 2^k, g the other; after the rounds g = 0, gcd = |f| 2^k
+    modinv: (f, g, d, e) = (p, a, 0, 1) with d a = f and e a = g (mod p); where f ends at
+            +-1, a^-1 = +-d, brought into [0, p) by two more combinations"""
 from __future__ import annotations
 
-from ..ir import Function, Reg
-from ..thread.common import all_ones_if_set, select
-from .addsub import add_or_sub
+from collections.abc import Sequence
+
+from ..ir import MASK, Function, Reg
+from ..thread.common import all_ones_if_set, inverse_word, select
+from ..thread.gcd import SHIFT, conditional_negate, matrix, negative, rounds
+from .addsub import propagate_bit
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .division import set_bit, zero_word
-from .montgomery import integer_one
 from .powers import select_by_bit, zero_where
-from .program import All, Program, Shape, ThreadStep
-from .words import either
+from .program import All, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep
+from .words import either, moved
+
+# A term of a combination: (the coefficient's index, the number's index).
+Terms = Sequence[tuple[int, int]]
 
 
-def low_bits(q: int) -> Function:
-    """x = u, v, then the integer 1 (1 in thread 0's first word only), Q limbs each; y =
-    u's low bit, then u's and v's low bits' and: thread 0's, 1 in the other threads (what
-    All reads to give every thread thread 0's bit)."""
-    fn = Function("gcd_low_bits", 3 * q, 2)
-    others, both = fn.temp(), fn.temp()
-    fn.emit("xor", others, Reg("x", 2 * q), 1)
-    fn.emit("and", both, Reg("x", 0), Reg("x", q))
-    for i, word in enumerate((Reg("x", 0), both)):
-        fn.emit("and", Reg("y", i), word, 1)
-        fn.emit("or", Reg("y", i), Reg("y", i), others)
+def combination(q: int, numbers: int, extra: int, coefficients: int, outputs: Sequence[Terms]) -> Function:
+    """x = `numbers` signed numbers (Q limbs and the sign word each), `extra` nonnegative
+    ones (Q limbs: p), `coefficients` signed words, then the masks first and top (all ones
+    in thread 0, in the top thread); y = each output's Q low words, then each output's
+    high word: this thread's part of the sum of c X over its terms, mod 2^(32 (Q + 1))."""
+    name = "combination_" + "_".join("".join(f"{k}{n}" for k, n in terms) for terms in outputs)
+    fn = Function(f"{name}_of{numbers}_{extra}_{coefficients}", numbers * (q + 1) + extra * q + coefficients + 2,
+                  len(outputs) * (q + 1))
+    words = numbers * (q + 1) + extra * q
+    first, top = Reg("x", words + coefficients), Reg("x", words + coefficients + 1)
+    signs, sizes = {}, {}
+    for k in range(coefficients):
+        c = Reg("x", words + k)
+        signs[k] = negative(fn, c)
+        sizes[k] = conditional_negate(fn, c, signs[k])
+    for out, terms in enumerate(outputs):
+        acc, ones = fn.temps_list(q + 1), fn.temp()
+        for n, (k, number) in enumerate(terms):
+            s, size = signs[k], sizes[k]
+            base = number * (q + 1) if number < numbers else numbers * (q + 1) + (number - numbers) * q
+            x = fn.temps_list(q + 1)
+            for i in range(q):
+                fn.emit("xor", x[i], Reg("x", base + i), s)
+            if number < numbers:
+                fn.emit("xor", x[q], Reg("x", base + q), s)
+                fn.emit("and", x[q], x[q], top)
+            else:
+                fn.emit("and", x[q], s, top)  # the complement of a sign word of 0
+            if n == 0:
+                for i in range(q + 1):
+                    fn.emit("mul.lo", acc[i], size, x[i])
+                fn.emit("and", ones, size, s)
+            else:
+                fn.chain("mad.lo", [(acc[i], (size, x[i], acc[i])) for i in range(q + 1)], carry_out=False)
+                added = fn.temp()
+                fn.emit("and", added, size, s)
+                fn.emit("add", ones, ones, added)
+            fn.chain("mad.hi", [(acc[i + 1], (size, x[i], acc[i + 1])) for i in range(q)], carry_out=False)
+        fn.emit("and", ones, ones, first)
+        fn.chain("add", [(acc[0], (acc[0], ones))] + [(acc[i], (acc[i], 0)) for i in range(1, q + 1)],
+                 carry_out=False)
+        for i in range(q):
+            fn.emit("mov", Reg("y", out * q + i), acc[i])
+        fn.emit("mov", Reg("y", len(outputs) * q + out), acc[q])
     fn.check()
     return fn
 
 
-def arrange(q: int) -> Function:
-    """x = u, v, u - v, v - u (Q each), then both_odd, u_odd, u < v (a word each); y = the
-    value to halve (u - v or v - u where both are odd, else the even one of u, v), then
-    to_v (1 where v takes it)."""
-    fn = Function("gcd_arrange", 4 * q + 3, q + 1)
-    u, v, uv, vu = ([Reg("x", k * q + i) for i in range(q)] for k in range(4))
-    both, u_odd, less = (Reg("x", 4 * q + k) for k in range(3))
-    to_v = fn.temp()
-    select(fn, to_v, all_ones_if_set(fn, both), less, u_odd)
-    both_mask, v_mask = all_ones_if_set(fn, both), all_ones_if_set(fn, to_v)
-    for i in range(q):
-        plain, difference = fn.temp(), fn.temp()
-        select(fn, plain, v_mask, v[i], u[i])
-        select(fn, difference, v_mask, vu[i], uv[i])
-        select(fn, Reg("y", i), both_mask, difference, plain)
-    fn.emit("mov", Reg("y", q), to_v)
+def absorb(q: int, k: int) -> Function:
+    """x = k parts' low words (Q each), the high words of the thread below (k); y = their
+    sums, then each sum's carry out (generate), then whether a carry in would pass it."""
+    fn = Function(f"absorb{k}", k * q + k, k * q + 2 * k)
+    for j in range(k):
+        low, below = [Reg("x", j * q + i) for i in range(q)], Reg("x", k * q + j)
+        s = [Reg("y", j * q + i) for i in range(q)]
+        fn.chain("add", [(s[0], (low[0], below))] + [(s[i], (low[i], 0)) for i in range(1, q)])
+        fn.emit("addc", Reg("y", k * q + j), 0, 0)
+        propagate_bit(fn, s, False, Reg("y", k * q + k + j))
     fn.check()
     return fn
 
 
-def place(q: int) -> Function:
-    """x = u, v, the halved value (Q each), to_v; y = the next u, v."""
-    fn = Function("gcd_place", 3 * q + 1, 2 * q)
-    mask = all_ones_if_set(fn, Reg("x", 3 * q))
-    for i in range(q):
-        u, v, half = Reg("x", i), Reg("x", q + i), Reg("x", 2 * q + i)
-        select(fn, Reg("y", i), mask, u, half)
-        select(fn, Reg("y", q + i), mask, half, v)
+def settle(q: int, k: int) -> Function:
+    """x = the sums (k Q), their carries in (k), the carries out of the top thread (k), the
+    parts' high words (k), the mask top; y = the k numbers (Q limbs, then the sign word:
+    the top thread's high word and carry out, 0 in the others), then their lowest words."""
+    fn = Function(f"settle{k}", k * q + 3 * k + 1, k * (q + 1) + k)
+    top = Reg("x", k * q + 3 * k)
+    for j in range(k):
+        s, carry = [Reg("x", j * q + i) for i in range(q)], Reg("x", k * q + j)
+        out, high = Reg("x", k * q + k + j), Reg("x", k * q + 2 * k + j)
+        y = [Reg("y", j * (q + 1) + i) for i in range(q + 1)]
+        fn.chain("add", [(y[0], (s[0], carry))] + [(y[i], (s[i], 0)) for i in range(1, q)], carry_out=False)
+        fn.emit("add", y[q], high, out)
+        fn.emit("and", y[q], y[q], top)
+        fn.emit("mov", Reg("y", k * (q + 1) + j), y[0])
     fn.check()
     return fn
 
 
-def coefficient_pair(q: int) -> Function:
-    """x = A, C (Q each), to_v, both_odd; y = the coefficient to change (C where to_v,
-    else A), then the other where both are odd, else 0."""
-    fn = Function("coefficient_pair", 2 * q + 2, 2 * q)
-    v_mask, both_mask = all_ones_if_set(fn, Reg("x", 2 * q)), all_ones_if_set(fn, Reg("x", 2 * q + 1))
-    for i in range(q):
-        a, c, other = Reg("x", i), Reg("x", q + i), fn.temp()
-        select(fn, Reg("y", i), v_mask, c, a)
-        select(fn, other, v_mask, a, c)
-        fn.emit("and", Reg("y", q + i), other, both_mask)
+def divide(q: int, k: int) -> Function:
+    """x = k numbers (Q + 1 words), the lowest words of the thread above (k), the mask top;
+    y = each number / 2^30 (exact): the top thread's limbs take the sign word from above."""
+    fn = Function(f"divide_by_2_30_{k}", k * (q + 2) + 1, k * (q + 1))
+    top = Reg("x", k * (q + 2))
+    for j in range(k):
+        n = [Reg("x", j * (q + 1) + i) for i in range(q + 1)]
+        above, y = fn.temp(), [Reg("y", j * (q + 1) + i) for i in range(q + 1)]
+        select(fn, above, top, n[q], Reg("x", k * (q + 1) + j))
+        for i in range(q):
+            fn.emit("shf.r.clamp", y[i], n[i], n[i + 1] if i + 1 < q else above, SHIFT)
+        spread = fn.temp()  # the sign word's arithmetic shift: its sign into the top bits
+        fn.emit("shl", spread, negative(fn, n[q]), 32 - SHIFT)
+        fn.emit("shr", y[q], n[q], SHIFT)
+        fn.emit("or", y[q], y[q], spread)
     fn.check()
     return fn
 
 
-def masked(q: int) -> Function:
-    """x = Q limbs, a bit; y = the limbs where the bit is set, else 0."""
-    fn = Function("masked_by_bit", q + 1, q)
-    mask = all_ones_if_set(fn, Reg("x", q))
-    for i in range(q):
-        fn.emit("and", Reg("y", i), Reg("x", i), mask)
-    fn.check()
-    return fn
-
-
-def low_bit_source(q: int) -> Function:
-    """x = Q limbs, then the integer 1's; y = their low bit in thread 0, 1 in the others."""
-    fn = Function("low_bit_source", 2 * q, 1)
-    fn.emit("xor", Reg("y", 0), Reg("x", q), 1)
-    low = fn.temp()
-    fn.emit("and", low, Reg("x", 0), 1)
-    fn.emit("or", Reg("y", 0), Reg("y", 0), low)
-    fn.check()
-    return fn
-
-
-class _Gcd:
-    """The steps of one gcd or modinv program over vectors of the size's width."""
+class _Numbers:
+    """The steps of a gcd or modinv program: its masks, and combinations of signed numbers."""
 
     def __init__(self, shape: Shape):
         shape.check()
         self.shape, self.q = shape, shape.limbs_per_thread
         self.c = Composer(shape)
-        integer_one(self.c, shape, "unit")
+        self.c.step(ThreadStep(_all_ones(), (), (("ones", 1),)))
+        self.c.step(ShiftUp("ones", None, "below_first"))
+        self.c.step(ShiftDown("ones", "below_top"))
+        self.c.step(ThreadStep(_masks(), ("below_first", "below_top"), (("first", 1), ("top", 1))))
 
-    def broadcast_low_bit(self, c: Composer, vector: str, into: str) -> None:
-        """into = the vector's low bit, in every thread."""
-        c.step(ThreadStep(low_bit_source(self.q), (vector, "unit"), ((f"{into}_source", 1),)))
-        c.step(All(f"{into}_source", into))
+    def sign_limb(self, number: int, numbers: int) -> int:
+        """The limb index (over the group) of a number's sign word, for Broadcast."""
+        q = self.q
+        return (self.shape.threads - 1) * numbers * (q + 1) + number * (q + 1) + q
+
+    def combine(self, c: Composer, prefix: str, sources: tuple[str, ...], numbers: int, coefficients: str, count: int,
+                outputs: Sequence[Terms], out: str, divided: bool) -> None:
+        """out = the outputs' numbers (Q + 1 words each): sums of c X over their terms,
+        divided by 2^30 where `divided`; sources = a vector of `numbers` numbers, then
+        Q-limb nonnegative ones."""
+        q, k = self.q, len(outputs)
+        fn = combination(q, numbers, len(sources) - 1, count, outputs)
+        c.step(ThreadStep(fn, sources + (coefficients, "first", "top"), ((f"{prefix}_part", k * q), (f"{prefix}_high", k))))
+        c.step(ShiftUp(f"{prefix}_high", None, f"{prefix}_below", limbs=k))
+        generate, propagate = [f"{prefix}_generate{j}" for j in range(k)], [f"{prefix}_propagate{j}" for j in range(k)]
+        c.step(ThreadStep(absorb(q, k), (f"{prefix}_part", f"{prefix}_below"),
+                          ((f"{prefix}_sum", k * q),) + tuple((g, 1) for g in generate + propagate)))
+        carries, outs = [f"{prefix}_carry{j}" for j in range(k)], [f"{prefix}_out{j}" for j in range(k)]
+        for j in range(k):
+            c.step(CarryScan(generate[j], propagate[j], None, carries[j], outs[j]))
+        settled = f"{prefix}_settled" if divided else out
+        c.step(ThreadStep(settle(q, k), (f"{prefix}_sum", *carries, *outs, f"{prefix}_high", "top"),
+                          ((settled, k * (q + 1)), (f"{prefix}_lowest", k))))
+        if divided:
+            c.step(ShiftDown(f"{prefix}_lowest", f"{prefix}_above", limbs=k))
+            c.step(ThreadStep(divide(q, k), (settled, f"{prefix}_above", "top"), ((out, k * (q + 1)),)))
 
     def strip_twos(self, a: str, b: str) -> tuple[str, str, str]:
         """(a / 2^k, b / 2^k, k) for k the trailing zeros of a | b (all of its count's bits
@@ -136,84 +188,223 @@ class _Gcd:
             low = c.call(shift_constant("shl", shape.bits - amount, shape), values["either"]).result
             empty = c.call(compare("is_zero", shape), low).result
             for name, value in values.items():
-                moved = c.call(shift_constant("shr", amount, shape), value).result
-                c.step(ThreadStep(select_by_bit(q), (value, moved, empty), ((f"{name}{k}", q),)))
+                shifted = c.call(shift_constant("shr", amount, shape), value).result
+                c.step(ThreadStep(select_by_bit(q), (value, shifted, empty), ((f"{name}{k}", q),)))
                 values[name] = f"{name}{k}"
             c.step(ThreadStep(set_bit(k), ("shift", empty), (("shift", 1),)))
         return values["a"], values["b"], "shift"
 
-    def step(self, c: Composer, coefficients: tuple[str, str, str, str] | None) -> None:
-        """One binary gcd step on (u, v); with coefficients (A, C, p, p / 2), the extended
-        one's: the changed coefficient minus the other where both are odd, mod p, then
-        halved mod p ((x + p) / 2 = x / 2 + p / 2 + 1 for odd x)."""
-        shape, q = self.shape, self.q
-        c.step(ThreadStep(low_bits(q), ("u", "v", "unit"), (("u_odd_source", 1), ("both_odd_source", 1))))
-        c.step(All("u_odd_source", "u_odd"))
-        c.step(All("both_odd_source", "both_odd"))
-        uv = c.call(add_or_sub("sub", shape, carry_in=False), "u", "v")
-        vu = c.call(add_or_sub("sub", shape, carry_in=False), "v", "u")
-        c.step(ThreadStep(arrange(q), ("u", "v", uv.result, vu.result, "both_odd", "u_odd", uv.flag),
-                          (("moved", q), ("to_v", 1))))
-        half = c.call(shift_constant("shr", 1, shape), "moved").result
-        c.step(ThreadStep(place(q), ("u", "v", half, "to_v"), (("u", q), ("v", q))))
-        if coefficients is None:
-            return
-        a, cc, p, p_half = coefficients
-        c.step(ThreadStep(coefficient_pair(q), (a, cc, "to_v", "both_odd"), (("changed", q), ("subtracted", q))))
-        difference = c.call(add_or_sub("sub", shape, carry_in=False), "changed", "subtracted")
-        c.step(ThreadStep(masked(q), (p, difference.flag), (("p_if_borrow", q),)))
-        reduced = c.call(add_or_sub("add", shape, carry_in=False), difference.result, "p_if_borrow").result
-        self.broadcast_low_bit(c, reduced, "odd")
-        c.step(ThreadStep(masked(q), (p_half, "odd"), (("half_p_if_odd", q),)))
-        halved = c.call(shift_constant("shr", 1, shape), reduced).result
-        c.call(add_or_sub("add", shape), halved, "half_p_if_odd", "odd", into="halved_coefficient")
-        c.step(ThreadStep(place(q), (a, cc, "halved_coefficient", "to_v"), ((a, q), (cc, q))))
+
+def _all_ones() -> Function:
+    fn = Function("all_ones", 0, 1)
+    fn.emit("mov", Reg("y", 0), MASK)
+    fn.check()
+    return fn
+
+
+def _masks() -> Function:
+    """x = all ones shifted up a thread, and down a thread; y = the masks first and top."""
+    fn = Function("first_and_top", 2, 2)
+    fn.emit("not", Reg("y", 0), Reg("x", 0))
+    fn.emit("not", Reg("y", 1), Reg("x", 1))
+    fn.check()
+    return fn
+
+
+def gcd_start(q: int) -> Function:
+    """x = u, v (Q each), u's low word; y = f, g (Q limbs and a sign word 0 each: f the odd
+    one of u, v, u where both are), delta = 1."""
+    fn = Function("gcd_start", 2 * q + 1, 2 * (q + 1) + 1)
+    odd = fn.temp()
+    fn.emit("and", odd, Reg("x", 2 * q), 1)
+    u_odd = all_ones_if_set(fn, odd)
+    for i in range(q):
+        select(fn, Reg("y", i), u_odd, Reg("x", i), Reg("x", q + i))
+        select(fn, Reg("y", q + 1 + i), u_odd, Reg("x", q + i), Reg("x", i))
+    for word, value in ((q, 0), (2 * q + 1, 0), (2 * q + 2, 1)):
+        fn.emit("mov", Reg("y", word), value)
+    fn.check()
+    return fn
+
+
+def gcd_matrix() -> Function:
+    """x = delta, f's and g's low words; y = the next delta, u, v, q, r."""
+    fn = Function("divsteps_matrix", 3, 5)
+    delta, entries = matrix(fn, Reg("x", 0), Reg("x", 1), Reg("x", 2))
+    for i, word in enumerate([delta] + entries):
+        fn.emit("mov", Reg("y", i), word)
+    fn.check()
+    return fn
+
+
+def modinv_matrix() -> Function:
+    """x = delta, the low words of f, g, d, e, the sign words of d and e, p^-1 mod 2^32;
+    y = the next delta, u, v, q, r, then md, me: the multiples of p that d's and e's
+    combinations take so that they divide by 2^30 (libsecp256k1's modinv32: p added where
+    d or e is negative, then the low 30 bits made zero)."""
+    fn = Function("divsteps_residues", 8, 7)
+    x = [Reg("x", i) for i in range(8)]
+    delta, entries = matrix(fn, x[0], x[1], x[2])
+    u, v, q, r = entries
+    sd, se = negative(fn, x[5]), negative(fn, x[6])
+    found = []
+    for a, b in ((u, v), (q, r)):
+        m, t, low = fn.temp(), fn.temp(), fn.temp()
+        fn.emit("and", m, a, sd)
+        fn.emit("and", t, b, se)
+        fn.emit("add", m, m, t)
+        fn.emit("mul.lo", low, a, x[3])  # the combination's low word
+        fn.emit("mul.lo", t, b, x[4])
+        fn.emit("add", low, low, t)
+        fn.emit("mul.lo", low, low, x[7])
+        fn.emit("add", low, low, m)
+        fn.emit("and", low, low, (1 << SHIFT) - 1)
+        fn.emit("sub", m, m, low)
+        found.append(m)
+    for i, word in enumerate([delta] + entries + found):
+        fn.emit("mov", Reg("y", i), word)
+    fn.check()
+    return fn
+
+
+FG = ((0, 0), (1, 1)), ((2, 0), (3, 1))  # f' = u f + v g, g' = q f + r g
 
 
 def gcd(shape: Shape) -> Program:
     """gcd(a, b), gcd(a, 0) = a, gcd(0, 0) = 0: the per-thread tier's contract."""
-    g = _Gcd(shape)
+    g = _Numbers(shape)
     q, c = g.q, g.c
     u, v, shift = g.strip_twos("a", "b")
-    c.step(ThreadStep(_pair(q), (u, v), (("u", q), ("v", q))))
-    c.repeat(2 * shape.bits, lambda body: g.step(body, None))
-    c.step(ThreadStep(either(q), ("u", "v"), (("odd_part", q),)))
+    c.step(Broadcast(u, (0,), "u_low"))
+    c.step(ThreadStep(gcd_start(q), (u, v, "u_low"), (("fg", 2 * (q + 1)), ("delta", 1))))
+
+    def round_(body: Composer) -> None:
+        body.step(Broadcast("fg", (0, q + 1), "low"))
+        body.step(ThreadStep(gcd_matrix(), ("delta", "low"), (("delta", 1), ("matrix", 4))))
+        g.combine(body, "round", ("fg",), 2, "matrix", 4, FG, "fg", divided=True)
+    c.repeat(rounds(shape.bits), round_)
+    c.step(Broadcast("fg", (g.sign_limb(0, 2),), "f_sign"))
+    c.step(ThreadStep(_plus_or_minus_one(), ("f_sign",), (("sign", 1),)))
+    g.combine(c, "absolute", ("fg",), 2, "sign", 1, (((0, 0),),), "absolute", divided=False)
+    c.step(ThreadStep(moved("limbs", q + 1, range(q)), ("absolute",), (("odd_part", q),)))
     c.call(shift_variable("shl", shape), "odd_part", shift, into="y")
     return Program("gcd", shape, ("a", "b"), (), tuple(c.steps), "y", None)
+
+
+def _plus_or_minus_one() -> Function:
+    """x = a sign word; y = -1 where it is negative, else 1."""
+    fn = Function("plus_or_minus_one", 1, 1)
+    fn.emit("or", Reg("y", 0), negative(fn, Reg("x", 0)), 1)
+    fn.check()
+    return fn
+
+
+def modinv_start(q: int) -> Function:
+    """x = a, p (Q each), p's low word, the mask first; y = f = p, g = a, d = 0, e = 1 (Q
+    limbs and a sign word 0 each), delta = 1, p^-1 mod 2^32."""
+    fn = Function("modinv_start", 2 * q + 2, 4 * (q + 1) + 2)
+    a, p = [Reg("x", i) for i in range(q)], [Reg("x", q + i) for i in range(q)]
+    one = fn.temp()
+    fn.emit("and", one, Reg("x", 2 * q + 1), 1)
+    sources = p + [0] + a + [0] + [0] * (q + 1) + [one] + [0] * q + [1]
+    for i, source in enumerate(sources):
+        fn.emit("mov", Reg("y", i), source)
+    fn.emit("mov", Reg("y", len(sources)), inverse_word(fn, Reg("x", 2 * q)))
+    fn.check()
+    return fn
+
+
+def unit_parts(q: int) -> Function:
+    """x = f (Q limbs and the sign word), the masks first and top; y = whether this
+    thread's words are those of 1, and of -1 (bit 0 of each: All reads them)."""
+    fn = Function("unit_parts", q + 3, 2)
+    f, first, top = [Reg("x", i) for i in range(q + 1)], Reg("x", q + 1), Reg("x", q + 2)
+    one_low, differs_one, differs_minus = fn.temp(), fn.temp(), fn.temp()
+    fn.emit("and", one_low, first, 1)
+    fn.emit("xor", differs_one, f[0], one_low)
+    fn.emit("not", differs_minus, f[0])
+    for i in range(1, q):
+        t = fn.temp()
+        fn.emit("or", differs_one, differs_one, f[i])
+        fn.emit("not", t, f[i])
+        fn.emit("or", differs_minus, differs_minus, t)
+    fn.emit("or", differs_one, differs_one, f[q])
+    t = fn.temp()
+    fn.emit("xor", t, f[q], top)
+    fn.emit("or", differs_minus, differs_minus, t)
+    for i, differs in enumerate((differs_one, differs_minus)):
+        fn.emit("sub.cc", fn.temp(), 0, differs)  # borrows unless it is 0
+        fn.emit("subc", Reg("y", i), 0, 0)
+        fn.emit("add", Reg("y", i), Reg("y", i), 1)
+    fn.check()
+    return fn
+
+
+def sign_coefficients() -> Function:
+    """x = whether f = -1, d's sign word; y = s, s where d < 0 (else 0): s d + s p [d < 0],
+    s = -1 where f = -1, else 1."""
+    fn = Function("sign_coefficients", 2, 2)
+    s = fn.temp()
+    fn.emit("or", s, all_ones_if_set(fn, Reg("x", 0)), 1)
+    fn.emit("mov", Reg("y", 0), s)
+    fn.emit("and", Reg("y", 1), s, negative(fn, Reg("x", 1)))
+    fn.check()
+    return fn
+
+
+def add_if_negative() -> Function:
+    """x = a sign word; y = 1, then 1 where it is negative (else 0)."""
+    fn = Function("add_if_negative", 1, 2)
+    fn.emit("mov", Reg("y", 0), 1)
+    fn.emit("shr", Reg("y", 1), Reg("x", 0), 31)
+    fn.check()
+    return fn
+
+
+def no_inverse() -> Function:
+    """x = f is 1, f is -1, p's low word; y = 1 where neither, or p is even."""
+    fn = Function("no_inverse", 3, 1)
+    fn.emit("or", Reg("y", 0), Reg("x", 0), Reg("x", 1))
+    fn.emit("and", Reg("y", 0), Reg("y", 0), Reg("x", 2))
+    fn.emit("and", Reg("y", 0), Reg("y", 0), 1)
+    fn.emit("xor", Reg("y", 0), Reg("y", 0), 1)
+    fn.check()
+    return fn
+
+
+DE = ((0, 2), (1, 3), (4, 4)), ((2, 2), (3, 3), (5, 4))  # d' = u d + v e + md p, e' likewise
 
 
 def modinv(shape: Shape) -> Program:
     """a^-1 mod p for a < p, p odd: flag 1 and every result word 0 where gcd(a, p) > 1 or p
     is even (the per-thread tier's contract)."""
-    g = _Gcd(shape)
+    g = _Numbers(shape)
     q, c = g.q, g.c
-    c.step(ThreadStep(_pair(q), ("a", "p"), (("u", q), ("v", q))))
-    c.step(ThreadStep(_pair(q), ("unit", "zero"), (("A", q), ("C", q))))
-    c.call(shift_constant("shr", 1, shape), "p", into="p_half")
-    c.repeat(2 * shape.bits, lambda body: g.step(body, ("A", "C", "p", "p_half")))
-    one = c.call(compare("eq", shape), "v", "unit").result
-    g.broadcast_low_bit(c, "p", "p_odd")
-    c.step(ThreadStep(_both_bits(), (one, "p_odd"), (("no_inverse", 1),)))
-    c.step(ThreadStep(zero_where(q), ("C", "no_inverse"), (("y", q),)))
+    state = 4 * (q + 1)
+    c.step(Broadcast("p", (0,), "p_low"))
+    c.step(ThreadStep(modinv_start(q), ("a", "p", "p_low", "first"),
+                      (("fgde", state), ("delta", 1), ("p_inverse", 1))))
+
+    def round_(body: Composer) -> None:
+        body.step(Broadcast("fgde", (0, q + 1, 2 * (q + 1), 3 * (q + 1), g.sign_limb(2, 4), g.sign_limb(3, 4)),
+                            "low"))
+        body.step(ThreadStep(modinv_matrix(), ("delta", "low", "p_inverse"), (("delta", 1), ("matrix", 6))))
+        g.combine(body, "round", ("fgde", "p"), 4, "matrix", 6, FG + DE, "fgde", divided=True)
+    c.repeat(rounds(shape.bits), round_)
+    c.step(ThreadStep(moved("f", state, range(q + 1)), ("fgde",), (("f", q + 1),)))
+    c.step(ThreadStep(unit_parts(q), ("f", "first", "top"), (("one_part", 1), ("minus_part", 1))))
+    c.step(All("one_part", "is_one"))
+    c.step(All("minus_part", "is_minus_one"))
+    c.step(Broadcast("fgde", (g.sign_limb(2, 4),), "d_sign"))
+    c.step(ThreadStep(sign_coefficients(), ("is_minus_one", "d_sign"), (("signs", 2),)))
+    g.combine(c, "signed", ("fgde", "p"), 4, "signs", 2, (((0, 2), (1, 4)),), "signed", divided=False)
+    c.step(Broadcast("signed", (g.sign_limb(0, 1),), "signed_sign"))
+    c.step(ThreadStep(add_if_negative(), ("signed_sign",), (("lift", 2),)))
+    g.combine(c, "lifted", ("signed", "p"), 1, "lift", 2, (((0, 0), (1, 1)),), "inverse", divided=False)
+    c.step(ThreadStep(no_inverse(), ("is_one", "is_minus_one", "p_low"), (("no_inverse", 1),)))
+    c.step(ThreadStep(moved("limbs", q + 1, range(q)), ("inverse",), (("inverse_limbs", q),)))
+    c.step(ThreadStep(zero_where(q), ("inverse_limbs", "no_inverse"), (("y", q),)))
     return Program("modinv", shape, ("a", "p"), (), tuple(c.steps), "y", "no_inverse")
-
-
-def _pair(q: int) -> Function:
-    """y = the two Q-limb vectors x, as they are (two named copies)."""
-    fn = Function("copy_pair", 2 * q, 2 * q)
-    for i in range(2 * q):
-        fn.emit("mov", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
-
-
-def _both_bits() -> Function:
-    """y = 1 - (x[0] and x[1]): the flag where one of the two conditions fails."""
-    fn = Function("not_both", 2, 1)
-    fn.emit("and", Reg("y", 0), Reg("x", 0), Reg("x", 1))
-    fn.emit("xor", Reg("y", 0), Reg("y", 0), 1)
-    fn.check()
-    return fn
 
 
 PLANNERS = {"gcd": gcd, "modinv": modinv}

@@ -45,14 +45,14 @@ def rounds(bits: int) -> int:
     return -(-divsteps // STEPS)
 
 
-def _negative(fn: Function, word: Operand) -> Reg:
+def negative(fn: Function, word: Operand) -> Reg:
     """All ones where the signed word is negative, else 0."""
     bit = fn.temp()
     fn.emit("shr", bit, word, 31)
     return all_ones_if_set(fn, bit)
 
 
-def _conditional_negate(fn: Function, value: Operand, mask: Reg) -> Reg:
+def conditional_negate(fn: Function, value: Operand, mask: Reg) -> Reg:
     """-value where mask is all ones, else value: (value ^ mask) - mask."""
     t = fn.temp()
     fn.emit("xor", t, value, mask)
@@ -60,7 +60,7 @@ def _conditional_negate(fn: Function, value: Operand, mask: Reg) -> Reg:
     return t
 
 
-def _matrix(fn: Function, delta: Operand, f0: Operand, g0: Operand) -> tuple[Reg, list[Reg]]:
+def matrix(fn: Function, delta: Operand, f0: Operand, g0: Operand) -> tuple[Reg, list[Reg]]:
     """STEPS divsteps on f's and g's low words: the next delta and u, v, q, r (signed words).
     Each step as libsecp256k1's: with c1 = (delta > 0), c2 = (g odd), g += (c1 ? -f : f) if
     c2 (and q, r likewise from u, v); then where both hold delta = -delta and f += g (the new
@@ -75,12 +75,12 @@ def _matrix(fn: Function, delta: Operand, f0: Operand, g0: Operand) -> tuple[Reg
     for _ in range(STEPS):
         minus = fn.temp()
         fn.emit("sub", minus, 0, d)
-        c1 = _negative(fn, minus)  # delta > 0
+        c1 = negative(fn, minus)  # delta > 0
         odd = fn.temp()
         fn.emit("and", odd, g, 1)
         c2 = all_ones_if_set(fn, odd)
         for into, source in ((g, f), (q, u), (r, v)):
-            term = _conditional_negate(fn, source, c1)
+            term = conditional_negate(fn, source, c1)
             fn.emit("and", term, term, c2)
             fn.emit("add", into, into, term)
         swap = fn.temp()
@@ -107,7 +107,7 @@ def _combination(fn: Function, a: list[Operand], ma: Reg, b: list[Operand], mb: 
     w = len(a)
     out = fn.temps_list(w + 1)
     for first, (value, m) in enumerate(((a, ma), (b, mb))):
-        ext = list(value) + ([_negative(fn, value[-1])] if signed else [0])
+        ext = list(value) + ([negative(fn, value[-1])] if signed else [0])
         # out (+)= m ext, lows then highs, each a carry chain over the words
         if first == 0:
             for i in range(w + 1):
@@ -115,10 +115,10 @@ def _combination(fn: Function, a: list[Operand], ma: Reg, b: list[Operand], mb: 
         else:
             fn.chain("mad.lo", [(out[i], (m, ext[i], out[i])) for i in range(w + 1)], carry_out=False)
         fn.chain("mad.hi", [(out[i], (m, ext[i - 1], out[i])) for i in range(1, w + 1)], carry_out=False)
-        negative = _negative(fn, m)
+        below_zero = negative(fn, m)
         moved = fn.temps_list(w)
         for i in range(w):
-            fn.emit("and", moved[i], ext[i], negative)
+            fn.emit("and", moved[i], ext[i], below_zero)
         fn.chain("sub", [(out[i + 1], (out[i + 1], moved[i])) for i in range(w)], carry_out=False)
     return out
 
@@ -131,9 +131,9 @@ def _shifted(fn: Function, value: list[Reg], words: int, into: list[Reg] | None 
     return out
 
 
-def _update_fg(fn: Function, f: list[Reg], g: list[Reg], matrix: list[Reg], out_f: list[Reg],
+def _update_fg(fn: Function, f: list[Reg], g: list[Reg], entries: list[Reg], out_f: list[Reg],
                out_g: list[Reg]) -> None:
-    u, v, q, r = matrix
+    u, v, q, r = entries
     w = len(f)
     _shifted(fn, _combination(fn, f, u, g, v, signed=True), w, out_f)
     _shifted(fn, _combination(fn, f, q, g, r, signed=True), w, out_g)
@@ -154,15 +154,15 @@ def _update_residue(fn: Function, d: list[Reg], e: list[Reg], mu: Reg, mv: Reg, 
     fn.chain_of([("mad.hi", s[i + 1], (m, p[i], s[i + 1])) for i in range(n)] + [("add", s[n + 1], (s[n + 1], 0))],
                 carry_out=False)
     t = _shifted(fn, s, n + 1)  # in [-p, 2p): n words and a sign word
-    negative = _negative(fn, t[n])
+    below_zero = negative(fn, t[n])
     p_or_0 = fn.temps_list(n)
     for i in range(n):
-        fn.emit("and", p_or_0[i], p[i], negative)
+        fn.emit("and", p_or_0[i], p[i], below_zero)
     added, less = fn.temps_list(n + 1), fn.temps_list(n + 1)
-    fn.chain("add", [(added[i], (t[i], p_or_0[i])) for i in range(n)] + [(added[n], (t[n], negative))],
+    fn.chain("add", [(added[i], (t[i], p_or_0[i])) for i in range(n)] + [(added[n], (t[n], below_zero))],
              carry_out=False)
     fn.chain("sub", [(less[i], (added[i], p[i])) for i in range(n)] + [(less[n], (added[n], 0))], carry_out=False)
-    keep = _negative(fn, less[n])  # added < p
+    keep = negative(fn, less[n])  # added < p
     for i in range(n):
         select(fn, out[i], keep, added[i], less[i])
 
@@ -172,9 +172,9 @@ def gcd_round(size: Size) -> Function:
     w = size.limbs + 1
     fn = Function("gcd_round", 1 + 2 * w, 1 + 2 * w)
     f, g = [Reg("x", 1 + i) for i in range(w)], [Reg("x", 1 + w + i) for i in range(w)]
-    delta, matrix = _matrix(fn, Reg("x", 0), f[0], g[0])
+    delta, entries = matrix(fn, Reg("x", 0), f[0], g[0])
     fn.emit("mov", Reg("y", 0), delta)
-    _update_fg(fn, f, g, matrix, [Reg("y", 1 + i) for i in range(w)], [Reg("y", 1 + w + i) for i in range(w)])
+    _update_fg(fn, f, g, entries, [Reg("y", 1 + i) for i in range(w)], [Reg("y", 1 + w + i) for i in range(w)])
     fn.check()
     return fn
 
@@ -211,7 +211,7 @@ def gcd_start(size: Size) -> Function:
 
 def _absolute(fn: Function, value: list[Reg]) -> list[Reg]:
     """|value| of a two's complement value: (value ^ s) - s, s its sign's mask."""
-    sign = _negative(fn, value[-1])
+    sign = negative(fn, value[-1])
     flipped = fn.temps_list(len(value))
     for i, word in enumerate(value):
         fn.emit("xor", flipped[i], word, sign)
@@ -259,10 +259,10 @@ def modinv_round(size: Size) -> Function:
     x = [Reg("x", i) for i in range(fn.in_words)]
     y = [Reg("y", i) for i in range(fn.out_words)]
     (delta_in,), f, g, d, e, p, (minus_inverse,) = (x[part] for part in parts)
-    delta, matrix = _matrix(fn, delta_in, f[0], g[0])
+    delta, entries = matrix(fn, delta_in, f[0], g[0])
     fn.emit("mov", y[0], delta)
-    _update_fg(fn, f, g, matrix, y[parts[1]], y[parts[2]])
-    u, v, q, r = matrix
+    _update_fg(fn, f, g, entries, y[parts[1]], y[parts[2]])
+    u, v, q, r = entries
     _update_residue(fn, d, e, u, v, p, minus_inverse, y[parts[3]])
     _update_residue(fn, d, e, q, r, p, minus_inverse, y[parts[4]])
     fn.check()
@@ -307,8 +307,7 @@ def loop_call(start: str, round_: str, finish: str, size: Size) -> str:
 
 OPERATIONS = [
     LoopOperation("gcd", "the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same "
-                  "steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group "
-                  "tier: the binary gcd)", binary,
+                  "steps whatever the values (Bernstein and Yang's divsteps, in both tiers)", binary,
                   lambda s: loop_call("gcd_start", "gcd_round", "gcd_finish", s), lambda s: [], result=same_limbs,
                   steps=lambda s: [gcd_start(s), gcd_round(s), gcd_finish(s)]),
 ]

@@ -162,8 +162,7 @@ OPERATIONS = [
                   "::mpgen::loops::barrett_reciprocal<division_normalize, division_step, division_finish, limbs>(y, x);",
                   lambda s: [], flag=True, result=lambda s: limbs_for(reciprocal_bits(s)), steps=division_steps),
     LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time, the same steps whatever the "
-                  "values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary "
-                  "extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
+                  "values (Bernstein and Yang's divsteps, in both tiers); flag 1 and result 0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
                   lambda s: loop_call("modinv_start", "modinv_round", "modinv_finish", s), lambda s: [], flag=True,
                   modulus_operand=1, odd_modulus="modinv divides by 2 modulo p",
                   steps=lambda s: [modinv_start(s), modinv_round(s), modinv_finish(s)]),
