@@ -1586,6 +1586,14 @@ struct on_device {
     }
   }
 
+  // Whether bit 0 of `bit` is set in every thread of the warp (Block: of the block), the
+  // same answer in each of them: where a Repeat may end early.
+  template <bool Block>
+  __device__ __forceinline__ static bool every(uint32_t bit) {
+    if constexpr (Block) return __syncthreads_and(bit & 1) != 0;
+    else return __all_sync(~0u, bit & 1) != 0;
+  }
+
   // 1 where bit 0 of `bit` is set in every thread of the group, else 0.
   __device__ __forceinline__ static uint32_t all(uint32_t bit) {
     const unsigned lane = threadIdx.x % 32;
@@ -2198,10 +2206,15 @@ inline void shift_down(unsigned L, unsigned K, const uint32_t* v, uint32_t* out)
   for (unsigned i = L - K; i < L; ++i) out[i] = 0;
 }
 
+inline bool every(unsigned T, const uint32_t* bit) {
+  uint32_t set = 1;
+  for (unsigned i = 0; i < T; ++i) set &= bit[i];
+  return set & 1;
+}
+
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
-  uint32_t every = 1;
-  for (unsigned i = 0; i < T; ++i) every &= bit[i];
-  for (unsigned i = 0; i < T; ++i) out[i] = every & 1;
+  const uint32_t set = every(T, bit);
+  for (unsigned i = 0; i < T; ++i) out[i] = set;
 }
 }  // namespace on_host
 #endif  // __CUDACC_RTC__

@@ -95,8 +95,11 @@ def test_the_group_tier_never_branches_or_addresses_memory_by_data(tmp_path, bit
     kernels = kernels_ptx(tmp_path, size, ops, harness=GROUP_KERNELS)
     assert sorted(kernels) == sorted(op.cpp_name for op in ops)
     for name, code in kernels.items():
-        assert on_data(code, ("bra", "ld.", "st.")) == [], f"{name} at {bits} bits"
+        kinds = ("ld.", "st.") if name == "gcd" else ("bra", "ld.", "st.")  # gcd's rounds end once g = 0
+        assert on_data(code, kinds) == [], f"{name} at {bits} bits"
     assert any(i.startswith("@") and "bra" in i for i in kernels["mul"])  # the product's rows loop
+    if "gcd" in kernels:  # and only its loop's end: one branch on the values
+        assert len(on_data(kernels["gcd"], ("bra",))) == 1
 
 
 REGISTER = re.compile(r"%\w+|\bt\d+\b")  # PTX's registers, and the inline asm's temporaries
@@ -119,7 +122,7 @@ def on_data(code: list[str], kinds: tuple[str, ...]) -> list[str]:
         opcode, _, operands = body.rstrip(";").partition(" ")
         operands = operands.strip()
         writes = not opcode.startswith(("st.", "bra", "ret", "exit", "bar", "membar", "fence")) \
-            and not opcode.endswith(":")
+            and not opcode.endswith(":") or opcode.startswith("bar.red")  # a block's reduction writes
         if writes and operands.startswith("{"):
             dst_text, src_text = operands[:operands.index("}") + 1], operands[operands.index("}") + 1:]
         elif writes:
@@ -128,6 +131,10 @@ def on_data(code: list[str], kinds: tuple[str, ...]) -> list[str]:
             dst_text, src_text = "", operands
         srcs = set(REGISTER.findall(src_text)) | ({guard[1]} if guard else set())
         dsts = frozenset(REGISTER.findall(dst_text.replace("|", ",")))
+        if opcode.startswith(("addc", "subc", "madc")):  # the carry flag as a register
+            srcs.add("%CC")
+        if ".cc" in opcode:
+            dsts |= {"%CC"}
         steps.append((opcode, dsts, srcs, bool(guard), operands))
     labels = {opcode[:-1]: i for i, (opcode, *_) in enumerate(steps) if opcode.endswith(":")}
 
@@ -176,6 +183,13 @@ def test_branches_on_data_sees_through_arithmetic():
             "setp.lt.u32 %p1, %r1, 8;", "@%p1 bra $L__BB0_1;",
             "xor.b32 %r3, %r2, 5;", "setp.eq.u32 %p2, %r3, 0;", "@!%p2 bra $L__BB0_1;"]
     assert branches_on_data(code) == ["@!%p2 bra $L__BB0_1;"]
+
+
+def test_branches_on_data_sees_through_the_carry_flag_and_a_block_reduction():
+    code = ["ld.param.u64 %rd1, [p];", "ld.global.u32 %r2, [%rd1];", "sub.cc.u32 t1, 0, %r2;",
+            "subc.u32 %r3, 0, 0;", "setp.ne.u32 %p1, %r3, 0;", "bar.red.and.pred %p2, 0, %p1;",
+            "$L__BB0_1:", "@%p2 bra $L__BB0_1;"]
+    assert branches_on_data(code) == ["@%p2 bra $L__BB0_1;"]
 
 
 # Constant time: no modular operation branches, for moduli with and without spare bits,

@@ -27,7 +27,7 @@ def renamed(step: Step, name: Callable[[str], str]) -> Step:
     if isinstance(step, ThreadStep):
         return replace(step, reads=tuple(map(name, step.reads)), writes=tuple((name(n), w) for n, w in step.writes))
     if isinstance(step, Repeat):
-        return replace(step, body=tuple(renamed(s, name) for s in step.body))
+        return replace(step, body=tuple(renamed(s, name) for s in step.body), until=step.until and name(step.until))
     return replace(step, **{f: name(getattr(step, f)) for f in _VECTOR_FIELDS[type(step)] if getattr(step, f)})
 
 
@@ -88,8 +88,8 @@ class Composer:
     def step(self, step: Step) -> None:
         self.steps.append(step)
 
-    def repeat(self, count: int, body: Callable[["Composer"], None]) -> None:
-        """body's steps, run `count` times."""
+    def repeat(self, count: int, body: Callable[["Composer"], None], until: str | None = None) -> None:
+        """body's steps, run `count` times (or fewer: Repeat's `until`)."""
         inner = Composer(self.shape, self._counter)
         body(inner)
-        self.steps.append(Repeat(count, tuple(inner.steps)))
+        self.steps.append(Repeat(count, tuple(inner.steps), until))

@@ -249,9 +249,14 @@ class Handoff:
 class Repeat:
     """`body` run `count` times, a count fixed by the plan (never by the values): a loop on
     the GPU and the host, so that a Newton iteration or an exponent's bits take one copy of
-    their steps. A vector the body reads before it writes carries from one run to the next."""
+    their steps. A vector the body reads before it writes carries from one run to the next.
+    `until` (a one-word vector the body writes; None: none): the loop may end early, after
+    a run that leaves bit 0 of it set in every thread of the warp or of the block (on the
+    host: of the group), so that only a body that changes nothing once it is set may
+    have one; the loop then branches on the values (gcd, not meant for secrets)."""
     count: int
     body: tuple["Step", ...]
+    until: str | None = None
 
 
 Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror, Broadcast, ShiftUp,
@@ -331,7 +336,7 @@ def read(program: Program) -> set[str]:
     """The vectors some step, the result or the flag reads: a thread step's other outputs,
     and a Top's flag or clearing that nothing reads, are dropped, so that no compiler warns
     of unused ones (a composed program calls add for its sum or for its carry alone)."""
-    names = set(program.result_vectors) | ({program.flag} if program.flag else set())
+    names = set(program.result_vectors) | ({program.flag} if program.flag else set()) | _until(program.steps)
     for step in flat(program.steps):
         if isinstance(step, ThreadStep):
             names.update(step.reads)
@@ -352,6 +357,15 @@ def read(program: Program) -> set[str]:
             exact = step.width(program.shape) == program.shape.held_bits
             names.add(step.above if exact and step.above else step.vector)
     return names
+
+
+def _until(steps) -> set[str]:
+    """The vectors that end Repeats early."""
+    found = set()
+    for step in steps:
+        if isinstance(step, Repeat):
+            found |= _until(step.body) | ({step.until} if step.until else set())
+    return found
 
 
 def top_wanted(step: Top, program: Program, names: set[str]) -> tuple[bool, bool]:
@@ -435,6 +449,8 @@ def _run(steps, shape: Shape, state: list[dict[str, list[int]]]) -> None:
         if isinstance(step, Repeat):
             for _ in range(step.count):
                 _run(step.body, shape, state)
+                if step.until and all(thread[step.until][0] & 1 for thread in state):
+                    break
         elif isinstance(step, ThreadStep):
             for thread in state:
                 y = execute_list(step.fn, [w for name in step.reads for w in thread[name]])

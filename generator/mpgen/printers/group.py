@@ -144,8 +144,9 @@ class _Steps:
         for step in steps:
             if isinstance(step, Repeat):
                 loop = f"repeat{depth}"
+                done = [f"  if ({self.every(step)}) break;"] if step.until else []
                 lines += [f"for (unsigned {loop} = 0; {loop} < {step.count}; ++{loop}) {{"] + \
-                    ["  " + line for line in self.emit(step.body, depth + 1)] + ["}"]
+                    ["  " + line for line in self.emit(step.body, depth + 1)] + done + ["}"]
             else:
                 lines += getattr(self, _KINDS.get(type(step), "top"))(step)
         return lines
@@ -165,6 +166,13 @@ class _DeviceSteps(_Steps):
 
     def thread_step(self, step: ThreadStep) -> list[str]:
         return _thread_step(step, self.sizes)
+
+    def every(self, step: Repeat) -> str:
+        """Whether a Repeat may end: its `until` set in every thread of the warp, or of the
+        block where a step of its body may synchronize the block (T > 32, or shared memory)."""
+        within_warp = self.threads <= 32 and all(
+            isinstance(s, (ThreadStep, CarryScan, All, Broadcast, ShiftUp, ShiftDown)) for s in flat(step.body))
+        return f"{self.on}::template every<{'false' if within_warp else 'true'}>({var(step.until)}[0])"
 
     def carry_scan(self, step: CarryScan) -> list[str]:
         carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
@@ -223,6 +231,9 @@ class _HostSteps(_Steps):
 
     def view(self, name: str) -> str:
         return f"(&{var(name)}[t * {self.sizes[name]}])"
+
+    def every(self, step: Repeat) -> str:
+        return f"::mpgen::group::on_host::every({self.threads}, {var(step.until)})"
 
     def each_thread(self, line: str) -> str:
         return f"for (unsigned t = 0; t < {self.threads}; ++t) {line}"
