@@ -10581,7 +10581,7 @@ struct gcd_start {
 #endif
 };
 
-// gcd_round: a step that the loops below call; 1036 instructions.
+// gcd_round: a step that the loops below call; 857 instructions.
 struct gcd_round {
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 13;
@@ -10589,76 +10589,79 @@ struct gcd_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<421>;\n\t"
-        "mov.b32 t0, %13;\n\t"
+        ".reg .u32 t<366>;\n\t"
+        "sub.u32 t0, 0, %13;\n\t"
         "mov.b32 t1, %14;\n\t"
         "mov.b32 t2, %20;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -10669,86 +10672,84 @@ struct gcd_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -10759,416 +10760,388 @@ struct gcd_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -11176,89 +11149,87 @@ struct gcd_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -11266,366 +11237,216 @@ struct gcd_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t319, %19, 31;\n\t"
+        "sub.u32 t320, 0, t319;\n\t"
+        "mul.lo.u32 t312, t307, %14;\n\t"
+        "mul.lo.u32 t313, t307, %15;\n\t"
+        "mul.lo.u32 t314, t307, %16;\n\t"
+        "mul.lo.u32 t315, t307, %17;\n\t"
+        "mul.lo.u32 t316, t307, %18;\n\t"
+        "mul.lo.u32 t317, t307, %19;\n\t"
+        "mul.lo.u32 t318, t307, t320;\n\t"
+        "mad.hi.cc.u32 t313, t307, %14, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %15, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %16, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %17, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %18, t317;\n\t"
+        "madc.hi.u32 t318, t307, %19, t318;\n\t"
+        "shr.b32 t321, t307, 31;\n\t"
+        "sub.u32 t322, 0, t321;\n\t"
+        "and.b32 t323, %14, t322;\n\t"
+        "and.b32 t324, %15, t322;\n\t"
+        "and.b32 t325, %16, t322;\n\t"
+        "and.b32 t326, %17, t322;\n\t"
+        "and.b32 t327, %18, t322;\n\t"
+        "and.b32 t328, %19, t322;\n\t"
+        "sub.cc.u32 t313, t313, t323;\n\t"
+        "subc.cc.u32 t314, t314, t324;\n\t"
+        "subc.cc.u32 t315, t315, t325;\n\t"
+        "subc.cc.u32 t316, t316, t326;\n\t"
+        "subc.cc.u32 t317, t317, t327;\n\t"
+        "subc.u32 t318, t318, t328;\n\t"
+        "shr.b32 t329, %25, 31;\n\t"
+        "sub.u32 t330, 0, t329;\n\t"
+        "mad.lo.cc.u32 t312, t308, %20, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %21, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %22, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %23, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %24, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %25, t317;\n\t"
+        "madc.lo.u32 t318, t308, t330, t318;\n\t"
+        "mad.hi.cc.u32 t313, t308, %20, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %21, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %22, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %23, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %24, t317;\n\t"
+        "madc.hi.u32 t318, t308, %25, t318;\n\t"
+        "shr.b32 t331, t308, 31;\n\t"
+        "sub.u32 t332, 0, t331;\n\t"
+        "and.b32 t333, %20, t332;\n\t"
+        "and.b32 t334, %21, t332;\n\t"
+        "and.b32 t335, %22, t332;\n\t"
+        "and.b32 t336, %23, t332;\n\t"
+        "and.b32 t337, %24, t332;\n\t"
+        "and.b32 t338, %25, t332;\n\t"
+        "sub.cc.u32 t313, t313, t333;\n\t"
+        "subc.cc.u32 t314, t314, t334;\n\t"
+        "subc.cc.u32 t315, t315, t335;\n\t"
+        "subc.cc.u32 t316, t316, t336;\n\t"
+        "subc.cc.u32 t317, t317, t337;\n\t"
+        "subc.u32 t318, t318, t338;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shr.b32 t346, %19, 31;\n\t"
         "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
+        "mul.lo.u32 t339, t309, %14;\n\t"
+        "mul.lo.u32 t340, t309, %15;\n\t"
+        "mul.lo.u32 t341, t309, %16;\n\t"
+        "mul.lo.u32 t342, t309, %17;\n\t"
+        "mul.lo.u32 t343, t309, %18;\n\t"
+        "mul.lo.u32 t344, t309, %19;\n\t"
+        "mul.lo.u32 t345, t309, t347;\n\t"
+        "mad.hi.cc.u32 t340, t309, %14, t340;\n\t"
+        "madc.hi.cc.u32 t341, t309, %15, t341;\n\t"
+        "madc.hi.cc.u32 t342, t309, %16, t342;\n\t"
+        "madc.hi.cc.u32 t343, t309, %17, t343;\n\t"
+        "madc.hi.cc.u32 t344, t309, %18, t344;\n\t"
+        "madc.hi.u32 t345, t309, %19, t345;\n\t"
+        "shr.b32 t348, t309, 31;\n\t"
+        "sub.u32 t349, 0, t348;\n\t"
+        "and.b32 t350, %14, t349;\n\t"
+        "and.b32 t351, %15, t349;\n\t"
+        "and.b32 t352, %16, t349;\n\t"
+        "and.b32 t353, %17, t349;\n\t"
+        "and.b32 t354, %18, t349;\n\t"
+        "and.b32 t355, %19, t349;\n\t"
+        "sub.cc.u32 t340, t340, t350;\n\t"
+        "subc.cc.u32 t341, t341, t351;\n\t"
+        "subc.cc.u32 t342, t342, t352;\n\t"
+        "subc.cc.u32 t343, t343, t353;\n\t"
+        "subc.cc.u32 t344, t344, t354;\n\t"
+        "subc.u32 t345, t345, t355;\n\t"
+        "shr.b32 t356, %25, 31;\n\t"
         "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
+        "mad.lo.cc.u32 t339, t310, %20, t339;\n\t"
+        "madc.lo.cc.u32 t340, t310, %21, t340;\n\t"
+        "madc.lo.cc.u32 t341, t310, %22, t341;\n\t"
+        "madc.lo.cc.u32 t342, t310, %23, t342;\n\t"
+        "madc.lo.cc.u32 t343, t310, %24, t343;\n\t"
+        "madc.lo.cc.u32 t344, t310, %25, t344;\n\t"
+        "madc.lo.u32 t345, t310, t357, t345;\n\t"
+        "mad.hi.cc.u32 t340, t310, %20, t340;\n\t"
+        "madc.hi.cc.u32 t341, t310, %21, t341;\n\t"
+        "madc.hi.cc.u32 t342, t310, %22, t342;\n\t"
+        "madc.hi.cc.u32 t343, t310, %23, t343;\n\t"
+        "madc.hi.cc.u32 t344, t310, %24, t344;\n\t"
+        "madc.hi.u32 t345, t310, %25, t345;\n\t"
+        "shr.b32 t358, t310, 31;\n\t"
         "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t374, %19, 31;\n\t"
-        "sub.u32 t375, 0, t374;\n\t"
-        "mul.lo.u32 t367, t3, %14;\n\t"
-        "mul.lo.u32 t368, t3, %15;\n\t"
-        "mul.lo.u32 t369, t3, %16;\n\t"
-        "mul.lo.u32 t370, t3, %17;\n\t"
-        "mul.lo.u32 t371, t3, %18;\n\t"
-        "mul.lo.u32 t372, t3, %19;\n\t"
-        "mul.lo.u32 t373, t3, t375;\n\t"
-        "mad.hi.cc.u32 t368, t3, %14, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %15, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %16, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %17, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %18, t372;\n\t"
-        "madc.hi.u32 t373, t3, %19, t373;\n\t"
-        "shr.b32 t376, t3, 31;\n\t"
-        "sub.u32 t377, 0, t376;\n\t"
-        "and.b32 t378, %14, t377;\n\t"
-        "and.b32 t379, %15, t377;\n\t"
-        "and.b32 t380, %16, t377;\n\t"
-        "and.b32 t381, %17, t377;\n\t"
-        "and.b32 t382, %18, t377;\n\t"
-        "and.b32 t383, %19, t377;\n\t"
-        "sub.cc.u32 t368, t368, t378;\n\t"
-        "subc.cc.u32 t369, t369, t379;\n\t"
-        "subc.cc.u32 t370, t370, t380;\n\t"
-        "subc.cc.u32 t371, t371, t381;\n\t"
-        "subc.cc.u32 t372, t372, t382;\n\t"
-        "subc.u32 t373, t373, t383;\n\t"
-        "shr.b32 t384, %25, 31;\n\t"
-        "sub.u32 t385, 0, t384;\n\t"
-        "mad.lo.cc.u32 t367, t4, %20, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %21, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %22, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %23, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %24, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %25, t372;\n\t"
-        "madc.lo.u32 t373, t4, t385, t373;\n\t"
-        "mad.hi.cc.u32 t368, t4, %20, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %21, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %22, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %23, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %24, t372;\n\t"
-        "madc.hi.u32 t373, t4, %25, t373;\n\t"
-        "shr.b32 t386, t4, 31;\n\t"
-        "sub.u32 t387, 0, t386;\n\t"
-        "and.b32 t388, %20, t387;\n\t"
-        "and.b32 t389, %21, t387;\n\t"
-        "and.b32 t390, %22, t387;\n\t"
-        "and.b32 t391, %23, t387;\n\t"
-        "and.b32 t392, %24, t387;\n\t"
-        "and.b32 t393, %25, t387;\n\t"
-        "sub.cc.u32 t368, t368, t388;\n\t"
-        "subc.cc.u32 t369, t369, t389;\n\t"
-        "subc.cc.u32 t370, t370, t390;\n\t"
-        "subc.cc.u32 t371, t371, t391;\n\t"
-        "subc.cc.u32 t372, t372, t392;\n\t"
-        "subc.u32 t373, t373, t393;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shr.b32 t401, %19, 31;\n\t"
-        "sub.u32 t402, 0, t401;\n\t"
-        "mul.lo.u32 t394, t5, %14;\n\t"
-        "mul.lo.u32 t395, t5, %15;\n\t"
-        "mul.lo.u32 t396, t5, %16;\n\t"
-        "mul.lo.u32 t397, t5, %17;\n\t"
-        "mul.lo.u32 t398, t5, %18;\n\t"
-        "mul.lo.u32 t399, t5, %19;\n\t"
-        "mul.lo.u32 t400, t5, t402;\n\t"
-        "mad.hi.cc.u32 t395, t5, %14, t395;\n\t"
-        "madc.hi.cc.u32 t396, t5, %15, t396;\n\t"
-        "madc.hi.cc.u32 t397, t5, %16, t397;\n\t"
-        "madc.hi.cc.u32 t398, t5, %17, t398;\n\t"
-        "madc.hi.cc.u32 t399, t5, %18, t399;\n\t"
-        "madc.hi.u32 t400, t5, %19, t400;\n\t"
-        "shr.b32 t403, t5, 31;\n\t"
-        "sub.u32 t404, 0, t403;\n\t"
-        "and.b32 t405, %14, t404;\n\t"
-        "and.b32 t406, %15, t404;\n\t"
-        "and.b32 t407, %16, t404;\n\t"
-        "and.b32 t408, %17, t404;\n\t"
-        "and.b32 t409, %18, t404;\n\t"
-        "and.b32 t410, %19, t404;\n\t"
-        "sub.cc.u32 t395, t395, t405;\n\t"
-        "subc.cc.u32 t396, t396, t406;\n\t"
-        "subc.cc.u32 t397, t397, t407;\n\t"
-        "subc.cc.u32 t398, t398, t408;\n\t"
-        "subc.cc.u32 t399, t399, t409;\n\t"
-        "subc.u32 t400, t400, t410;\n\t"
-        "shr.b32 t411, %25, 31;\n\t"
-        "sub.u32 t412, 0, t411;\n\t"
-        "mad.lo.cc.u32 t394, t6, %20, t394;\n\t"
-        "madc.lo.cc.u32 t395, t6, %21, t395;\n\t"
-        "madc.lo.cc.u32 t396, t6, %22, t396;\n\t"
-        "madc.lo.cc.u32 t397, t6, %23, t397;\n\t"
-        "madc.lo.cc.u32 t398, t6, %24, t398;\n\t"
-        "madc.lo.cc.u32 t399, t6, %25, t399;\n\t"
-        "madc.lo.u32 t400, t6, t412, t400;\n\t"
-        "mad.hi.cc.u32 t395, t6, %20, t395;\n\t"
-        "madc.hi.cc.u32 t396, t6, %21, t396;\n\t"
-        "madc.hi.cc.u32 t397, t6, %22, t397;\n\t"
-        "madc.hi.cc.u32 t398, t6, %23, t398;\n\t"
-        "madc.hi.cc.u32 t399, t6, %24, t399;\n\t"
-        "madc.hi.u32 t400, t6, %25, t400;\n\t"
-        "shr.b32 t413, t6, 31;\n\t"
-        "sub.u32 t414, 0, t413;\n\t"
-        "and.b32 t415, %20, t414;\n\t"
-        "and.b32 t416, %21, t414;\n\t"
-        "and.b32 t417, %22, t414;\n\t"
-        "and.b32 t418, %23, t414;\n\t"
-        "and.b32 t419, %24, t414;\n\t"
-        "and.b32 t420, %25, t414;\n\t"
-        "sub.cc.u32 t395, t395, t415;\n\t"
-        "subc.cc.u32 t396, t396, t416;\n\t"
-        "subc.cc.u32 t397, t397, t417;\n\t"
-        "subc.cc.u32 t398, t398, t418;\n\t"
-        "subc.cc.u32 t399, t399, t419;\n\t"
-        "subc.u32 t400, t400, t420;\n\t"
-        "shf.r.clamp.b32 %7, t394, t395, 30;\n\t"
-        "shf.r.clamp.b32 %8, t395, t396, 30;\n\t"
-        "shf.r.clamp.b32 %9, t396, t397, 30;\n\t"
-        "shf.r.clamp.b32 %10, t397, t398, 30;\n\t"
-        "shf.r.clamp.b32 %11, t398, t399, 30;\n\t"
-        "shf.r.clamp.b32 %12, t399, t400, 30;\n\t"
+        "and.b32 t360, %20, t359;\n\t"
+        "and.b32 t361, %21, t359;\n\t"
+        "and.b32 t362, %22, t359;\n\t"
+        "and.b32 t363, %23, t359;\n\t"
+        "and.b32 t364, %24, t359;\n\t"
+        "and.b32 t365, %25, t359;\n\t"
+        "sub.cc.u32 t340, t340, t360;\n\t"
+        "subc.cc.u32 t341, t341, t361;\n\t"
+        "subc.cc.u32 t342, t342, t362;\n\t"
+        "subc.cc.u32 t343, t343, t363;\n\t"
+        "subc.cc.u32 t344, t344, t364;\n\t"
+        "subc.u32 t345, t345, t365;\n\t"
+        "shf.r.clamp.b32 %7, t339, t340, 30;\n\t"
+        "shf.r.clamp.b32 %8, t340, t341, 30;\n\t"
+        "shf.r.clamp.b32 %9, t341, t342, 30;\n\t"
+        "shf.r.clamp.b32 %10, t342, t343, 30;\n\t"
+        "shf.r.clamp.b32 %11, t343, t344, 30;\n\t"
+        "shf.r.clamp.b32 %12, t344, t345, 30;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
@@ -11637,76 +11458,79 @@ struct gcd_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[421];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[366];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[7]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -11717,86 +11541,84 @@ struct gcd_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -11807,416 +11629,388 @@ struct gcd_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -12224,89 +12018,87 @@ struct gcd_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -12314,366 +12106,216 @@ struct gcd_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
-    t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[319] = ptx_shr(x[6], 31u);
+    t[320] = ptx_sub(0u, t[319]);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], t[320]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi(cf, t[307], x[6], t[318]);
+    t[321] = ptx_shr(t[307], 31u);
+    t[322] = ptx_sub(0u, t[321]);
+    t[323] = ptx_and(x[1], t[322]);
+    t[324] = ptx_and(x[2], t[322]);
+    t[325] = ptx_and(x[3], t[322]);
+    t[326] = ptx_and(x[4], t[322]);
+    t[327] = ptx_and(x[5], t[322]);
+    t[328] = ptx_and(x[6], t[322]);
+    t[313] = ptx_sub_cc(cf, t[313], t[323]);
+    t[314] = ptx_subc_cc(cf, t[314], t[324]);
+    t[315] = ptx_subc_cc(cf, t[315], t[325]);
+    t[316] = ptx_subc_cc(cf, t[316], t[326]);
+    t[317] = ptx_subc_cc(cf, t[317], t[327]);
+    t[318] = ptx_subc(cf, t[318], t[328]);
+    t[329] = ptx_shr(x[12], 31u);
+    t[330] = ptx_sub(0u, t[329]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[7], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[8], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[9], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[10], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[11], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[12], t[317]);
+    t[318] = ptx_madc_lo(cf, t[308], t[330], t[318]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[7], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[8], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[9], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[10], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[11], t[317]);
+    t[318] = ptx_madc_hi(cf, t[308], x[12], t[318]);
+    t[331] = ptx_shr(t[308], 31u);
+    t[332] = ptx_sub(0u, t[331]);
+    t[333] = ptx_and(x[7], t[332]);
+    t[334] = ptx_and(x[8], t[332]);
+    t[335] = ptx_and(x[9], t[332]);
+    t[336] = ptx_and(x[10], t[332]);
+    t[337] = ptx_and(x[11], t[332]);
+    t[338] = ptx_and(x[12], t[332]);
+    t[313] = ptx_sub_cc(cf, t[313], t[333]);
+    t[314] = ptx_subc_cc(cf, t[314], t[334]);
+    t[315] = ptx_subc_cc(cf, t[315], t[335]);
+    t[316] = ptx_subc_cc(cf, t[316], t[336]);
+    t[317] = ptx_subc_cc(cf, t[317], t[337]);
+    t[318] = ptx_subc(cf, t[318], t[338]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    t[346] = ptx_shr(x[6], 31u);
     t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
+    t[339] = ptx_mul_lo(t[309], x[1]);
+    t[340] = ptx_mul_lo(t[309], x[2]);
+    t[341] = ptx_mul_lo(t[309], x[3]);
+    t[342] = ptx_mul_lo(t[309], x[4]);
+    t[343] = ptx_mul_lo(t[309], x[5]);
+    t[344] = ptx_mul_lo(t[309], x[6]);
+    t[345] = ptx_mul_lo(t[309], t[347]);
+    t[340] = ptx_mad_hi_cc(cf, t[309], x[1], t[340]);
+    t[341] = ptx_madc_hi_cc(cf, t[309], x[2], t[341]);
+    t[342] = ptx_madc_hi_cc(cf, t[309], x[3], t[342]);
+    t[343] = ptx_madc_hi_cc(cf, t[309], x[4], t[343]);
+    t[344] = ptx_madc_hi_cc(cf, t[309], x[5], t[344]);
+    t[345] = ptx_madc_hi(cf, t[309], x[6], t[345]);
+    t[348] = ptx_shr(t[309], 31u);
+    t[349] = ptx_sub(0u, t[348]);
+    t[350] = ptx_and(x[1], t[349]);
+    t[351] = ptx_and(x[2], t[349]);
+    t[352] = ptx_and(x[3], t[349]);
+    t[353] = ptx_and(x[4], t[349]);
+    t[354] = ptx_and(x[5], t[349]);
+    t[355] = ptx_and(x[6], t[349]);
+    t[340] = ptx_sub_cc(cf, t[340], t[350]);
+    t[341] = ptx_subc_cc(cf, t[341], t[351]);
+    t[342] = ptx_subc_cc(cf, t[342], t[352]);
+    t[343] = ptx_subc_cc(cf, t[343], t[353]);
+    t[344] = ptx_subc_cc(cf, t[344], t[354]);
+    t[345] = ptx_subc(cf, t[345], t[355]);
+    t[356] = ptx_shr(x[12], 31u);
     t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
+    t[339] = ptx_mad_lo_cc(cf, t[310], x[7], t[339]);
+    t[340] = ptx_madc_lo_cc(cf, t[310], x[8], t[340]);
+    t[341] = ptx_madc_lo_cc(cf, t[310], x[9], t[341]);
+    t[342] = ptx_madc_lo_cc(cf, t[310], x[10], t[342]);
+    t[343] = ptx_madc_lo_cc(cf, t[310], x[11], t[343]);
+    t[344] = ptx_madc_lo_cc(cf, t[310], x[12], t[344]);
+    t[345] = ptx_madc_lo(cf, t[310], t[357], t[345]);
+    t[340] = ptx_mad_hi_cc(cf, t[310], x[7], t[340]);
+    t[341] = ptx_madc_hi_cc(cf, t[310], x[8], t[341]);
+    t[342] = ptx_madc_hi_cc(cf, t[310], x[9], t[342]);
+    t[343] = ptx_madc_hi_cc(cf, t[310], x[10], t[343]);
+    t[344] = ptx_madc_hi_cc(cf, t[310], x[11], t[344]);
+    t[345] = ptx_madc_hi(cf, t[310], x[12], t[345]);
+    t[358] = ptx_shr(t[310], 31u);
     t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[374] = ptx_shr(x[6], 31u);
-    t[375] = ptx_sub(0u, t[374]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], t[375]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi(cf, t[3], x[6], t[373]);
-    t[376] = ptx_shr(t[3], 31u);
-    t[377] = ptx_sub(0u, t[376]);
-    t[378] = ptx_and(x[1], t[377]);
-    t[379] = ptx_and(x[2], t[377]);
-    t[380] = ptx_and(x[3], t[377]);
-    t[381] = ptx_and(x[4], t[377]);
-    t[382] = ptx_and(x[5], t[377]);
-    t[383] = ptx_and(x[6], t[377]);
-    t[368] = ptx_sub_cc(cf, t[368], t[378]);
-    t[369] = ptx_subc_cc(cf, t[369], t[379]);
-    t[370] = ptx_subc_cc(cf, t[370], t[380]);
-    t[371] = ptx_subc_cc(cf, t[371], t[381]);
-    t[372] = ptx_subc_cc(cf, t[372], t[382]);
-    t[373] = ptx_subc(cf, t[373], t[383]);
-    t[384] = ptx_shr(x[12], 31u);
-    t[385] = ptx_sub(0u, t[384]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[7], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[8], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[9], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[10], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[11], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[12], t[372]);
-    t[373] = ptx_madc_lo(cf, t[4], t[385], t[373]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[7], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[8], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[9], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[10], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[11], t[372]);
-    t[373] = ptx_madc_hi(cf, t[4], x[12], t[373]);
-    t[386] = ptx_shr(t[4], 31u);
-    t[387] = ptx_sub(0u, t[386]);
-    t[388] = ptx_and(x[7], t[387]);
-    t[389] = ptx_and(x[8], t[387]);
-    t[390] = ptx_and(x[9], t[387]);
-    t[391] = ptx_and(x[10], t[387]);
-    t[392] = ptx_and(x[11], t[387]);
-    t[393] = ptx_and(x[12], t[387]);
-    t[368] = ptx_sub_cc(cf, t[368], t[388]);
-    t[369] = ptx_subc_cc(cf, t[369], t[389]);
-    t[370] = ptx_subc_cc(cf, t[370], t[390]);
-    t[371] = ptx_subc_cc(cf, t[371], t[391]);
-    t[372] = ptx_subc_cc(cf, t[372], t[392]);
-    t[373] = ptx_subc(cf, t[373], t[393]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    t[401] = ptx_shr(x[6], 31u);
-    t[402] = ptx_sub(0u, t[401]);
-    t[394] = ptx_mul_lo(t[5], x[1]);
-    t[395] = ptx_mul_lo(t[5], x[2]);
-    t[396] = ptx_mul_lo(t[5], x[3]);
-    t[397] = ptx_mul_lo(t[5], x[4]);
-    t[398] = ptx_mul_lo(t[5], x[5]);
-    t[399] = ptx_mul_lo(t[5], x[6]);
-    t[400] = ptx_mul_lo(t[5], t[402]);
-    t[395] = ptx_mad_hi_cc(cf, t[5], x[1], t[395]);
-    t[396] = ptx_madc_hi_cc(cf, t[5], x[2], t[396]);
-    t[397] = ptx_madc_hi_cc(cf, t[5], x[3], t[397]);
-    t[398] = ptx_madc_hi_cc(cf, t[5], x[4], t[398]);
-    t[399] = ptx_madc_hi_cc(cf, t[5], x[5], t[399]);
-    t[400] = ptx_madc_hi(cf, t[5], x[6], t[400]);
-    t[403] = ptx_shr(t[5], 31u);
-    t[404] = ptx_sub(0u, t[403]);
-    t[405] = ptx_and(x[1], t[404]);
-    t[406] = ptx_and(x[2], t[404]);
-    t[407] = ptx_and(x[3], t[404]);
-    t[408] = ptx_and(x[4], t[404]);
-    t[409] = ptx_and(x[5], t[404]);
-    t[410] = ptx_and(x[6], t[404]);
-    t[395] = ptx_sub_cc(cf, t[395], t[405]);
-    t[396] = ptx_subc_cc(cf, t[396], t[406]);
-    t[397] = ptx_subc_cc(cf, t[397], t[407]);
-    t[398] = ptx_subc_cc(cf, t[398], t[408]);
-    t[399] = ptx_subc_cc(cf, t[399], t[409]);
-    t[400] = ptx_subc(cf, t[400], t[410]);
-    t[411] = ptx_shr(x[12], 31u);
-    t[412] = ptx_sub(0u, t[411]);
-    t[394] = ptx_mad_lo_cc(cf, t[6], x[7], t[394]);
-    t[395] = ptx_madc_lo_cc(cf, t[6], x[8], t[395]);
-    t[396] = ptx_madc_lo_cc(cf, t[6], x[9], t[396]);
-    t[397] = ptx_madc_lo_cc(cf, t[6], x[10], t[397]);
-    t[398] = ptx_madc_lo_cc(cf, t[6], x[11], t[398]);
-    t[399] = ptx_madc_lo_cc(cf, t[6], x[12], t[399]);
-    t[400] = ptx_madc_lo(cf, t[6], t[412], t[400]);
-    t[395] = ptx_mad_hi_cc(cf, t[6], x[7], t[395]);
-    t[396] = ptx_madc_hi_cc(cf, t[6], x[8], t[396]);
-    t[397] = ptx_madc_hi_cc(cf, t[6], x[9], t[397]);
-    t[398] = ptx_madc_hi_cc(cf, t[6], x[10], t[398]);
-    t[399] = ptx_madc_hi_cc(cf, t[6], x[11], t[399]);
-    t[400] = ptx_madc_hi(cf, t[6], x[12], t[400]);
-    t[413] = ptx_shr(t[6], 31u);
-    t[414] = ptx_sub(0u, t[413]);
-    t[415] = ptx_and(x[7], t[414]);
-    t[416] = ptx_and(x[8], t[414]);
-    t[417] = ptx_and(x[9], t[414]);
-    t[418] = ptx_and(x[10], t[414]);
-    t[419] = ptx_and(x[11], t[414]);
-    t[420] = ptx_and(x[12], t[414]);
-    t[395] = ptx_sub_cc(cf, t[395], t[415]);
-    t[396] = ptx_subc_cc(cf, t[396], t[416]);
-    t[397] = ptx_subc_cc(cf, t[397], t[417]);
-    t[398] = ptx_subc_cc(cf, t[398], t[418]);
-    t[399] = ptx_subc_cc(cf, t[399], t[419]);
-    t[400] = ptx_subc(cf, t[400], t[420]);
-    y[7] = ptx_shf_r_clamp(t[394], t[395], 30u);
-    y[8] = ptx_shf_r_clamp(t[395], t[396], 30u);
-    y[9] = ptx_shf_r_clamp(t[396], t[397], 30u);
-    y[10] = ptx_shf_r_clamp(t[397], t[398], 30u);
-    y[11] = ptx_shf_r_clamp(t[398], t[399], 30u);
-    y[12] = ptx_shf_r_clamp(t[399], t[400], 30u);
+    t[360] = ptx_and(x[7], t[359]);
+    t[361] = ptx_and(x[8], t[359]);
+    t[362] = ptx_and(x[9], t[359]);
+    t[363] = ptx_and(x[10], t[359]);
+    t[364] = ptx_and(x[11], t[359]);
+    t[365] = ptx_and(x[12], t[359]);
+    t[340] = ptx_sub_cc(cf, t[340], t[360]);
+    t[341] = ptx_subc_cc(cf, t[341], t[361]);
+    t[342] = ptx_subc_cc(cf, t[342], t[362]);
+    t[343] = ptx_subc_cc(cf, t[343], t[363]);
+    t[344] = ptx_subc_cc(cf, t[344], t[364]);
+    t[345] = ptx_subc(cf, t[345], t[365]);
+    y[7] = ptx_shf_r_clamp(t[339], t[340], 30u);
+    y[8] = ptx_shf_r_clamp(t[340], t[341], 30u);
+    y[9] = ptx_shf_r_clamp(t[341], t[342], 30u);
+    y[10] = ptx_shf_r_clamp(t[342], t[343], 30u);
+    y[11] = ptx_shf_r_clamp(t[343], t[344], 30u);
+    y[12] = ptx_shf_r_clamp(t[344], t[345], 30u);
   }
 #endif
 };
@@ -17030,7 +16672,7 @@ struct modinv_start {
 #endif
 };
 
-// modinv_round: a step that the loops below call; 1258 instructions.
+// modinv_round: a step that the loops below call; 1079 instructions.
 struct modinv_round {
   static constexpr unsigned in_words = 29;
   static constexpr unsigned out_words = 23;
@@ -17038,76 +16680,79 @@ struct modinv_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<533>;\n\t"
-        "mov.b32 t0, %23;\n\t"
+        ".reg .u32 t<478>;\n\t"
+        "sub.u32 t0, 0, %23;\n\t"
         "mov.b32 t1, %24;\n\t"
         "mov.b32 t2, %30;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -17118,86 +16763,84 @@ struct modinv_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -17208,416 +16851,388 @@ struct modinv_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -17625,89 +17240,87 @@ struct modinv_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -17715,588 +17328,438 @@ struct modinv_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t319, %29, 31;\n\t"
+        "sub.u32 t320, 0, t319;\n\t"
+        "mul.lo.u32 t312, t307, %24;\n\t"
+        "mul.lo.u32 t313, t307, %25;\n\t"
+        "mul.lo.u32 t314, t307, %26;\n\t"
+        "mul.lo.u32 t315, t307, %27;\n\t"
+        "mul.lo.u32 t316, t307, %28;\n\t"
+        "mul.lo.u32 t317, t307, %29;\n\t"
+        "mul.lo.u32 t318, t307, t320;\n\t"
+        "mad.hi.cc.u32 t313, t307, %24, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %25, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %26, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %27, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %28, t317;\n\t"
+        "madc.hi.u32 t318, t307, %29, t318;\n\t"
+        "shr.b32 t321, t307, 31;\n\t"
+        "sub.u32 t322, 0, t321;\n\t"
+        "and.b32 t323, %24, t322;\n\t"
+        "and.b32 t324, %25, t322;\n\t"
+        "and.b32 t325, %26, t322;\n\t"
+        "and.b32 t326, %27, t322;\n\t"
+        "and.b32 t327, %28, t322;\n\t"
+        "and.b32 t328, %29, t322;\n\t"
+        "sub.cc.u32 t313, t313, t323;\n\t"
+        "subc.cc.u32 t314, t314, t324;\n\t"
+        "subc.cc.u32 t315, t315, t325;\n\t"
+        "subc.cc.u32 t316, t316, t326;\n\t"
+        "subc.cc.u32 t317, t317, t327;\n\t"
+        "subc.u32 t318, t318, t328;\n\t"
+        "shr.b32 t329, %35, 31;\n\t"
+        "sub.u32 t330, 0, t329;\n\t"
+        "mad.lo.cc.u32 t312, t308, %30, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %31, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %32, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %33, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %34, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %35, t317;\n\t"
+        "madc.lo.u32 t318, t308, t330, t318;\n\t"
+        "mad.hi.cc.u32 t313, t308, %30, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %31, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %32, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %33, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %34, t317;\n\t"
+        "madc.hi.u32 t318, t308, %35, t318;\n\t"
+        "shr.b32 t331, t308, 31;\n\t"
+        "sub.u32 t332, 0, t331;\n\t"
+        "and.b32 t333, %30, t332;\n\t"
+        "and.b32 t334, %31, t332;\n\t"
+        "and.b32 t335, %32, t332;\n\t"
+        "and.b32 t336, %33, t332;\n\t"
+        "and.b32 t337, %34, t332;\n\t"
+        "and.b32 t338, %35, t332;\n\t"
+        "sub.cc.u32 t313, t313, t333;\n\t"
+        "subc.cc.u32 t314, t314, t334;\n\t"
+        "subc.cc.u32 t315, t315, t335;\n\t"
+        "subc.cc.u32 t316, t316, t336;\n\t"
+        "subc.cc.u32 t317, t317, t337;\n\t"
+        "subc.u32 t318, t318, t338;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shr.b32 t346, %29, 31;\n\t"
         "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
+        "mul.lo.u32 t339, t309, %24;\n\t"
+        "mul.lo.u32 t340, t309, %25;\n\t"
+        "mul.lo.u32 t341, t309, %26;\n\t"
+        "mul.lo.u32 t342, t309, %27;\n\t"
+        "mul.lo.u32 t343, t309, %28;\n\t"
+        "mul.lo.u32 t344, t309, %29;\n\t"
+        "mul.lo.u32 t345, t309, t347;\n\t"
+        "mad.hi.cc.u32 t340, t309, %24, t340;\n\t"
+        "madc.hi.cc.u32 t341, t309, %25, t341;\n\t"
+        "madc.hi.cc.u32 t342, t309, %26, t342;\n\t"
+        "madc.hi.cc.u32 t343, t309, %27, t343;\n\t"
+        "madc.hi.cc.u32 t344, t309, %28, t344;\n\t"
+        "madc.hi.u32 t345, t309, %29, t345;\n\t"
+        "shr.b32 t348, t309, 31;\n\t"
+        "sub.u32 t349, 0, t348;\n\t"
+        "and.b32 t350, %24, t349;\n\t"
+        "and.b32 t351, %25, t349;\n\t"
+        "and.b32 t352, %26, t349;\n\t"
+        "and.b32 t353, %27, t349;\n\t"
+        "and.b32 t354, %28, t349;\n\t"
+        "and.b32 t355, %29, t349;\n\t"
+        "sub.cc.u32 t340, t340, t350;\n\t"
+        "subc.cc.u32 t341, t341, t351;\n\t"
+        "subc.cc.u32 t342, t342, t352;\n\t"
+        "subc.cc.u32 t343, t343, t353;\n\t"
+        "subc.cc.u32 t344, t344, t354;\n\t"
+        "subc.u32 t345, t345, t355;\n\t"
+        "shr.b32 t356, %35, 31;\n\t"
         "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
+        "mad.lo.cc.u32 t339, t310, %30, t339;\n\t"
+        "madc.lo.cc.u32 t340, t310, %31, t340;\n\t"
+        "madc.lo.cc.u32 t341, t310, %32, t341;\n\t"
+        "madc.lo.cc.u32 t342, t310, %33, t342;\n\t"
+        "madc.lo.cc.u32 t343, t310, %34, t343;\n\t"
+        "madc.lo.cc.u32 t344, t310, %35, t344;\n\t"
+        "madc.lo.u32 t345, t310, t357, t345;\n\t"
+        "mad.hi.cc.u32 t340, t310, %30, t340;\n\t"
+        "madc.hi.cc.u32 t341, t310, %31, t341;\n\t"
+        "madc.hi.cc.u32 t342, t310, %32, t342;\n\t"
+        "madc.hi.cc.u32 t343, t310, %33, t343;\n\t"
+        "madc.hi.cc.u32 t344, t310, %34, t344;\n\t"
+        "madc.hi.u32 t345, t310, %35, t345;\n\t"
+        "shr.b32 t358, t310, 31;\n\t"
         "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t374, %29, 31;\n\t"
-        "sub.u32 t375, 0, t374;\n\t"
-        "mul.lo.u32 t367, t3, %24;\n\t"
-        "mul.lo.u32 t368, t3, %25;\n\t"
-        "mul.lo.u32 t369, t3, %26;\n\t"
-        "mul.lo.u32 t370, t3, %27;\n\t"
-        "mul.lo.u32 t371, t3, %28;\n\t"
-        "mul.lo.u32 t372, t3, %29;\n\t"
-        "mul.lo.u32 t373, t3, t375;\n\t"
-        "mad.hi.cc.u32 t368, t3, %24, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %25, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %26, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %27, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %28, t372;\n\t"
-        "madc.hi.u32 t373, t3, %29, t373;\n\t"
-        "shr.b32 t376, t3, 31;\n\t"
-        "sub.u32 t377, 0, t376;\n\t"
-        "and.b32 t378, %24, t377;\n\t"
-        "and.b32 t379, %25, t377;\n\t"
-        "and.b32 t380, %26, t377;\n\t"
-        "and.b32 t381, %27, t377;\n\t"
-        "and.b32 t382, %28, t377;\n\t"
-        "and.b32 t383, %29, t377;\n\t"
-        "sub.cc.u32 t368, t368, t378;\n\t"
-        "subc.cc.u32 t369, t369, t379;\n\t"
-        "subc.cc.u32 t370, t370, t380;\n\t"
-        "subc.cc.u32 t371, t371, t381;\n\t"
-        "subc.cc.u32 t372, t372, t382;\n\t"
-        "subc.u32 t373, t373, t383;\n\t"
-        "shr.b32 t384, %35, 31;\n\t"
-        "sub.u32 t385, 0, t384;\n\t"
-        "mad.lo.cc.u32 t367, t4, %30, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %31, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %32, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %33, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %34, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %35, t372;\n\t"
-        "madc.lo.u32 t373, t4, t385, t373;\n\t"
-        "mad.hi.cc.u32 t368, t4, %30, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %31, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %32, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %33, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %34, t372;\n\t"
-        "madc.hi.u32 t373, t4, %35, t373;\n\t"
-        "shr.b32 t386, t4, 31;\n\t"
-        "sub.u32 t387, 0, t386;\n\t"
-        "and.b32 t388, %30, t387;\n\t"
-        "and.b32 t389, %31, t387;\n\t"
-        "and.b32 t390, %32, t387;\n\t"
-        "and.b32 t391, %33, t387;\n\t"
-        "and.b32 t392, %34, t387;\n\t"
-        "and.b32 t393, %35, t387;\n\t"
-        "sub.cc.u32 t368, t368, t388;\n\t"
-        "subc.cc.u32 t369, t369, t389;\n\t"
-        "subc.cc.u32 t370, t370, t390;\n\t"
-        "subc.cc.u32 t371, t371, t391;\n\t"
-        "subc.cc.u32 t372, t372, t392;\n\t"
-        "subc.u32 t373, t373, t393;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shr.b32 t401, %29, 31;\n\t"
-        "sub.u32 t402, 0, t401;\n\t"
-        "mul.lo.u32 t394, t5, %24;\n\t"
-        "mul.lo.u32 t395, t5, %25;\n\t"
-        "mul.lo.u32 t396, t5, %26;\n\t"
-        "mul.lo.u32 t397, t5, %27;\n\t"
-        "mul.lo.u32 t398, t5, %28;\n\t"
-        "mul.lo.u32 t399, t5, %29;\n\t"
-        "mul.lo.u32 t400, t5, t402;\n\t"
-        "mad.hi.cc.u32 t395, t5, %24, t395;\n\t"
-        "madc.hi.cc.u32 t396, t5, %25, t396;\n\t"
-        "madc.hi.cc.u32 t397, t5, %26, t397;\n\t"
-        "madc.hi.cc.u32 t398, t5, %27, t398;\n\t"
-        "madc.hi.cc.u32 t399, t5, %28, t399;\n\t"
-        "madc.hi.u32 t400, t5, %29, t400;\n\t"
-        "shr.b32 t403, t5, 31;\n\t"
-        "sub.u32 t404, 0, t403;\n\t"
-        "and.b32 t405, %24, t404;\n\t"
-        "and.b32 t406, %25, t404;\n\t"
-        "and.b32 t407, %26, t404;\n\t"
-        "and.b32 t408, %27, t404;\n\t"
-        "and.b32 t409, %28, t404;\n\t"
-        "and.b32 t410, %29, t404;\n\t"
-        "sub.cc.u32 t395, t395, t405;\n\t"
-        "subc.cc.u32 t396, t396, t406;\n\t"
-        "subc.cc.u32 t397, t397, t407;\n\t"
-        "subc.cc.u32 t398, t398, t408;\n\t"
-        "subc.cc.u32 t399, t399, t409;\n\t"
-        "subc.u32 t400, t400, t410;\n\t"
-        "shr.b32 t411, %35, 31;\n\t"
-        "sub.u32 t412, 0, t411;\n\t"
-        "mad.lo.cc.u32 t394, t6, %30, t394;\n\t"
-        "madc.lo.cc.u32 t395, t6, %31, t395;\n\t"
-        "madc.lo.cc.u32 t396, t6, %32, t396;\n\t"
-        "madc.lo.cc.u32 t397, t6, %33, t397;\n\t"
-        "madc.lo.cc.u32 t398, t6, %34, t398;\n\t"
-        "madc.lo.cc.u32 t399, t6, %35, t399;\n\t"
-        "madc.lo.u32 t400, t6, t412, t400;\n\t"
-        "mad.hi.cc.u32 t395, t6, %30, t395;\n\t"
-        "madc.hi.cc.u32 t396, t6, %31, t396;\n\t"
-        "madc.hi.cc.u32 t397, t6, %32, t397;\n\t"
-        "madc.hi.cc.u32 t398, t6, %33, t398;\n\t"
-        "madc.hi.cc.u32 t399, t6, %34, t399;\n\t"
-        "madc.hi.u32 t400, t6, %35, t400;\n\t"
-        "shr.b32 t413, t6, 31;\n\t"
-        "sub.u32 t414, 0, t413;\n\t"
-        "and.b32 t415, %30, t414;\n\t"
-        "and.b32 t416, %31, t414;\n\t"
-        "and.b32 t417, %32, t414;\n\t"
-        "and.b32 t418, %33, t414;\n\t"
-        "and.b32 t419, %34, t414;\n\t"
-        "and.b32 t420, %35, t414;\n\t"
-        "sub.cc.u32 t395, t395, t415;\n\t"
-        "subc.cc.u32 t396, t396, t416;\n\t"
-        "subc.cc.u32 t397, t397, t417;\n\t"
-        "subc.cc.u32 t398, t398, t418;\n\t"
-        "subc.cc.u32 t399, t399, t419;\n\t"
-        "subc.u32 t400, t400, t420;\n\t"
-        "shf.r.clamp.b32 %7, t394, t395, 30;\n\t"
-        "shf.r.clamp.b32 %8, t395, t396, 30;\n\t"
-        "shf.r.clamp.b32 %9, t396, t397, 30;\n\t"
-        "shf.r.clamp.b32 %10, t397, t398, 30;\n\t"
-        "shf.r.clamp.b32 %11, t398, t399, 30;\n\t"
-        "shf.r.clamp.b32 %12, t399, t400, 30;\n\t"
-        "mul.lo.u32 t421, t3, %36;\n\t"
-        "mul.lo.u32 t422, t3, %37;\n\t"
-        "mul.lo.u32 t423, t3, %38;\n\t"
-        "mul.lo.u32 t424, t3, %39;\n\t"
-        "mul.lo.u32 t425, t3, %40;\n\t"
-        "mul.lo.u32 t426, t3, 0;\n\t"
-        "mul.lo.u32 t427, t3, 0;\n\t"
-        "mad.hi.cc.u32 t422, t3, %36, t422;\n\t"
-        "madc.hi.cc.u32 t423, t3, %37, t423;\n\t"
-        "madc.hi.cc.u32 t424, t3, %38, t424;\n\t"
-        "madc.hi.cc.u32 t425, t3, %39, t425;\n\t"
-        "madc.hi.cc.u32 t426, t3, %40, t426;\n\t"
-        "madc.hi.u32 t427, t3, 0, t427;\n\t"
-        "shr.b32 t428, t3, 31;\n\t"
-        "sub.u32 t429, 0, t428;\n\t"
-        "and.b32 t430, %36, t429;\n\t"
-        "and.b32 t431, %37, t429;\n\t"
-        "and.b32 t432, %38, t429;\n\t"
-        "and.b32 t433, %39, t429;\n\t"
-        "and.b32 t434, %40, t429;\n\t"
-        "and.b32 t435, 0, t429;\n\t"
-        "sub.cc.u32 t422, t422, t430;\n\t"
-        "subc.cc.u32 t423, t423, t431;\n\t"
+        "and.b32 t360, %30, t359;\n\t"
+        "and.b32 t361, %31, t359;\n\t"
+        "and.b32 t362, %32, t359;\n\t"
+        "and.b32 t363, %33, t359;\n\t"
+        "and.b32 t364, %34, t359;\n\t"
+        "and.b32 t365, %35, t359;\n\t"
+        "sub.cc.u32 t340, t340, t360;\n\t"
+        "subc.cc.u32 t341, t341, t361;\n\t"
+        "subc.cc.u32 t342, t342, t362;\n\t"
+        "subc.cc.u32 t343, t343, t363;\n\t"
+        "subc.cc.u32 t344, t344, t364;\n\t"
+        "subc.u32 t345, t345, t365;\n\t"
+        "shf.r.clamp.b32 %7, t339, t340, 30;\n\t"
+        "shf.r.clamp.b32 %8, t340, t341, 30;\n\t"
+        "shf.r.clamp.b32 %9, t341, t342, 30;\n\t"
+        "shf.r.clamp.b32 %10, t342, t343, 30;\n\t"
+        "shf.r.clamp.b32 %11, t343, t344, 30;\n\t"
+        "shf.r.clamp.b32 %12, t344, t345, 30;\n\t"
+        "mul.lo.u32 t366, t307, %36;\n\t"
+        "mul.lo.u32 t367, t307, %37;\n\t"
+        "mul.lo.u32 t368, t307, %38;\n\t"
+        "mul.lo.u32 t369, t307, %39;\n\t"
+        "mul.lo.u32 t370, t307, %40;\n\t"
+        "mul.lo.u32 t371, t307, 0;\n\t"
+        "mul.lo.u32 t372, t307, 0;\n\t"
+        "mad.hi.cc.u32 t367, t307, %36, t367;\n\t"
+        "madc.hi.cc.u32 t368, t307, %37, t368;\n\t"
+        "madc.hi.cc.u32 t369, t307, %38, t369;\n\t"
+        "madc.hi.cc.u32 t370, t307, %39, t370;\n\t"
+        "madc.hi.cc.u32 t371, t307, %40, t371;\n\t"
+        "madc.hi.u32 t372, t307, 0, t372;\n\t"
+        "shr.b32 t373, t307, 31;\n\t"
+        "sub.u32 t374, 0, t373;\n\t"
+        "and.b32 t375, %36, t374;\n\t"
+        "and.b32 t376, %37, t374;\n\t"
+        "and.b32 t377, %38, t374;\n\t"
+        "and.b32 t378, %39, t374;\n\t"
+        "and.b32 t379, %40, t374;\n\t"
+        "and.b32 t380, 0, t374;\n\t"
+        "sub.cc.u32 t367, t367, t375;\n\t"
+        "subc.cc.u32 t368, t368, t376;\n\t"
+        "subc.cc.u32 t369, t369, t377;\n\t"
+        "subc.cc.u32 t370, t370, t378;\n\t"
+        "subc.cc.u32 t371, t371, t379;\n\t"
+        "subc.u32 t372, t372, t380;\n\t"
+        "mad.lo.cc.u32 t366, t308, %41, t366;\n\t"
+        "madc.lo.cc.u32 t367, t308, %42, t367;\n\t"
+        "madc.lo.cc.u32 t368, t308, %43, t368;\n\t"
+        "madc.lo.cc.u32 t369, t308, %44, t369;\n\t"
+        "madc.lo.cc.u32 t370, t308, %45, t370;\n\t"
+        "madc.lo.cc.u32 t371, t308, 0, t371;\n\t"
+        "madc.lo.u32 t372, t308, 0, t372;\n\t"
+        "mad.hi.cc.u32 t367, t308, %41, t367;\n\t"
+        "madc.hi.cc.u32 t368, t308, %42, t368;\n\t"
+        "madc.hi.cc.u32 t369, t308, %43, t369;\n\t"
+        "madc.hi.cc.u32 t370, t308, %44, t370;\n\t"
+        "madc.hi.cc.u32 t371, t308, %45, t371;\n\t"
+        "madc.hi.u32 t372, t308, 0, t372;\n\t"
+        "shr.b32 t381, t308, 31;\n\t"
+        "sub.u32 t382, 0, t381;\n\t"
+        "and.b32 t383, %41, t382;\n\t"
+        "and.b32 t384, %42, t382;\n\t"
+        "and.b32 t385, %43, t382;\n\t"
+        "and.b32 t386, %44, t382;\n\t"
+        "and.b32 t387, %45, t382;\n\t"
+        "and.b32 t388, 0, t382;\n\t"
+        "sub.cc.u32 t367, t367, t383;\n\t"
+        "subc.cc.u32 t368, t368, t384;\n\t"
+        "subc.cc.u32 t369, t369, t385;\n\t"
+        "subc.cc.u32 t370, t370, t386;\n\t"
+        "subc.cc.u32 t371, t371, t387;\n\t"
+        "subc.u32 t372, t372, t388;\n\t"
+        "mul.lo.u32 t389, t366, %51;\n\t"
+        "and.b32 t389, t389, 1073741823;\n\t"
+        "mad.lo.cc.u32 t366, t389, %46, t366;\n\t"
+        "madc.lo.cc.u32 t367, t389, %47, t367;\n\t"
+        "madc.lo.cc.u32 t368, t389, %48, t368;\n\t"
+        "madc.lo.cc.u32 t369, t389, %49, t369;\n\t"
+        "madc.lo.cc.u32 t370, t389, %50, t370;\n\t"
+        "addc.cc.u32 t371, t371, 0;\n\t"
+        "addc.u32 t372, t372, 0;\n\t"
+        "mad.hi.cc.u32 t367, t389, %46, t367;\n\t"
+        "madc.hi.cc.u32 t368, t389, %47, t368;\n\t"
+        "madc.hi.cc.u32 t369, t389, %48, t369;\n\t"
+        "madc.hi.cc.u32 t370, t389, %49, t370;\n\t"
+        "madc.hi.cc.u32 t371, t389, %50, t371;\n\t"
+        "addc.u32 t372, t372, 0;\n\t"
+        "shf.r.clamp.b32 t390, t366, t367, 30;\n\t"
+        "shf.r.clamp.b32 t391, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 t392, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 t393, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 t394, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 t395, t371, t372, 30;\n\t"
+        "shr.b32 t396, t395, 31;\n\t"
+        "sub.u32 t397, 0, t396;\n\t"
+        "and.b32 t398, %46, t397;\n\t"
+        "and.b32 t399, %47, t397;\n\t"
+        "and.b32 t400, %48, t397;\n\t"
+        "and.b32 t401, %49, t397;\n\t"
+        "and.b32 t402, %50, t397;\n\t"
+        "add.cc.u32 t403, t390, t398;\n\t"
+        "addc.cc.u32 t404, t391, t399;\n\t"
+        "addc.cc.u32 t405, t392, t400;\n\t"
+        "addc.cc.u32 t406, t393, t401;\n\t"
+        "addc.cc.u32 t407, t394, t402;\n\t"
+        "addc.u32 t408, t395, t397;\n\t"
+        "sub.cc.u32 t409, t403, %46;\n\t"
+        "subc.cc.u32 t410, t404, %47;\n\t"
+        "subc.cc.u32 t411, t405, %48;\n\t"
+        "subc.cc.u32 t412, t406, %49;\n\t"
+        "subc.cc.u32 t413, t407, %50;\n\t"
+        "subc.u32 t414, t408, 0;\n\t"
+        "shr.b32 t415, t414, 31;\n\t"
+        "sub.u32 t416, 0, t415;\n\t"
+        "xor.b32 t417, t409, t403;\n\t"
+        "and.b32 t417, t417, t416;\n\t"
+        "xor.b32 %13, t409, t417;\n\t"
+        "xor.b32 t418, t410, t404;\n\t"
+        "and.b32 t418, t418, t416;\n\t"
+        "xor.b32 %14, t410, t418;\n\t"
+        "xor.b32 t419, t411, t405;\n\t"
+        "and.b32 t419, t419, t416;\n\t"
+        "xor.b32 %15, t411, t419;\n\t"
+        "xor.b32 t420, t412, t406;\n\t"
+        "and.b32 t420, t420, t416;\n\t"
+        "xor.b32 %16, t412, t420;\n\t"
+        "xor.b32 t421, t413, t407;\n\t"
+        "and.b32 t421, t421, t416;\n\t"
+        "xor.b32 %17, t413, t421;\n\t"
+        "mul.lo.u32 t422, t309, %36;\n\t"
+        "mul.lo.u32 t423, t309, %37;\n\t"
+        "mul.lo.u32 t424, t309, %38;\n\t"
+        "mul.lo.u32 t425, t309, %39;\n\t"
+        "mul.lo.u32 t426, t309, %40;\n\t"
+        "mul.lo.u32 t427, t309, 0;\n\t"
+        "mul.lo.u32 t428, t309, 0;\n\t"
+        "mad.hi.cc.u32 t423, t309, %36, t423;\n\t"
+        "madc.hi.cc.u32 t424, t309, %37, t424;\n\t"
+        "madc.hi.cc.u32 t425, t309, %38, t425;\n\t"
+        "madc.hi.cc.u32 t426, t309, %39, t426;\n\t"
+        "madc.hi.cc.u32 t427, t309, %40, t427;\n\t"
+        "madc.hi.u32 t428, t309, 0, t428;\n\t"
+        "shr.b32 t429, t309, 31;\n\t"
+        "sub.u32 t430, 0, t429;\n\t"
+        "and.b32 t431, %36, t430;\n\t"
+        "and.b32 t432, %37, t430;\n\t"
+        "and.b32 t433, %38, t430;\n\t"
+        "and.b32 t434, %39, t430;\n\t"
+        "and.b32 t435, %40, t430;\n\t"
+        "and.b32 t436, 0, t430;\n\t"
+        "sub.cc.u32 t423, t423, t431;\n\t"
         "subc.cc.u32 t424, t424, t432;\n\t"
         "subc.cc.u32 t425, t425, t433;\n\t"
         "subc.cc.u32 t426, t426, t434;\n\t"
-        "subc.u32 t427, t427, t435;\n\t"
-        "mad.lo.cc.u32 t421, t4, %41, t421;\n\t"
-        "madc.lo.cc.u32 t422, t4, %42, t422;\n\t"
-        "madc.lo.cc.u32 t423, t4, %43, t423;\n\t"
-        "madc.lo.cc.u32 t424, t4, %44, t424;\n\t"
-        "madc.lo.cc.u32 t425, t4, %45, t425;\n\t"
-        "madc.lo.cc.u32 t426, t4, 0, t426;\n\t"
-        "madc.lo.u32 t427, t4, 0, t427;\n\t"
-        "mad.hi.cc.u32 t422, t4, %41, t422;\n\t"
-        "madc.hi.cc.u32 t423, t4, %42, t423;\n\t"
-        "madc.hi.cc.u32 t424, t4, %43, t424;\n\t"
-        "madc.hi.cc.u32 t425, t4, %44, t425;\n\t"
-        "madc.hi.cc.u32 t426, t4, %45, t426;\n\t"
-        "madc.hi.u32 t427, t4, 0, t427;\n\t"
-        "shr.b32 t436, t4, 31;\n\t"
-        "sub.u32 t437, 0, t436;\n\t"
-        "and.b32 t438, %41, t437;\n\t"
-        "and.b32 t439, %42, t437;\n\t"
-        "and.b32 t440, %43, t437;\n\t"
-        "and.b32 t441, %44, t437;\n\t"
-        "and.b32 t442, %45, t437;\n\t"
-        "and.b32 t443, 0, t437;\n\t"
-        "sub.cc.u32 t422, t422, t438;\n\t"
-        "subc.cc.u32 t423, t423, t439;\n\t"
+        "subc.cc.u32 t427, t427, t435;\n\t"
+        "subc.u32 t428, t428, t436;\n\t"
+        "mad.lo.cc.u32 t422, t310, %41, t422;\n\t"
+        "madc.lo.cc.u32 t423, t310, %42, t423;\n\t"
+        "madc.lo.cc.u32 t424, t310, %43, t424;\n\t"
+        "madc.lo.cc.u32 t425, t310, %44, t425;\n\t"
+        "madc.lo.cc.u32 t426, t310, %45, t426;\n\t"
+        "madc.lo.cc.u32 t427, t310, 0, t427;\n\t"
+        "madc.lo.u32 t428, t310, 0, t428;\n\t"
+        "mad.hi.cc.u32 t423, t310, %41, t423;\n\t"
+        "madc.hi.cc.u32 t424, t310, %42, t424;\n\t"
+        "madc.hi.cc.u32 t425, t310, %43, t425;\n\t"
+        "madc.hi.cc.u32 t426, t310, %44, t426;\n\t"
+        "madc.hi.cc.u32 t427, t310, %45, t427;\n\t"
+        "madc.hi.u32 t428, t310, 0, t428;\n\t"
+        "shr.b32 t437, t310, 31;\n\t"
+        "sub.u32 t438, 0, t437;\n\t"
+        "and.b32 t439, %41, t438;\n\t"
+        "and.b32 t440, %42, t438;\n\t"
+        "and.b32 t441, %43, t438;\n\t"
+        "and.b32 t442, %44, t438;\n\t"
+        "and.b32 t443, %45, t438;\n\t"
+        "and.b32 t444, 0, t438;\n\t"
+        "sub.cc.u32 t423, t423, t439;\n\t"
         "subc.cc.u32 t424, t424, t440;\n\t"
         "subc.cc.u32 t425, t425, t441;\n\t"
         "subc.cc.u32 t426, t426, t442;\n\t"
-        "subc.u32 t427, t427, t443;\n\t"
-        "mul.lo.u32 t444, t421, %51;\n\t"
-        "and.b32 t444, t444, 1073741823;\n\t"
-        "mad.lo.cc.u32 t421, t444, %46, t421;\n\t"
-        "madc.lo.cc.u32 t422, t444, %47, t422;\n\t"
-        "madc.lo.cc.u32 t423, t444, %48, t423;\n\t"
-        "madc.lo.cc.u32 t424, t444, %49, t424;\n\t"
-        "madc.lo.cc.u32 t425, t444, %50, t425;\n\t"
-        "addc.cc.u32 t426, t426, 0;\n\t"
-        "addc.u32 t427, t427, 0;\n\t"
-        "mad.hi.cc.u32 t422, t444, %46, t422;\n\t"
-        "madc.hi.cc.u32 t423, t444, %47, t423;\n\t"
-        "madc.hi.cc.u32 t424, t444, %48, t424;\n\t"
-        "madc.hi.cc.u32 t425, t444, %49, t425;\n\t"
-        "madc.hi.cc.u32 t426, t444, %50, t426;\n\t"
-        "addc.u32 t427, t427, 0;\n\t"
-        "shf.r.clamp.b32 t445, t421, t422, 30;\n\t"
+        "subc.cc.u32 t427, t427, t443;\n\t"
+        "subc.u32 t428, t428, t444;\n\t"
+        "mul.lo.u32 t445, t422, %51;\n\t"
+        "and.b32 t445, t445, 1073741823;\n\t"
+        "mad.lo.cc.u32 t422, t445, %46, t422;\n\t"
+        "madc.lo.cc.u32 t423, t445, %47, t423;\n\t"
+        "madc.lo.cc.u32 t424, t445, %48, t424;\n\t"
+        "madc.lo.cc.u32 t425, t445, %49, t425;\n\t"
+        "madc.lo.cc.u32 t426, t445, %50, t426;\n\t"
+        "addc.cc.u32 t427, t427, 0;\n\t"
+        "addc.u32 t428, t428, 0;\n\t"
+        "mad.hi.cc.u32 t423, t445, %46, t423;\n\t"
+        "madc.hi.cc.u32 t424, t445, %47, t424;\n\t"
+        "madc.hi.cc.u32 t425, t445, %48, t425;\n\t"
+        "madc.hi.cc.u32 t426, t445, %49, t426;\n\t"
+        "madc.hi.cc.u32 t427, t445, %50, t427;\n\t"
+        "addc.u32 t428, t428, 0;\n\t"
         "shf.r.clamp.b32 t446, t422, t423, 30;\n\t"
         "shf.r.clamp.b32 t447, t423, t424, 30;\n\t"
         "shf.r.clamp.b32 t448, t424, t425, 30;\n\t"
         "shf.r.clamp.b32 t449, t425, t426, 30;\n\t"
         "shf.r.clamp.b32 t450, t426, t427, 30;\n\t"
-        "shr.b32 t451, t450, 31;\n\t"
-        "sub.u32 t452, 0, t451;\n\t"
-        "and.b32 t453, %46, t452;\n\t"
-        "and.b32 t454, %47, t452;\n\t"
-        "and.b32 t455, %48, t452;\n\t"
-        "and.b32 t456, %49, t452;\n\t"
-        "and.b32 t457, %50, t452;\n\t"
-        "add.cc.u32 t458, t445, t453;\n\t"
-        "addc.cc.u32 t459, t446, t454;\n\t"
+        "shf.r.clamp.b32 t451, t427, t428, 30;\n\t"
+        "shr.b32 t452, t451, 31;\n\t"
+        "sub.u32 t453, 0, t452;\n\t"
+        "and.b32 t454, %46, t453;\n\t"
+        "and.b32 t455, %47, t453;\n\t"
+        "and.b32 t456, %48, t453;\n\t"
+        "and.b32 t457, %49, t453;\n\t"
+        "and.b32 t458, %50, t453;\n\t"
+        "add.cc.u32 t459, t446, t454;\n\t"
         "addc.cc.u32 t460, t447, t455;\n\t"
         "addc.cc.u32 t461, t448, t456;\n\t"
         "addc.cc.u32 t462, t449, t457;\n\t"
-        "addc.u32 t463, t450, t452;\n\t"
-        "sub.cc.u32 t464, t458, %46;\n\t"
-        "subc.cc.u32 t465, t459, %47;\n\t"
-        "subc.cc.u32 t466, t460, %48;\n\t"
-        "subc.cc.u32 t467, t461, %49;\n\t"
-        "subc.cc.u32 t468, t462, %50;\n\t"
-        "subc.u32 t469, t463, 0;\n\t"
-        "shr.b32 t470, t469, 31;\n\t"
-        "sub.u32 t471, 0, t470;\n\t"
-        "xor.b32 t472, t464, t458;\n\t"
-        "and.b32 t472, t472, t471;\n\t"
-        "xor.b32 %13, t464, t472;\n\t"
+        "addc.cc.u32 t463, t450, t458;\n\t"
+        "addc.u32 t464, t451, t453;\n\t"
+        "sub.cc.u32 t465, t459, %46;\n\t"
+        "subc.cc.u32 t466, t460, %47;\n\t"
+        "subc.cc.u32 t467, t461, %48;\n\t"
+        "subc.cc.u32 t468, t462, %49;\n\t"
+        "subc.cc.u32 t469, t463, %50;\n\t"
+        "subc.u32 t470, t464, 0;\n\t"
+        "shr.b32 t471, t470, 31;\n\t"
+        "sub.u32 t472, 0, t471;\n\t"
         "xor.b32 t473, t465, t459;\n\t"
-        "and.b32 t473, t473, t471;\n\t"
-        "xor.b32 %14, t465, t473;\n\t"
+        "and.b32 t473, t473, t472;\n\t"
+        "xor.b32 %18, t465, t473;\n\t"
         "xor.b32 t474, t466, t460;\n\t"
-        "and.b32 t474, t474, t471;\n\t"
-        "xor.b32 %15, t466, t474;\n\t"
+        "and.b32 t474, t474, t472;\n\t"
+        "xor.b32 %19, t466, t474;\n\t"
         "xor.b32 t475, t467, t461;\n\t"
-        "and.b32 t475, t475, t471;\n\t"
-        "xor.b32 %16, t467, t475;\n\t"
+        "and.b32 t475, t475, t472;\n\t"
+        "xor.b32 %20, t467, t475;\n\t"
         "xor.b32 t476, t468, t462;\n\t"
-        "and.b32 t476, t476, t471;\n\t"
-        "xor.b32 %17, t468, t476;\n\t"
-        "mul.lo.u32 t477, t5, %36;\n\t"
-        "mul.lo.u32 t478, t5, %37;\n\t"
-        "mul.lo.u32 t479, t5, %38;\n\t"
-        "mul.lo.u32 t480, t5, %39;\n\t"
-        "mul.lo.u32 t481, t5, %40;\n\t"
-        "mul.lo.u32 t482, t5, 0;\n\t"
-        "mul.lo.u32 t483, t5, 0;\n\t"
-        "mad.hi.cc.u32 t478, t5, %36, t478;\n\t"
-        "madc.hi.cc.u32 t479, t5, %37, t479;\n\t"
-        "madc.hi.cc.u32 t480, t5, %38, t480;\n\t"
-        "madc.hi.cc.u32 t481, t5, %39, t481;\n\t"
-        "madc.hi.cc.u32 t482, t5, %40, t482;\n\t"
-        "madc.hi.u32 t483, t5, 0, t483;\n\t"
-        "shr.b32 t484, t5, 31;\n\t"
-        "sub.u32 t485, 0, t484;\n\t"
-        "and.b32 t486, %36, t485;\n\t"
-        "and.b32 t487, %37, t485;\n\t"
-        "and.b32 t488, %38, t485;\n\t"
-        "and.b32 t489, %39, t485;\n\t"
-        "and.b32 t490, %40, t485;\n\t"
-        "and.b32 t491, 0, t485;\n\t"
-        "sub.cc.u32 t478, t478, t486;\n\t"
-        "subc.cc.u32 t479, t479, t487;\n\t"
-        "subc.cc.u32 t480, t480, t488;\n\t"
-        "subc.cc.u32 t481, t481, t489;\n\t"
-        "subc.cc.u32 t482, t482, t490;\n\t"
-        "subc.u32 t483, t483, t491;\n\t"
-        "mad.lo.cc.u32 t477, t6, %41, t477;\n\t"
-        "madc.lo.cc.u32 t478, t6, %42, t478;\n\t"
-        "madc.lo.cc.u32 t479, t6, %43, t479;\n\t"
-        "madc.lo.cc.u32 t480, t6, %44, t480;\n\t"
-        "madc.lo.cc.u32 t481, t6, %45, t481;\n\t"
-        "madc.lo.cc.u32 t482, t6, 0, t482;\n\t"
-        "madc.lo.u32 t483, t6, 0, t483;\n\t"
-        "mad.hi.cc.u32 t478, t6, %41, t478;\n\t"
-        "madc.hi.cc.u32 t479, t6, %42, t479;\n\t"
-        "madc.hi.cc.u32 t480, t6, %43, t480;\n\t"
-        "madc.hi.cc.u32 t481, t6, %44, t481;\n\t"
-        "madc.hi.cc.u32 t482, t6, %45, t482;\n\t"
-        "madc.hi.u32 t483, t6, 0, t483;\n\t"
-        "shr.b32 t492, t6, 31;\n\t"
-        "sub.u32 t493, 0, t492;\n\t"
-        "and.b32 t494, %41, t493;\n\t"
-        "and.b32 t495, %42, t493;\n\t"
-        "and.b32 t496, %43, t493;\n\t"
-        "and.b32 t497, %44, t493;\n\t"
-        "and.b32 t498, %45, t493;\n\t"
-        "and.b32 t499, 0, t493;\n\t"
-        "sub.cc.u32 t478, t478, t494;\n\t"
-        "subc.cc.u32 t479, t479, t495;\n\t"
-        "subc.cc.u32 t480, t480, t496;\n\t"
-        "subc.cc.u32 t481, t481, t497;\n\t"
-        "subc.cc.u32 t482, t482, t498;\n\t"
-        "subc.u32 t483, t483, t499;\n\t"
-        "mul.lo.u32 t500, t477, %51;\n\t"
-        "and.b32 t500, t500, 1073741823;\n\t"
-        "mad.lo.cc.u32 t477, t500, %46, t477;\n\t"
-        "madc.lo.cc.u32 t478, t500, %47, t478;\n\t"
-        "madc.lo.cc.u32 t479, t500, %48, t479;\n\t"
-        "madc.lo.cc.u32 t480, t500, %49, t480;\n\t"
-        "madc.lo.cc.u32 t481, t500, %50, t481;\n\t"
-        "addc.cc.u32 t482, t482, 0;\n\t"
-        "addc.u32 t483, t483, 0;\n\t"
-        "mad.hi.cc.u32 t478, t500, %46, t478;\n\t"
-        "madc.hi.cc.u32 t479, t500, %47, t479;\n\t"
-        "madc.hi.cc.u32 t480, t500, %48, t480;\n\t"
-        "madc.hi.cc.u32 t481, t500, %49, t481;\n\t"
-        "madc.hi.cc.u32 t482, t500, %50, t482;\n\t"
-        "addc.u32 t483, t483, 0;\n\t"
-        "shf.r.clamp.b32 t501, t477, t478, 30;\n\t"
-        "shf.r.clamp.b32 t502, t478, t479, 30;\n\t"
-        "shf.r.clamp.b32 t503, t479, t480, 30;\n\t"
-        "shf.r.clamp.b32 t504, t480, t481, 30;\n\t"
-        "shf.r.clamp.b32 t505, t481, t482, 30;\n\t"
-        "shf.r.clamp.b32 t506, t482, t483, 30;\n\t"
-        "shr.b32 t507, t506, 31;\n\t"
-        "sub.u32 t508, 0, t507;\n\t"
-        "and.b32 t509, %46, t508;\n\t"
-        "and.b32 t510, %47, t508;\n\t"
-        "and.b32 t511, %48, t508;\n\t"
-        "and.b32 t512, %49, t508;\n\t"
-        "and.b32 t513, %50, t508;\n\t"
-        "add.cc.u32 t514, t501, t509;\n\t"
-        "addc.cc.u32 t515, t502, t510;\n\t"
-        "addc.cc.u32 t516, t503, t511;\n\t"
-        "addc.cc.u32 t517, t504, t512;\n\t"
-        "addc.cc.u32 t518, t505, t513;\n\t"
-        "addc.u32 t519, t506, t508;\n\t"
-        "sub.cc.u32 t520, t514, %46;\n\t"
-        "subc.cc.u32 t521, t515, %47;\n\t"
-        "subc.cc.u32 t522, t516, %48;\n\t"
-        "subc.cc.u32 t523, t517, %49;\n\t"
-        "subc.cc.u32 t524, t518, %50;\n\t"
-        "subc.u32 t525, t519, 0;\n\t"
-        "shr.b32 t526, t525, 31;\n\t"
-        "sub.u32 t527, 0, t526;\n\t"
-        "xor.b32 t528, t520, t514;\n\t"
-        "and.b32 t528, t528, t527;\n\t"
-        "xor.b32 %18, t520, t528;\n\t"
-        "xor.b32 t529, t521, t515;\n\t"
-        "and.b32 t529, t529, t527;\n\t"
-        "xor.b32 %19, t521, t529;\n\t"
-        "xor.b32 t530, t522, t516;\n\t"
-        "and.b32 t530, t530, t527;\n\t"
-        "xor.b32 %20, t522, t530;\n\t"
-        "xor.b32 t531, t523, t517;\n\t"
-        "and.b32 t531, t531, t527;\n\t"
-        "xor.b32 %21, t523, t531;\n\t"
-        "xor.b32 t532, t524, t518;\n\t"
-        "and.b32 t532, t532, t527;\n\t"
-        "xor.b32 %22, t524, t532;\n\t"
+        "and.b32 t476, t476, t472;\n\t"
+        "xor.b32 %21, t468, t476;\n\t"
+        "xor.b32 t477, t469, t463;\n\t"
+        "and.b32 t477, t477, t472;\n\t"
+        "xor.b32 %22, t469, t477;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28])
@@ -18308,76 +17771,79 @@ struct modinv_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[533];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[478];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[7]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -18388,86 +17854,84 @@ struct modinv_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -18478,416 +17942,388 @@ struct modinv_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -18895,89 +18331,87 @@ struct modinv_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -18985,588 +18419,438 @@ struct modinv_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
-    t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[319] = ptx_shr(x[6], 31u);
+    t[320] = ptx_sub(0u, t[319]);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], t[320]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi(cf, t[307], x[6], t[318]);
+    t[321] = ptx_shr(t[307], 31u);
+    t[322] = ptx_sub(0u, t[321]);
+    t[323] = ptx_and(x[1], t[322]);
+    t[324] = ptx_and(x[2], t[322]);
+    t[325] = ptx_and(x[3], t[322]);
+    t[326] = ptx_and(x[4], t[322]);
+    t[327] = ptx_and(x[5], t[322]);
+    t[328] = ptx_and(x[6], t[322]);
+    t[313] = ptx_sub_cc(cf, t[313], t[323]);
+    t[314] = ptx_subc_cc(cf, t[314], t[324]);
+    t[315] = ptx_subc_cc(cf, t[315], t[325]);
+    t[316] = ptx_subc_cc(cf, t[316], t[326]);
+    t[317] = ptx_subc_cc(cf, t[317], t[327]);
+    t[318] = ptx_subc(cf, t[318], t[328]);
+    t[329] = ptx_shr(x[12], 31u);
+    t[330] = ptx_sub(0u, t[329]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[7], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[8], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[9], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[10], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[11], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[12], t[317]);
+    t[318] = ptx_madc_lo(cf, t[308], t[330], t[318]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[7], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[8], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[9], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[10], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[11], t[317]);
+    t[318] = ptx_madc_hi(cf, t[308], x[12], t[318]);
+    t[331] = ptx_shr(t[308], 31u);
+    t[332] = ptx_sub(0u, t[331]);
+    t[333] = ptx_and(x[7], t[332]);
+    t[334] = ptx_and(x[8], t[332]);
+    t[335] = ptx_and(x[9], t[332]);
+    t[336] = ptx_and(x[10], t[332]);
+    t[337] = ptx_and(x[11], t[332]);
+    t[338] = ptx_and(x[12], t[332]);
+    t[313] = ptx_sub_cc(cf, t[313], t[333]);
+    t[314] = ptx_subc_cc(cf, t[314], t[334]);
+    t[315] = ptx_subc_cc(cf, t[315], t[335]);
+    t[316] = ptx_subc_cc(cf, t[316], t[336]);
+    t[317] = ptx_subc_cc(cf, t[317], t[337]);
+    t[318] = ptx_subc(cf, t[318], t[338]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    t[346] = ptx_shr(x[6], 31u);
     t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
+    t[339] = ptx_mul_lo(t[309], x[1]);
+    t[340] = ptx_mul_lo(t[309], x[2]);
+    t[341] = ptx_mul_lo(t[309], x[3]);
+    t[342] = ptx_mul_lo(t[309], x[4]);
+    t[343] = ptx_mul_lo(t[309], x[5]);
+    t[344] = ptx_mul_lo(t[309], x[6]);
+    t[345] = ptx_mul_lo(t[309], t[347]);
+    t[340] = ptx_mad_hi_cc(cf, t[309], x[1], t[340]);
+    t[341] = ptx_madc_hi_cc(cf, t[309], x[2], t[341]);
+    t[342] = ptx_madc_hi_cc(cf, t[309], x[3], t[342]);
+    t[343] = ptx_madc_hi_cc(cf, t[309], x[4], t[343]);
+    t[344] = ptx_madc_hi_cc(cf, t[309], x[5], t[344]);
+    t[345] = ptx_madc_hi(cf, t[309], x[6], t[345]);
+    t[348] = ptx_shr(t[309], 31u);
+    t[349] = ptx_sub(0u, t[348]);
+    t[350] = ptx_and(x[1], t[349]);
+    t[351] = ptx_and(x[2], t[349]);
+    t[352] = ptx_and(x[3], t[349]);
+    t[353] = ptx_and(x[4], t[349]);
+    t[354] = ptx_and(x[5], t[349]);
+    t[355] = ptx_and(x[6], t[349]);
+    t[340] = ptx_sub_cc(cf, t[340], t[350]);
+    t[341] = ptx_subc_cc(cf, t[341], t[351]);
+    t[342] = ptx_subc_cc(cf, t[342], t[352]);
+    t[343] = ptx_subc_cc(cf, t[343], t[353]);
+    t[344] = ptx_subc_cc(cf, t[344], t[354]);
+    t[345] = ptx_subc(cf, t[345], t[355]);
+    t[356] = ptx_shr(x[12], 31u);
     t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
+    t[339] = ptx_mad_lo_cc(cf, t[310], x[7], t[339]);
+    t[340] = ptx_madc_lo_cc(cf, t[310], x[8], t[340]);
+    t[341] = ptx_madc_lo_cc(cf, t[310], x[9], t[341]);
+    t[342] = ptx_madc_lo_cc(cf, t[310], x[10], t[342]);
+    t[343] = ptx_madc_lo_cc(cf, t[310], x[11], t[343]);
+    t[344] = ptx_madc_lo_cc(cf, t[310], x[12], t[344]);
+    t[345] = ptx_madc_lo(cf, t[310], t[357], t[345]);
+    t[340] = ptx_mad_hi_cc(cf, t[310], x[7], t[340]);
+    t[341] = ptx_madc_hi_cc(cf, t[310], x[8], t[341]);
+    t[342] = ptx_madc_hi_cc(cf, t[310], x[9], t[342]);
+    t[343] = ptx_madc_hi_cc(cf, t[310], x[10], t[343]);
+    t[344] = ptx_madc_hi_cc(cf, t[310], x[11], t[344]);
+    t[345] = ptx_madc_hi(cf, t[310], x[12], t[345]);
+    t[358] = ptx_shr(t[310], 31u);
     t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[374] = ptx_shr(x[6], 31u);
-    t[375] = ptx_sub(0u, t[374]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], t[375]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi(cf, t[3], x[6], t[373]);
-    t[376] = ptx_shr(t[3], 31u);
-    t[377] = ptx_sub(0u, t[376]);
-    t[378] = ptx_and(x[1], t[377]);
-    t[379] = ptx_and(x[2], t[377]);
-    t[380] = ptx_and(x[3], t[377]);
-    t[381] = ptx_and(x[4], t[377]);
-    t[382] = ptx_and(x[5], t[377]);
-    t[383] = ptx_and(x[6], t[377]);
-    t[368] = ptx_sub_cc(cf, t[368], t[378]);
-    t[369] = ptx_subc_cc(cf, t[369], t[379]);
-    t[370] = ptx_subc_cc(cf, t[370], t[380]);
-    t[371] = ptx_subc_cc(cf, t[371], t[381]);
-    t[372] = ptx_subc_cc(cf, t[372], t[382]);
-    t[373] = ptx_subc(cf, t[373], t[383]);
-    t[384] = ptx_shr(x[12], 31u);
-    t[385] = ptx_sub(0u, t[384]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[7], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[8], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[9], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[10], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[11], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[12], t[372]);
-    t[373] = ptx_madc_lo(cf, t[4], t[385], t[373]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[7], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[8], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[9], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[10], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[11], t[372]);
-    t[373] = ptx_madc_hi(cf, t[4], x[12], t[373]);
-    t[386] = ptx_shr(t[4], 31u);
-    t[387] = ptx_sub(0u, t[386]);
-    t[388] = ptx_and(x[7], t[387]);
-    t[389] = ptx_and(x[8], t[387]);
-    t[390] = ptx_and(x[9], t[387]);
-    t[391] = ptx_and(x[10], t[387]);
-    t[392] = ptx_and(x[11], t[387]);
-    t[393] = ptx_and(x[12], t[387]);
-    t[368] = ptx_sub_cc(cf, t[368], t[388]);
-    t[369] = ptx_subc_cc(cf, t[369], t[389]);
-    t[370] = ptx_subc_cc(cf, t[370], t[390]);
-    t[371] = ptx_subc_cc(cf, t[371], t[391]);
-    t[372] = ptx_subc_cc(cf, t[372], t[392]);
-    t[373] = ptx_subc(cf, t[373], t[393]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    t[401] = ptx_shr(x[6], 31u);
-    t[402] = ptx_sub(0u, t[401]);
-    t[394] = ptx_mul_lo(t[5], x[1]);
-    t[395] = ptx_mul_lo(t[5], x[2]);
-    t[396] = ptx_mul_lo(t[5], x[3]);
-    t[397] = ptx_mul_lo(t[5], x[4]);
-    t[398] = ptx_mul_lo(t[5], x[5]);
-    t[399] = ptx_mul_lo(t[5], x[6]);
-    t[400] = ptx_mul_lo(t[5], t[402]);
-    t[395] = ptx_mad_hi_cc(cf, t[5], x[1], t[395]);
-    t[396] = ptx_madc_hi_cc(cf, t[5], x[2], t[396]);
-    t[397] = ptx_madc_hi_cc(cf, t[5], x[3], t[397]);
-    t[398] = ptx_madc_hi_cc(cf, t[5], x[4], t[398]);
-    t[399] = ptx_madc_hi_cc(cf, t[5], x[5], t[399]);
-    t[400] = ptx_madc_hi(cf, t[5], x[6], t[400]);
-    t[403] = ptx_shr(t[5], 31u);
-    t[404] = ptx_sub(0u, t[403]);
-    t[405] = ptx_and(x[1], t[404]);
-    t[406] = ptx_and(x[2], t[404]);
-    t[407] = ptx_and(x[3], t[404]);
-    t[408] = ptx_and(x[4], t[404]);
-    t[409] = ptx_and(x[5], t[404]);
-    t[410] = ptx_and(x[6], t[404]);
-    t[395] = ptx_sub_cc(cf, t[395], t[405]);
-    t[396] = ptx_subc_cc(cf, t[396], t[406]);
-    t[397] = ptx_subc_cc(cf, t[397], t[407]);
-    t[398] = ptx_subc_cc(cf, t[398], t[408]);
-    t[399] = ptx_subc_cc(cf, t[399], t[409]);
-    t[400] = ptx_subc(cf, t[400], t[410]);
-    t[411] = ptx_shr(x[12], 31u);
-    t[412] = ptx_sub(0u, t[411]);
-    t[394] = ptx_mad_lo_cc(cf, t[6], x[7], t[394]);
-    t[395] = ptx_madc_lo_cc(cf, t[6], x[8], t[395]);
-    t[396] = ptx_madc_lo_cc(cf, t[6], x[9], t[396]);
-    t[397] = ptx_madc_lo_cc(cf, t[6], x[10], t[397]);
-    t[398] = ptx_madc_lo_cc(cf, t[6], x[11], t[398]);
-    t[399] = ptx_madc_lo_cc(cf, t[6], x[12], t[399]);
-    t[400] = ptx_madc_lo(cf, t[6], t[412], t[400]);
-    t[395] = ptx_mad_hi_cc(cf, t[6], x[7], t[395]);
-    t[396] = ptx_madc_hi_cc(cf, t[6], x[8], t[396]);
-    t[397] = ptx_madc_hi_cc(cf, t[6], x[9], t[397]);
-    t[398] = ptx_madc_hi_cc(cf, t[6], x[10], t[398]);
-    t[399] = ptx_madc_hi_cc(cf, t[6], x[11], t[399]);
-    t[400] = ptx_madc_hi(cf, t[6], x[12], t[400]);
-    t[413] = ptx_shr(t[6], 31u);
-    t[414] = ptx_sub(0u, t[413]);
-    t[415] = ptx_and(x[7], t[414]);
-    t[416] = ptx_and(x[8], t[414]);
-    t[417] = ptx_and(x[9], t[414]);
-    t[418] = ptx_and(x[10], t[414]);
-    t[419] = ptx_and(x[11], t[414]);
-    t[420] = ptx_and(x[12], t[414]);
-    t[395] = ptx_sub_cc(cf, t[395], t[415]);
-    t[396] = ptx_subc_cc(cf, t[396], t[416]);
-    t[397] = ptx_subc_cc(cf, t[397], t[417]);
-    t[398] = ptx_subc_cc(cf, t[398], t[418]);
-    t[399] = ptx_subc_cc(cf, t[399], t[419]);
-    t[400] = ptx_subc(cf, t[400], t[420]);
-    y[7] = ptx_shf_r_clamp(t[394], t[395], 30u);
-    y[8] = ptx_shf_r_clamp(t[395], t[396], 30u);
-    y[9] = ptx_shf_r_clamp(t[396], t[397], 30u);
-    y[10] = ptx_shf_r_clamp(t[397], t[398], 30u);
-    y[11] = ptx_shf_r_clamp(t[398], t[399], 30u);
-    y[12] = ptx_shf_r_clamp(t[399], t[400], 30u);
-    t[421] = ptx_mul_lo(t[3], x[13]);
-    t[422] = ptx_mul_lo(t[3], x[14]);
-    t[423] = ptx_mul_lo(t[3], x[15]);
-    t[424] = ptx_mul_lo(t[3], x[16]);
-    t[425] = ptx_mul_lo(t[3], x[17]);
-    t[426] = ptx_mul_lo(t[3], 0u);
-    t[427] = ptx_mul_lo(t[3], 0u);
-    t[422] = ptx_mad_hi_cc(cf, t[3], x[13], t[422]);
-    t[423] = ptx_madc_hi_cc(cf, t[3], x[14], t[423]);
-    t[424] = ptx_madc_hi_cc(cf, t[3], x[15], t[424]);
-    t[425] = ptx_madc_hi_cc(cf, t[3], x[16], t[425]);
-    t[426] = ptx_madc_hi_cc(cf, t[3], x[17], t[426]);
-    t[427] = ptx_madc_hi(cf, t[3], 0u, t[427]);
-    t[428] = ptx_shr(t[3], 31u);
-    t[429] = ptx_sub(0u, t[428]);
-    t[430] = ptx_and(x[13], t[429]);
-    t[431] = ptx_and(x[14], t[429]);
-    t[432] = ptx_and(x[15], t[429]);
-    t[433] = ptx_and(x[16], t[429]);
-    t[434] = ptx_and(x[17], t[429]);
-    t[435] = ptx_and(0u, t[429]);
-    t[422] = ptx_sub_cc(cf, t[422], t[430]);
-    t[423] = ptx_subc_cc(cf, t[423], t[431]);
+    t[360] = ptx_and(x[7], t[359]);
+    t[361] = ptx_and(x[8], t[359]);
+    t[362] = ptx_and(x[9], t[359]);
+    t[363] = ptx_and(x[10], t[359]);
+    t[364] = ptx_and(x[11], t[359]);
+    t[365] = ptx_and(x[12], t[359]);
+    t[340] = ptx_sub_cc(cf, t[340], t[360]);
+    t[341] = ptx_subc_cc(cf, t[341], t[361]);
+    t[342] = ptx_subc_cc(cf, t[342], t[362]);
+    t[343] = ptx_subc_cc(cf, t[343], t[363]);
+    t[344] = ptx_subc_cc(cf, t[344], t[364]);
+    t[345] = ptx_subc(cf, t[345], t[365]);
+    y[7] = ptx_shf_r_clamp(t[339], t[340], 30u);
+    y[8] = ptx_shf_r_clamp(t[340], t[341], 30u);
+    y[9] = ptx_shf_r_clamp(t[341], t[342], 30u);
+    y[10] = ptx_shf_r_clamp(t[342], t[343], 30u);
+    y[11] = ptx_shf_r_clamp(t[343], t[344], 30u);
+    y[12] = ptx_shf_r_clamp(t[344], t[345], 30u);
+    t[366] = ptx_mul_lo(t[307], x[13]);
+    t[367] = ptx_mul_lo(t[307], x[14]);
+    t[368] = ptx_mul_lo(t[307], x[15]);
+    t[369] = ptx_mul_lo(t[307], x[16]);
+    t[370] = ptx_mul_lo(t[307], x[17]);
+    t[371] = ptx_mul_lo(t[307], 0u);
+    t[372] = ptx_mul_lo(t[307], 0u);
+    t[367] = ptx_mad_hi_cc(cf, t[307], x[13], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[307], x[14], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[307], x[15], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[307], x[16], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[307], x[17], t[371]);
+    t[372] = ptx_madc_hi(cf, t[307], 0u, t[372]);
+    t[373] = ptx_shr(t[307], 31u);
+    t[374] = ptx_sub(0u, t[373]);
+    t[375] = ptx_and(x[13], t[374]);
+    t[376] = ptx_and(x[14], t[374]);
+    t[377] = ptx_and(x[15], t[374]);
+    t[378] = ptx_and(x[16], t[374]);
+    t[379] = ptx_and(x[17], t[374]);
+    t[380] = ptx_and(0u, t[374]);
+    t[367] = ptx_sub_cc(cf, t[367], t[375]);
+    t[368] = ptx_subc_cc(cf, t[368], t[376]);
+    t[369] = ptx_subc_cc(cf, t[369], t[377]);
+    t[370] = ptx_subc_cc(cf, t[370], t[378]);
+    t[371] = ptx_subc_cc(cf, t[371], t[379]);
+    t[372] = ptx_subc(cf, t[372], t[380]);
+    t[366] = ptx_mad_lo_cc(cf, t[308], x[18], t[366]);
+    t[367] = ptx_madc_lo_cc(cf, t[308], x[19], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[308], x[20], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[308], x[21], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[308], x[22], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[308], 0u, t[371]);
+    t[372] = ptx_madc_lo(cf, t[308], 0u, t[372]);
+    t[367] = ptx_mad_hi_cc(cf, t[308], x[18], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[308], x[19], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[308], x[20], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[308], x[21], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[308], x[22], t[371]);
+    t[372] = ptx_madc_hi(cf, t[308], 0u, t[372]);
+    t[381] = ptx_shr(t[308], 31u);
+    t[382] = ptx_sub(0u, t[381]);
+    t[383] = ptx_and(x[18], t[382]);
+    t[384] = ptx_and(x[19], t[382]);
+    t[385] = ptx_and(x[20], t[382]);
+    t[386] = ptx_and(x[21], t[382]);
+    t[387] = ptx_and(x[22], t[382]);
+    t[388] = ptx_and(0u, t[382]);
+    t[367] = ptx_sub_cc(cf, t[367], t[383]);
+    t[368] = ptx_subc_cc(cf, t[368], t[384]);
+    t[369] = ptx_subc_cc(cf, t[369], t[385]);
+    t[370] = ptx_subc_cc(cf, t[370], t[386]);
+    t[371] = ptx_subc_cc(cf, t[371], t[387]);
+    t[372] = ptx_subc(cf, t[372], t[388]);
+    t[389] = ptx_mul_lo(t[366], x[28]);
+    t[389] = ptx_and(t[389], 1073741823u);
+    t[366] = ptx_mad_lo_cc(cf, t[389], x[23], t[366]);
+    t[367] = ptx_madc_lo_cc(cf, t[389], x[24], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[389], x[25], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[389], x[26], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[389], x[27], t[370]);
+    t[371] = ptx_addc_cc(cf, t[371], 0u);
+    t[372] = ptx_addc(cf, t[372], 0u);
+    t[367] = ptx_mad_hi_cc(cf, t[389], x[23], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[389], x[24], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[389], x[25], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[389], x[26], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[389], x[27], t[371]);
+    t[372] = ptx_addc(cf, t[372], 0u);
+    t[390] = ptx_shf_r_clamp(t[366], t[367], 30u);
+    t[391] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    t[392] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    t[393] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    t[394] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    t[395] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    t[396] = ptx_shr(t[395], 31u);
+    t[397] = ptx_sub(0u, t[396]);
+    t[398] = ptx_and(x[23], t[397]);
+    t[399] = ptx_and(x[24], t[397]);
+    t[400] = ptx_and(x[25], t[397]);
+    t[401] = ptx_and(x[26], t[397]);
+    t[402] = ptx_and(x[27], t[397]);
+    t[403] = ptx_add_cc(cf, t[390], t[398]);
+    t[404] = ptx_addc_cc(cf, t[391], t[399]);
+    t[405] = ptx_addc_cc(cf, t[392], t[400]);
+    t[406] = ptx_addc_cc(cf, t[393], t[401]);
+    t[407] = ptx_addc_cc(cf, t[394], t[402]);
+    t[408] = ptx_addc(cf, t[395], t[397]);
+    t[409] = ptx_sub_cc(cf, t[403], x[23]);
+    t[410] = ptx_subc_cc(cf, t[404], x[24]);
+    t[411] = ptx_subc_cc(cf, t[405], x[25]);
+    t[412] = ptx_subc_cc(cf, t[406], x[26]);
+    t[413] = ptx_subc_cc(cf, t[407], x[27]);
+    t[414] = ptx_subc(cf, t[408], 0u);
+    t[415] = ptx_shr(t[414], 31u);
+    t[416] = ptx_sub(0u, t[415]);
+    t[417] = ptx_xor(t[409], t[403]);
+    t[417] = ptx_and(t[417], t[416]);
+    y[13] = ptx_xor(t[409], t[417]);
+    t[418] = ptx_xor(t[410], t[404]);
+    t[418] = ptx_and(t[418], t[416]);
+    y[14] = ptx_xor(t[410], t[418]);
+    t[419] = ptx_xor(t[411], t[405]);
+    t[419] = ptx_and(t[419], t[416]);
+    y[15] = ptx_xor(t[411], t[419]);
+    t[420] = ptx_xor(t[412], t[406]);
+    t[420] = ptx_and(t[420], t[416]);
+    y[16] = ptx_xor(t[412], t[420]);
+    t[421] = ptx_xor(t[413], t[407]);
+    t[421] = ptx_and(t[421], t[416]);
+    y[17] = ptx_xor(t[413], t[421]);
+    t[422] = ptx_mul_lo(t[309], x[13]);
+    t[423] = ptx_mul_lo(t[309], x[14]);
+    t[424] = ptx_mul_lo(t[309], x[15]);
+    t[425] = ptx_mul_lo(t[309], x[16]);
+    t[426] = ptx_mul_lo(t[309], x[17]);
+    t[427] = ptx_mul_lo(t[309], 0u);
+    t[428] = ptx_mul_lo(t[309], 0u);
+    t[423] = ptx_mad_hi_cc(cf, t[309], x[13], t[423]);
+    t[424] = ptx_madc_hi_cc(cf, t[309], x[14], t[424]);
+    t[425] = ptx_madc_hi_cc(cf, t[309], x[15], t[425]);
+    t[426] = ptx_madc_hi_cc(cf, t[309], x[16], t[426]);
+    t[427] = ptx_madc_hi_cc(cf, t[309], x[17], t[427]);
+    t[428] = ptx_madc_hi(cf, t[309], 0u, t[428]);
+    t[429] = ptx_shr(t[309], 31u);
+    t[430] = ptx_sub(0u, t[429]);
+    t[431] = ptx_and(x[13], t[430]);
+    t[432] = ptx_and(x[14], t[430]);
+    t[433] = ptx_and(x[15], t[430]);
+    t[434] = ptx_and(x[16], t[430]);
+    t[435] = ptx_and(x[17], t[430]);
+    t[436] = ptx_and(0u, t[430]);
+    t[423] = ptx_sub_cc(cf, t[423], t[431]);
     t[424] = ptx_subc_cc(cf, t[424], t[432]);
     t[425] = ptx_subc_cc(cf, t[425], t[433]);
     t[426] = ptx_subc_cc(cf, t[426], t[434]);
-    t[427] = ptx_subc(cf, t[427], t[435]);
-    t[421] = ptx_mad_lo_cc(cf, t[4], x[18], t[421]);
-    t[422] = ptx_madc_lo_cc(cf, t[4], x[19], t[422]);
-    t[423] = ptx_madc_lo_cc(cf, t[4], x[20], t[423]);
-    t[424] = ptx_madc_lo_cc(cf, t[4], x[21], t[424]);
-    t[425] = ptx_madc_lo_cc(cf, t[4], x[22], t[425]);
-    t[426] = ptx_madc_lo_cc(cf, t[4], 0u, t[426]);
-    t[427] = ptx_madc_lo(cf, t[4], 0u, t[427]);
-    t[422] = ptx_mad_hi_cc(cf, t[4], x[18], t[422]);
-    t[423] = ptx_madc_hi_cc(cf, t[4], x[19], t[423]);
-    t[424] = ptx_madc_hi_cc(cf, t[4], x[20], t[424]);
-    t[425] = ptx_madc_hi_cc(cf, t[4], x[21], t[425]);
-    t[426] = ptx_madc_hi_cc(cf, t[4], x[22], t[426]);
-    t[427] = ptx_madc_hi(cf, t[4], 0u, t[427]);
-    t[436] = ptx_shr(t[4], 31u);
-    t[437] = ptx_sub(0u, t[436]);
-    t[438] = ptx_and(x[18], t[437]);
-    t[439] = ptx_and(x[19], t[437]);
-    t[440] = ptx_and(x[20], t[437]);
-    t[441] = ptx_and(x[21], t[437]);
-    t[442] = ptx_and(x[22], t[437]);
-    t[443] = ptx_and(0u, t[437]);
-    t[422] = ptx_sub_cc(cf, t[422], t[438]);
-    t[423] = ptx_subc_cc(cf, t[423], t[439]);
+    t[427] = ptx_subc_cc(cf, t[427], t[435]);
+    t[428] = ptx_subc(cf, t[428], t[436]);
+    t[422] = ptx_mad_lo_cc(cf, t[310], x[18], t[422]);
+    t[423] = ptx_madc_lo_cc(cf, t[310], x[19], t[423]);
+    t[424] = ptx_madc_lo_cc(cf, t[310], x[20], t[424]);
+    t[425] = ptx_madc_lo_cc(cf, t[310], x[21], t[425]);
+    t[426] = ptx_madc_lo_cc(cf, t[310], x[22], t[426]);
+    t[427] = ptx_madc_lo_cc(cf, t[310], 0u, t[427]);
+    t[428] = ptx_madc_lo(cf, t[310], 0u, t[428]);
+    t[423] = ptx_mad_hi_cc(cf, t[310], x[18], t[423]);
+    t[424] = ptx_madc_hi_cc(cf, t[310], x[19], t[424]);
+    t[425] = ptx_madc_hi_cc(cf, t[310], x[20], t[425]);
+    t[426] = ptx_madc_hi_cc(cf, t[310], x[21], t[426]);
+    t[427] = ptx_madc_hi_cc(cf, t[310], x[22], t[427]);
+    t[428] = ptx_madc_hi(cf, t[310], 0u, t[428]);
+    t[437] = ptx_shr(t[310], 31u);
+    t[438] = ptx_sub(0u, t[437]);
+    t[439] = ptx_and(x[18], t[438]);
+    t[440] = ptx_and(x[19], t[438]);
+    t[441] = ptx_and(x[20], t[438]);
+    t[442] = ptx_and(x[21], t[438]);
+    t[443] = ptx_and(x[22], t[438]);
+    t[444] = ptx_and(0u, t[438]);
+    t[423] = ptx_sub_cc(cf, t[423], t[439]);
     t[424] = ptx_subc_cc(cf, t[424], t[440]);
     t[425] = ptx_subc_cc(cf, t[425], t[441]);
     t[426] = ptx_subc_cc(cf, t[426], t[442]);
-    t[427] = ptx_subc(cf, t[427], t[443]);
-    t[444] = ptx_mul_lo(t[421], x[28]);
-    t[444] = ptx_and(t[444], 1073741823u);
-    t[421] = ptx_mad_lo_cc(cf, t[444], x[23], t[421]);
-    t[422] = ptx_madc_lo_cc(cf, t[444], x[24], t[422]);
-    t[423] = ptx_madc_lo_cc(cf, t[444], x[25], t[423]);
-    t[424] = ptx_madc_lo_cc(cf, t[444], x[26], t[424]);
-    t[425] = ptx_madc_lo_cc(cf, t[444], x[27], t[425]);
-    t[426] = ptx_addc_cc(cf, t[426], 0u);
-    t[427] = ptx_addc(cf, t[427], 0u);
-    t[422] = ptx_mad_hi_cc(cf, t[444], x[23], t[422]);
-    t[423] = ptx_madc_hi_cc(cf, t[444], x[24], t[423]);
-    t[424] = ptx_madc_hi_cc(cf, t[444], x[25], t[424]);
-    t[425] = ptx_madc_hi_cc(cf, t[444], x[26], t[425]);
-    t[426] = ptx_madc_hi_cc(cf, t[444], x[27], t[426]);
-    t[427] = ptx_addc(cf, t[427], 0u);
-    t[445] = ptx_shf_r_clamp(t[421], t[422], 30u);
+    t[427] = ptx_subc_cc(cf, t[427], t[443]);
+    t[428] = ptx_subc(cf, t[428], t[444]);
+    t[445] = ptx_mul_lo(t[422], x[28]);
+    t[445] = ptx_and(t[445], 1073741823u);
+    t[422] = ptx_mad_lo_cc(cf, t[445], x[23], t[422]);
+    t[423] = ptx_madc_lo_cc(cf, t[445], x[24], t[423]);
+    t[424] = ptx_madc_lo_cc(cf, t[445], x[25], t[424]);
+    t[425] = ptx_madc_lo_cc(cf, t[445], x[26], t[425]);
+    t[426] = ptx_madc_lo_cc(cf, t[445], x[27], t[426]);
+    t[427] = ptx_addc_cc(cf, t[427], 0u);
+    t[428] = ptx_addc(cf, t[428], 0u);
+    t[423] = ptx_mad_hi_cc(cf, t[445], x[23], t[423]);
+    t[424] = ptx_madc_hi_cc(cf, t[445], x[24], t[424]);
+    t[425] = ptx_madc_hi_cc(cf, t[445], x[25], t[425]);
+    t[426] = ptx_madc_hi_cc(cf, t[445], x[26], t[426]);
+    t[427] = ptx_madc_hi_cc(cf, t[445], x[27], t[427]);
+    t[428] = ptx_addc(cf, t[428], 0u);
     t[446] = ptx_shf_r_clamp(t[422], t[423], 30u);
     t[447] = ptx_shf_r_clamp(t[423], t[424], 30u);
     t[448] = ptx_shf_r_clamp(t[424], t[425], 30u);
     t[449] = ptx_shf_r_clamp(t[425], t[426], 30u);
     t[450] = ptx_shf_r_clamp(t[426], t[427], 30u);
-    t[451] = ptx_shr(t[450], 31u);
-    t[452] = ptx_sub(0u, t[451]);
-    t[453] = ptx_and(x[23], t[452]);
-    t[454] = ptx_and(x[24], t[452]);
-    t[455] = ptx_and(x[25], t[452]);
-    t[456] = ptx_and(x[26], t[452]);
-    t[457] = ptx_and(x[27], t[452]);
-    t[458] = ptx_add_cc(cf, t[445], t[453]);
-    t[459] = ptx_addc_cc(cf, t[446], t[454]);
+    t[451] = ptx_shf_r_clamp(t[427], t[428], 30u);
+    t[452] = ptx_shr(t[451], 31u);
+    t[453] = ptx_sub(0u, t[452]);
+    t[454] = ptx_and(x[23], t[453]);
+    t[455] = ptx_and(x[24], t[453]);
+    t[456] = ptx_and(x[25], t[453]);
+    t[457] = ptx_and(x[26], t[453]);
+    t[458] = ptx_and(x[27], t[453]);
+    t[459] = ptx_add_cc(cf, t[446], t[454]);
     t[460] = ptx_addc_cc(cf, t[447], t[455]);
     t[461] = ptx_addc_cc(cf, t[448], t[456]);
     t[462] = ptx_addc_cc(cf, t[449], t[457]);
-    t[463] = ptx_addc(cf, t[450], t[452]);
-    t[464] = ptx_sub_cc(cf, t[458], x[23]);
-    t[465] = ptx_subc_cc(cf, t[459], x[24]);
-    t[466] = ptx_subc_cc(cf, t[460], x[25]);
-    t[467] = ptx_subc_cc(cf, t[461], x[26]);
-    t[468] = ptx_subc_cc(cf, t[462], x[27]);
-    t[469] = ptx_subc(cf, t[463], 0u);
-    t[470] = ptx_shr(t[469], 31u);
-    t[471] = ptx_sub(0u, t[470]);
-    t[472] = ptx_xor(t[464], t[458]);
-    t[472] = ptx_and(t[472], t[471]);
-    y[13] = ptx_xor(t[464], t[472]);
+    t[463] = ptx_addc_cc(cf, t[450], t[458]);
+    t[464] = ptx_addc(cf, t[451], t[453]);
+    t[465] = ptx_sub_cc(cf, t[459], x[23]);
+    t[466] = ptx_subc_cc(cf, t[460], x[24]);
+    t[467] = ptx_subc_cc(cf, t[461], x[25]);
+    t[468] = ptx_subc_cc(cf, t[462], x[26]);
+    t[469] = ptx_subc_cc(cf, t[463], x[27]);
+    t[470] = ptx_subc(cf, t[464], 0u);
+    t[471] = ptx_shr(t[470], 31u);
+    t[472] = ptx_sub(0u, t[471]);
     t[473] = ptx_xor(t[465], t[459]);
-    t[473] = ptx_and(t[473], t[471]);
-    y[14] = ptx_xor(t[465], t[473]);
+    t[473] = ptx_and(t[473], t[472]);
+    y[18] = ptx_xor(t[465], t[473]);
     t[474] = ptx_xor(t[466], t[460]);
-    t[474] = ptx_and(t[474], t[471]);
-    y[15] = ptx_xor(t[466], t[474]);
+    t[474] = ptx_and(t[474], t[472]);
+    y[19] = ptx_xor(t[466], t[474]);
     t[475] = ptx_xor(t[467], t[461]);
-    t[475] = ptx_and(t[475], t[471]);
-    y[16] = ptx_xor(t[467], t[475]);
+    t[475] = ptx_and(t[475], t[472]);
+    y[20] = ptx_xor(t[467], t[475]);
     t[476] = ptx_xor(t[468], t[462]);
-    t[476] = ptx_and(t[476], t[471]);
-    y[17] = ptx_xor(t[468], t[476]);
-    t[477] = ptx_mul_lo(t[5], x[13]);
-    t[478] = ptx_mul_lo(t[5], x[14]);
-    t[479] = ptx_mul_lo(t[5], x[15]);
-    t[480] = ptx_mul_lo(t[5], x[16]);
-    t[481] = ptx_mul_lo(t[5], x[17]);
-    t[482] = ptx_mul_lo(t[5], 0u);
-    t[483] = ptx_mul_lo(t[5], 0u);
-    t[478] = ptx_mad_hi_cc(cf, t[5], x[13], t[478]);
-    t[479] = ptx_madc_hi_cc(cf, t[5], x[14], t[479]);
-    t[480] = ptx_madc_hi_cc(cf, t[5], x[15], t[480]);
-    t[481] = ptx_madc_hi_cc(cf, t[5], x[16], t[481]);
-    t[482] = ptx_madc_hi_cc(cf, t[5], x[17], t[482]);
-    t[483] = ptx_madc_hi(cf, t[5], 0u, t[483]);
-    t[484] = ptx_shr(t[5], 31u);
-    t[485] = ptx_sub(0u, t[484]);
-    t[486] = ptx_and(x[13], t[485]);
-    t[487] = ptx_and(x[14], t[485]);
-    t[488] = ptx_and(x[15], t[485]);
-    t[489] = ptx_and(x[16], t[485]);
-    t[490] = ptx_and(x[17], t[485]);
-    t[491] = ptx_and(0u, t[485]);
-    t[478] = ptx_sub_cc(cf, t[478], t[486]);
-    t[479] = ptx_subc_cc(cf, t[479], t[487]);
-    t[480] = ptx_subc_cc(cf, t[480], t[488]);
-    t[481] = ptx_subc_cc(cf, t[481], t[489]);
-    t[482] = ptx_subc_cc(cf, t[482], t[490]);
-    t[483] = ptx_subc(cf, t[483], t[491]);
-    t[477] = ptx_mad_lo_cc(cf, t[6], x[18], t[477]);
-    t[478] = ptx_madc_lo_cc(cf, t[6], x[19], t[478]);
-    t[479] = ptx_madc_lo_cc(cf, t[6], x[20], t[479]);
-    t[480] = ptx_madc_lo_cc(cf, t[6], x[21], t[480]);
-    t[481] = ptx_madc_lo_cc(cf, t[6], x[22], t[481]);
-    t[482] = ptx_madc_lo_cc(cf, t[6], 0u, t[482]);
-    t[483] = ptx_madc_lo(cf, t[6], 0u, t[483]);
-    t[478] = ptx_mad_hi_cc(cf, t[6], x[18], t[478]);
-    t[479] = ptx_madc_hi_cc(cf, t[6], x[19], t[479]);
-    t[480] = ptx_madc_hi_cc(cf, t[6], x[20], t[480]);
-    t[481] = ptx_madc_hi_cc(cf, t[6], x[21], t[481]);
-    t[482] = ptx_madc_hi_cc(cf, t[6], x[22], t[482]);
-    t[483] = ptx_madc_hi(cf, t[6], 0u, t[483]);
-    t[492] = ptx_shr(t[6], 31u);
-    t[493] = ptx_sub(0u, t[492]);
-    t[494] = ptx_and(x[18], t[493]);
-    t[495] = ptx_and(x[19], t[493]);
-    t[496] = ptx_and(x[20], t[493]);
-    t[497] = ptx_and(x[21], t[493]);
-    t[498] = ptx_and(x[22], t[493]);
-    t[499] = ptx_and(0u, t[493]);
-    t[478] = ptx_sub_cc(cf, t[478], t[494]);
-    t[479] = ptx_subc_cc(cf, t[479], t[495]);
-    t[480] = ptx_subc_cc(cf, t[480], t[496]);
-    t[481] = ptx_subc_cc(cf, t[481], t[497]);
-    t[482] = ptx_subc_cc(cf, t[482], t[498]);
-    t[483] = ptx_subc(cf, t[483], t[499]);
-    t[500] = ptx_mul_lo(t[477], x[28]);
-    t[500] = ptx_and(t[500], 1073741823u);
-    t[477] = ptx_mad_lo_cc(cf, t[500], x[23], t[477]);
-    t[478] = ptx_madc_lo_cc(cf, t[500], x[24], t[478]);
-    t[479] = ptx_madc_lo_cc(cf, t[500], x[25], t[479]);
-    t[480] = ptx_madc_lo_cc(cf, t[500], x[26], t[480]);
-    t[481] = ptx_madc_lo_cc(cf, t[500], x[27], t[481]);
-    t[482] = ptx_addc_cc(cf, t[482], 0u);
-    t[483] = ptx_addc(cf, t[483], 0u);
-    t[478] = ptx_mad_hi_cc(cf, t[500], x[23], t[478]);
-    t[479] = ptx_madc_hi_cc(cf, t[500], x[24], t[479]);
-    t[480] = ptx_madc_hi_cc(cf, t[500], x[25], t[480]);
-    t[481] = ptx_madc_hi_cc(cf, t[500], x[26], t[481]);
-    t[482] = ptx_madc_hi_cc(cf, t[500], x[27], t[482]);
-    t[483] = ptx_addc(cf, t[483], 0u);
-    t[501] = ptx_shf_r_clamp(t[477], t[478], 30u);
-    t[502] = ptx_shf_r_clamp(t[478], t[479], 30u);
-    t[503] = ptx_shf_r_clamp(t[479], t[480], 30u);
-    t[504] = ptx_shf_r_clamp(t[480], t[481], 30u);
-    t[505] = ptx_shf_r_clamp(t[481], t[482], 30u);
-    t[506] = ptx_shf_r_clamp(t[482], t[483], 30u);
-    t[507] = ptx_shr(t[506], 31u);
-    t[508] = ptx_sub(0u, t[507]);
-    t[509] = ptx_and(x[23], t[508]);
-    t[510] = ptx_and(x[24], t[508]);
-    t[511] = ptx_and(x[25], t[508]);
-    t[512] = ptx_and(x[26], t[508]);
-    t[513] = ptx_and(x[27], t[508]);
-    t[514] = ptx_add_cc(cf, t[501], t[509]);
-    t[515] = ptx_addc_cc(cf, t[502], t[510]);
-    t[516] = ptx_addc_cc(cf, t[503], t[511]);
-    t[517] = ptx_addc_cc(cf, t[504], t[512]);
-    t[518] = ptx_addc_cc(cf, t[505], t[513]);
-    t[519] = ptx_addc(cf, t[506], t[508]);
-    t[520] = ptx_sub_cc(cf, t[514], x[23]);
-    t[521] = ptx_subc_cc(cf, t[515], x[24]);
-    t[522] = ptx_subc_cc(cf, t[516], x[25]);
-    t[523] = ptx_subc_cc(cf, t[517], x[26]);
-    t[524] = ptx_subc_cc(cf, t[518], x[27]);
-    t[525] = ptx_subc(cf, t[519], 0u);
-    t[526] = ptx_shr(t[525], 31u);
-    t[527] = ptx_sub(0u, t[526]);
-    t[528] = ptx_xor(t[520], t[514]);
-    t[528] = ptx_and(t[528], t[527]);
-    y[18] = ptx_xor(t[520], t[528]);
-    t[529] = ptx_xor(t[521], t[515]);
-    t[529] = ptx_and(t[529], t[527]);
-    y[19] = ptx_xor(t[521], t[529]);
-    t[530] = ptx_xor(t[522], t[516]);
-    t[530] = ptx_and(t[530], t[527]);
-    y[20] = ptx_xor(t[522], t[530]);
-    t[531] = ptx_xor(t[523], t[517]);
-    t[531] = ptx_and(t[531], t[527]);
-    y[21] = ptx_xor(t[523], t[531]);
-    t[532] = ptx_xor(t[524], t[518]);
-    t[532] = ptx_and(t[532], t[527]);
-    y[22] = ptx_xor(t[524], t[532]);
+    t[476] = ptx_and(t[476], t[472]);
+    y[21] = ptx_xor(t[468], t[476]);
+    t[477] = ptx_xor(t[469], t[463]);
+    t[477] = ptx_and(t[477], t[472]);
+    y[22] = ptx_xor(t[469], t[477]);
   }
 #endif
 };

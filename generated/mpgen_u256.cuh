@@ -14842,7 +14842,7 @@ struct gcd_start {
 #endif
 };
 
-// gcd_round: a step that the loops below call; 1090 instructions.
+// gcd_round: a step that the loops below call; 911 instructions.
 struct gcd_round {
   static constexpr unsigned in_words = 19;
   static constexpr unsigned out_words = 19;
@@ -14850,76 +14850,79 @@ struct gcd_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<439>;\n\t"
-        "mov.b32 t0, %19;\n\t"
+        ".reg .u32 t<384>;\n\t"
+        "sub.u32 t0, 0, %19;\n\t"
         "mov.b32 t1, %20;\n\t"
         "mov.b32 t2, %29;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -14930,86 +14933,84 @@ struct gcd_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -15020,416 +15021,388 @@ struct gcd_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -15437,89 +15410,87 @@ struct gcd_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -15527,420 +15498,270 @@ struct gcd_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t322, %28, 31;\n\t"
         "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
+        "mul.lo.u32 t312, t307, %20;\n\t"
+        "mul.lo.u32 t313, t307, %21;\n\t"
+        "mul.lo.u32 t314, t307, %22;\n\t"
+        "mul.lo.u32 t315, t307, %23;\n\t"
+        "mul.lo.u32 t316, t307, %24;\n\t"
+        "mul.lo.u32 t317, t307, %25;\n\t"
+        "mul.lo.u32 t318, t307, %26;\n\t"
+        "mul.lo.u32 t319, t307, %27;\n\t"
+        "mul.lo.u32 t320, t307, %28;\n\t"
+        "mul.lo.u32 t321, t307, t323;\n\t"
+        "mad.hi.cc.u32 t313, t307, %20, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %21, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %22, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %23, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %24, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %25, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %26, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %27, t320;\n\t"
+        "madc.hi.u32 t321, t307, %28, t321;\n\t"
+        "shr.b32 t324, t307, 31;\n\t"
+        "sub.u32 t325, 0, t324;\n\t"
+        "and.b32 t326, %20, t325;\n\t"
+        "and.b32 t327, %21, t325;\n\t"
+        "and.b32 t328, %22, t325;\n\t"
+        "and.b32 t329, %23, t325;\n\t"
+        "and.b32 t330, %24, t325;\n\t"
+        "and.b32 t331, %25, t325;\n\t"
+        "and.b32 t332, %26, t325;\n\t"
+        "and.b32 t333, %27, t325;\n\t"
+        "and.b32 t334, %28, t325;\n\t"
+        "sub.cc.u32 t313, t313, t326;\n\t"
+        "subc.cc.u32 t314, t314, t327;\n\t"
+        "subc.cc.u32 t315, t315, t328;\n\t"
+        "subc.cc.u32 t316, t316, t329;\n\t"
+        "subc.cc.u32 t317, t317, t330;\n\t"
+        "subc.cc.u32 t318, t318, t331;\n\t"
+        "subc.cc.u32 t319, t319, t332;\n\t"
+        "subc.cc.u32 t320, t320, t333;\n\t"
+        "subc.u32 t321, t321, t334;\n\t"
+        "shr.b32 t335, %37, 31;\n\t"
+        "sub.u32 t336, 0, t335;\n\t"
+        "mad.lo.cc.u32 t312, t308, %29, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %30, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %31, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %32, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %33, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %34, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %35, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %36, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %37, t320;\n\t"
+        "madc.lo.u32 t321, t308, t336, t321;\n\t"
+        "mad.hi.cc.u32 t313, t308, %29, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %30, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %31, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %32, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %33, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %34, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %35, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %36, t320;\n\t"
+        "madc.hi.u32 t321, t308, %37, t321;\n\t"
+        "shr.b32 t337, t308, 31;\n\t"
+        "sub.u32 t338, 0, t337;\n\t"
+        "and.b32 t339, %29, t338;\n\t"
+        "and.b32 t340, %30, t338;\n\t"
+        "and.b32 t341, %31, t338;\n\t"
+        "and.b32 t342, %32, t338;\n\t"
+        "and.b32 t343, %33, t338;\n\t"
+        "and.b32 t344, %34, t338;\n\t"
+        "and.b32 t345, %35, t338;\n\t"
+        "and.b32 t346, %36, t338;\n\t"
+        "and.b32 t347, %37, t338;\n\t"
+        "sub.cc.u32 t313, t313, t339;\n\t"
+        "subc.cc.u32 t314, t314, t340;\n\t"
+        "subc.cc.u32 t315, t315, t341;\n\t"
+        "subc.cc.u32 t316, t316, t342;\n\t"
+        "subc.cc.u32 t317, t317, t343;\n\t"
+        "subc.cc.u32 t318, t318, t344;\n\t"
+        "subc.cc.u32 t319, t319, t345;\n\t"
+        "subc.cc.u32 t320, t320, t346;\n\t"
+        "subc.u32 t321, t321, t347;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shr.b32 t358, %28, 31;\n\t"
         "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t377, %28, 31;\n\t"
-        "sub.u32 t378, 0, t377;\n\t"
-        "mul.lo.u32 t367, t3, %20;\n\t"
-        "mul.lo.u32 t368, t3, %21;\n\t"
-        "mul.lo.u32 t369, t3, %22;\n\t"
-        "mul.lo.u32 t370, t3, %23;\n\t"
-        "mul.lo.u32 t371, t3, %24;\n\t"
-        "mul.lo.u32 t372, t3, %25;\n\t"
-        "mul.lo.u32 t373, t3, %26;\n\t"
-        "mul.lo.u32 t374, t3, %27;\n\t"
-        "mul.lo.u32 t375, t3, %28;\n\t"
-        "mul.lo.u32 t376, t3, t378;\n\t"
-        "mad.hi.cc.u32 t368, t3, %20, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %21, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %22, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %23, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %24, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %25, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %26, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %27, t375;\n\t"
-        "madc.hi.u32 t376, t3, %28, t376;\n\t"
-        "shr.b32 t379, t3, 31;\n\t"
-        "sub.u32 t380, 0, t379;\n\t"
-        "and.b32 t381, %20, t380;\n\t"
-        "and.b32 t382, %21, t380;\n\t"
-        "and.b32 t383, %22, t380;\n\t"
-        "and.b32 t384, %23, t380;\n\t"
-        "and.b32 t385, %24, t380;\n\t"
-        "and.b32 t386, %25, t380;\n\t"
-        "and.b32 t387, %26, t380;\n\t"
-        "and.b32 t388, %27, t380;\n\t"
-        "and.b32 t389, %28, t380;\n\t"
-        "sub.cc.u32 t368, t368, t381;\n\t"
-        "subc.cc.u32 t369, t369, t382;\n\t"
-        "subc.cc.u32 t370, t370, t383;\n\t"
-        "subc.cc.u32 t371, t371, t384;\n\t"
-        "subc.cc.u32 t372, t372, t385;\n\t"
-        "subc.cc.u32 t373, t373, t386;\n\t"
-        "subc.cc.u32 t374, t374, t387;\n\t"
-        "subc.cc.u32 t375, t375, t388;\n\t"
-        "subc.u32 t376, t376, t389;\n\t"
-        "shr.b32 t390, %37, 31;\n\t"
-        "sub.u32 t391, 0, t390;\n\t"
-        "mad.lo.cc.u32 t367, t4, %29, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %30, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %31, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %32, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %33, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %34, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %35, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %36, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %37, t375;\n\t"
-        "madc.lo.u32 t376, t4, t391, t376;\n\t"
-        "mad.hi.cc.u32 t368, t4, %29, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %30, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %31, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %32, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %33, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %34, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %35, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %36, t375;\n\t"
-        "madc.hi.u32 t376, t4, %37, t376;\n\t"
-        "shr.b32 t392, t4, 31;\n\t"
-        "sub.u32 t393, 0, t392;\n\t"
-        "and.b32 t394, %29, t393;\n\t"
-        "and.b32 t395, %30, t393;\n\t"
-        "and.b32 t396, %31, t393;\n\t"
-        "and.b32 t397, %32, t393;\n\t"
-        "and.b32 t398, %33, t393;\n\t"
-        "and.b32 t399, %34, t393;\n\t"
-        "and.b32 t400, %35, t393;\n\t"
-        "and.b32 t401, %36, t393;\n\t"
-        "and.b32 t402, %37, t393;\n\t"
-        "sub.cc.u32 t368, t368, t394;\n\t"
-        "subc.cc.u32 t369, t369, t395;\n\t"
-        "subc.cc.u32 t370, t370, t396;\n\t"
-        "subc.cc.u32 t371, t371, t397;\n\t"
-        "subc.cc.u32 t372, t372, t398;\n\t"
-        "subc.cc.u32 t373, t373, t399;\n\t"
-        "subc.cc.u32 t374, t374, t400;\n\t"
-        "subc.cc.u32 t375, t375, t401;\n\t"
-        "subc.u32 t376, t376, t402;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shr.b32 t413, %28, 31;\n\t"
-        "sub.u32 t414, 0, t413;\n\t"
-        "mul.lo.u32 t403, t5, %20;\n\t"
-        "mul.lo.u32 t404, t5, %21;\n\t"
-        "mul.lo.u32 t405, t5, %22;\n\t"
-        "mul.lo.u32 t406, t5, %23;\n\t"
-        "mul.lo.u32 t407, t5, %24;\n\t"
-        "mul.lo.u32 t408, t5, %25;\n\t"
-        "mul.lo.u32 t409, t5, %26;\n\t"
-        "mul.lo.u32 t410, t5, %27;\n\t"
-        "mul.lo.u32 t411, t5, %28;\n\t"
-        "mul.lo.u32 t412, t5, t414;\n\t"
-        "mad.hi.cc.u32 t404, t5, %20, t404;\n\t"
-        "madc.hi.cc.u32 t405, t5, %21, t405;\n\t"
-        "madc.hi.cc.u32 t406, t5, %22, t406;\n\t"
-        "madc.hi.cc.u32 t407, t5, %23, t407;\n\t"
-        "madc.hi.cc.u32 t408, t5, %24, t408;\n\t"
-        "madc.hi.cc.u32 t409, t5, %25, t409;\n\t"
-        "madc.hi.cc.u32 t410, t5, %26, t410;\n\t"
-        "madc.hi.cc.u32 t411, t5, %27, t411;\n\t"
-        "madc.hi.u32 t412, t5, %28, t412;\n\t"
-        "shr.b32 t415, t5, 31;\n\t"
-        "sub.u32 t416, 0, t415;\n\t"
-        "and.b32 t417, %20, t416;\n\t"
-        "and.b32 t418, %21, t416;\n\t"
-        "and.b32 t419, %22, t416;\n\t"
-        "and.b32 t420, %23, t416;\n\t"
-        "and.b32 t421, %24, t416;\n\t"
-        "and.b32 t422, %25, t416;\n\t"
-        "and.b32 t423, %26, t416;\n\t"
-        "and.b32 t424, %27, t416;\n\t"
-        "and.b32 t425, %28, t416;\n\t"
-        "sub.cc.u32 t404, t404, t417;\n\t"
-        "subc.cc.u32 t405, t405, t418;\n\t"
-        "subc.cc.u32 t406, t406, t419;\n\t"
-        "subc.cc.u32 t407, t407, t420;\n\t"
-        "subc.cc.u32 t408, t408, t421;\n\t"
-        "subc.cc.u32 t409, t409, t422;\n\t"
-        "subc.cc.u32 t410, t410, t423;\n\t"
-        "subc.cc.u32 t411, t411, t424;\n\t"
-        "subc.u32 t412, t412, t425;\n\t"
-        "shr.b32 t426, %37, 31;\n\t"
-        "sub.u32 t427, 0, t426;\n\t"
-        "mad.lo.cc.u32 t403, t6, %29, t403;\n\t"
-        "madc.lo.cc.u32 t404, t6, %30, t404;\n\t"
-        "madc.lo.cc.u32 t405, t6, %31, t405;\n\t"
-        "madc.lo.cc.u32 t406, t6, %32, t406;\n\t"
-        "madc.lo.cc.u32 t407, t6, %33, t407;\n\t"
-        "madc.lo.cc.u32 t408, t6, %34, t408;\n\t"
-        "madc.lo.cc.u32 t409, t6, %35, t409;\n\t"
-        "madc.lo.cc.u32 t410, t6, %36, t410;\n\t"
-        "madc.lo.cc.u32 t411, t6, %37, t411;\n\t"
-        "madc.lo.u32 t412, t6, t427, t412;\n\t"
-        "mad.hi.cc.u32 t404, t6, %29, t404;\n\t"
-        "madc.hi.cc.u32 t405, t6, %30, t405;\n\t"
-        "madc.hi.cc.u32 t406, t6, %31, t406;\n\t"
-        "madc.hi.cc.u32 t407, t6, %32, t407;\n\t"
-        "madc.hi.cc.u32 t408, t6, %33, t408;\n\t"
-        "madc.hi.cc.u32 t409, t6, %34, t409;\n\t"
-        "madc.hi.cc.u32 t410, t6, %35, t410;\n\t"
-        "madc.hi.cc.u32 t411, t6, %36, t411;\n\t"
-        "madc.hi.u32 t412, t6, %37, t412;\n\t"
-        "shr.b32 t428, t6, 31;\n\t"
-        "sub.u32 t429, 0, t428;\n\t"
-        "and.b32 t430, %29, t429;\n\t"
-        "and.b32 t431, %30, t429;\n\t"
-        "and.b32 t432, %31, t429;\n\t"
-        "and.b32 t433, %32, t429;\n\t"
-        "and.b32 t434, %33, t429;\n\t"
-        "and.b32 t435, %34, t429;\n\t"
-        "and.b32 t436, %35, t429;\n\t"
-        "and.b32 t437, %36, t429;\n\t"
-        "and.b32 t438, %37, t429;\n\t"
-        "sub.cc.u32 t404, t404, t430;\n\t"
-        "subc.cc.u32 t405, t405, t431;\n\t"
-        "subc.cc.u32 t406, t406, t432;\n\t"
-        "subc.cc.u32 t407, t407, t433;\n\t"
-        "subc.cc.u32 t408, t408, t434;\n\t"
-        "subc.cc.u32 t409, t409, t435;\n\t"
-        "subc.cc.u32 t410, t410, t436;\n\t"
-        "subc.cc.u32 t411, t411, t437;\n\t"
-        "subc.u32 t412, t412, t438;\n\t"
-        "shf.r.clamp.b32 %10, t403, t404, 30;\n\t"
-        "shf.r.clamp.b32 %11, t404, t405, 30;\n\t"
-        "shf.r.clamp.b32 %12, t405, t406, 30;\n\t"
-        "shf.r.clamp.b32 %13, t406, t407, 30;\n\t"
-        "shf.r.clamp.b32 %14, t407, t408, 30;\n\t"
-        "shf.r.clamp.b32 %15, t408, t409, 30;\n\t"
-        "shf.r.clamp.b32 %16, t409, t410, 30;\n\t"
-        "shf.r.clamp.b32 %17, t410, t411, 30;\n\t"
-        "shf.r.clamp.b32 %18, t411, t412, 30;\n\t"
+        "mul.lo.u32 t348, t309, %20;\n\t"
+        "mul.lo.u32 t349, t309, %21;\n\t"
+        "mul.lo.u32 t350, t309, %22;\n\t"
+        "mul.lo.u32 t351, t309, %23;\n\t"
+        "mul.lo.u32 t352, t309, %24;\n\t"
+        "mul.lo.u32 t353, t309, %25;\n\t"
+        "mul.lo.u32 t354, t309, %26;\n\t"
+        "mul.lo.u32 t355, t309, %27;\n\t"
+        "mul.lo.u32 t356, t309, %28;\n\t"
+        "mul.lo.u32 t357, t309, t359;\n\t"
+        "mad.hi.cc.u32 t349, t309, %20, t349;\n\t"
+        "madc.hi.cc.u32 t350, t309, %21, t350;\n\t"
+        "madc.hi.cc.u32 t351, t309, %22, t351;\n\t"
+        "madc.hi.cc.u32 t352, t309, %23, t352;\n\t"
+        "madc.hi.cc.u32 t353, t309, %24, t353;\n\t"
+        "madc.hi.cc.u32 t354, t309, %25, t354;\n\t"
+        "madc.hi.cc.u32 t355, t309, %26, t355;\n\t"
+        "madc.hi.cc.u32 t356, t309, %27, t356;\n\t"
+        "madc.hi.u32 t357, t309, %28, t357;\n\t"
+        "shr.b32 t360, t309, 31;\n\t"
+        "sub.u32 t361, 0, t360;\n\t"
+        "and.b32 t362, %20, t361;\n\t"
+        "and.b32 t363, %21, t361;\n\t"
+        "and.b32 t364, %22, t361;\n\t"
+        "and.b32 t365, %23, t361;\n\t"
+        "and.b32 t366, %24, t361;\n\t"
+        "and.b32 t367, %25, t361;\n\t"
+        "and.b32 t368, %26, t361;\n\t"
+        "and.b32 t369, %27, t361;\n\t"
+        "and.b32 t370, %28, t361;\n\t"
+        "sub.cc.u32 t349, t349, t362;\n\t"
+        "subc.cc.u32 t350, t350, t363;\n\t"
+        "subc.cc.u32 t351, t351, t364;\n\t"
+        "subc.cc.u32 t352, t352, t365;\n\t"
+        "subc.cc.u32 t353, t353, t366;\n\t"
+        "subc.cc.u32 t354, t354, t367;\n\t"
+        "subc.cc.u32 t355, t355, t368;\n\t"
+        "subc.cc.u32 t356, t356, t369;\n\t"
+        "subc.u32 t357, t357, t370;\n\t"
+        "shr.b32 t371, %37, 31;\n\t"
+        "sub.u32 t372, 0, t371;\n\t"
+        "mad.lo.cc.u32 t348, t310, %29, t348;\n\t"
+        "madc.lo.cc.u32 t349, t310, %30, t349;\n\t"
+        "madc.lo.cc.u32 t350, t310, %31, t350;\n\t"
+        "madc.lo.cc.u32 t351, t310, %32, t351;\n\t"
+        "madc.lo.cc.u32 t352, t310, %33, t352;\n\t"
+        "madc.lo.cc.u32 t353, t310, %34, t353;\n\t"
+        "madc.lo.cc.u32 t354, t310, %35, t354;\n\t"
+        "madc.lo.cc.u32 t355, t310, %36, t355;\n\t"
+        "madc.lo.cc.u32 t356, t310, %37, t356;\n\t"
+        "madc.lo.u32 t357, t310, t372, t357;\n\t"
+        "mad.hi.cc.u32 t349, t310, %29, t349;\n\t"
+        "madc.hi.cc.u32 t350, t310, %30, t350;\n\t"
+        "madc.hi.cc.u32 t351, t310, %31, t351;\n\t"
+        "madc.hi.cc.u32 t352, t310, %32, t352;\n\t"
+        "madc.hi.cc.u32 t353, t310, %33, t353;\n\t"
+        "madc.hi.cc.u32 t354, t310, %34, t354;\n\t"
+        "madc.hi.cc.u32 t355, t310, %35, t355;\n\t"
+        "madc.hi.cc.u32 t356, t310, %36, t356;\n\t"
+        "madc.hi.u32 t357, t310, %37, t357;\n\t"
+        "shr.b32 t373, t310, 31;\n\t"
+        "sub.u32 t374, 0, t373;\n\t"
+        "and.b32 t375, %29, t374;\n\t"
+        "and.b32 t376, %30, t374;\n\t"
+        "and.b32 t377, %31, t374;\n\t"
+        "and.b32 t378, %32, t374;\n\t"
+        "and.b32 t379, %33, t374;\n\t"
+        "and.b32 t380, %34, t374;\n\t"
+        "and.b32 t381, %35, t374;\n\t"
+        "and.b32 t382, %36, t374;\n\t"
+        "and.b32 t383, %37, t374;\n\t"
+        "sub.cc.u32 t349, t349, t375;\n\t"
+        "subc.cc.u32 t350, t350, t376;\n\t"
+        "subc.cc.u32 t351, t351, t377;\n\t"
+        "subc.cc.u32 t352, t352, t378;\n\t"
+        "subc.cc.u32 t353, t353, t379;\n\t"
+        "subc.cc.u32 t354, t354, t380;\n\t"
+        "subc.cc.u32 t355, t355, t381;\n\t"
+        "subc.cc.u32 t356, t356, t382;\n\t"
+        "subc.u32 t357, t357, t383;\n\t"
+        "shf.r.clamp.b32 %10, t348, t349, 30;\n\t"
+        "shf.r.clamp.b32 %11, t349, t350, 30;\n\t"
+        "shf.r.clamp.b32 %12, t350, t351, 30;\n\t"
+        "shf.r.clamp.b32 %13, t351, t352, 30;\n\t"
+        "shf.r.clamp.b32 %14, t352, t353, 30;\n\t"
+        "shf.r.clamp.b32 %15, t353, t354, 30;\n\t"
+        "shf.r.clamp.b32 %16, t354, t355, 30;\n\t"
+        "shf.r.clamp.b32 %17, t355, t356, 30;\n\t"
+        "shf.r.clamp.b32 %18, t356, t357, 30;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18])
@@ -15952,76 +15773,79 @@ struct gcd_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[439];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[384];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[10]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -16032,86 +15856,84 @@ struct gcd_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -16122,416 +15944,388 @@ struct gcd_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -16539,89 +16333,87 @@ struct gcd_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -16629,420 +16421,270 @@ struct gcd_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[322] = ptx_shr(x[9], 31u);
     t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
-    t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
-    t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], x[7]);
+    t[319] = ptx_mul_lo(t[307], x[8]);
+    t[320] = ptx_mul_lo(t[307], x[9]);
+    t[321] = ptx_mul_lo(t[307], t[323]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[307], x[6], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[307], x[7], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[307], x[8], t[320]);
+    t[321] = ptx_madc_hi(cf, t[307], x[9], t[321]);
+    t[324] = ptx_shr(t[307], 31u);
+    t[325] = ptx_sub(0u, t[324]);
+    t[326] = ptx_and(x[1], t[325]);
+    t[327] = ptx_and(x[2], t[325]);
+    t[328] = ptx_and(x[3], t[325]);
+    t[329] = ptx_and(x[4], t[325]);
+    t[330] = ptx_and(x[5], t[325]);
+    t[331] = ptx_and(x[6], t[325]);
+    t[332] = ptx_and(x[7], t[325]);
+    t[333] = ptx_and(x[8], t[325]);
+    t[334] = ptx_and(x[9], t[325]);
+    t[313] = ptx_sub_cc(cf, t[313], t[326]);
+    t[314] = ptx_subc_cc(cf, t[314], t[327]);
+    t[315] = ptx_subc_cc(cf, t[315], t[328]);
+    t[316] = ptx_subc_cc(cf, t[316], t[329]);
+    t[317] = ptx_subc_cc(cf, t[317], t[330]);
+    t[318] = ptx_subc_cc(cf, t[318], t[331]);
+    t[319] = ptx_subc_cc(cf, t[319], t[332]);
+    t[320] = ptx_subc_cc(cf, t[320], t[333]);
+    t[321] = ptx_subc(cf, t[321], t[334]);
+    t[335] = ptx_shr(x[18], 31u);
+    t[336] = ptx_sub(0u, t[335]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[10], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[11], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[12], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[13], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[14], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[15], t[317]);
+    t[318] = ptx_madc_lo_cc(cf, t[308], x[16], t[318]);
+    t[319] = ptx_madc_lo_cc(cf, t[308], x[17], t[319]);
+    t[320] = ptx_madc_lo_cc(cf, t[308], x[18], t[320]);
+    t[321] = ptx_madc_lo(cf, t[308], t[336], t[321]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[10], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[11], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[12], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[13], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[14], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[308], x[15], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[308], x[16], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[308], x[17], t[320]);
+    t[321] = ptx_madc_hi(cf, t[308], x[18], t[321]);
+    t[337] = ptx_shr(t[308], 31u);
+    t[338] = ptx_sub(0u, t[337]);
+    t[339] = ptx_and(x[10], t[338]);
+    t[340] = ptx_and(x[11], t[338]);
+    t[341] = ptx_and(x[12], t[338]);
+    t[342] = ptx_and(x[13], t[338]);
+    t[343] = ptx_and(x[14], t[338]);
+    t[344] = ptx_and(x[15], t[338]);
+    t[345] = ptx_and(x[16], t[338]);
+    t[346] = ptx_and(x[17], t[338]);
+    t[347] = ptx_and(x[18], t[338]);
+    t[313] = ptx_sub_cc(cf, t[313], t[339]);
+    t[314] = ptx_subc_cc(cf, t[314], t[340]);
+    t[315] = ptx_subc_cc(cf, t[315], t[341]);
+    t[316] = ptx_subc_cc(cf, t[316], t[342]);
+    t[317] = ptx_subc_cc(cf, t[317], t[343]);
+    t[318] = ptx_subc_cc(cf, t[318], t[344]);
+    t[319] = ptx_subc_cc(cf, t[319], t[345]);
+    t[320] = ptx_subc_cc(cf, t[320], t[346]);
+    t[321] = ptx_subc(cf, t[321], t[347]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    y[7] = ptx_shf_r_clamp(t[318], t[319], 30u);
+    y[8] = ptx_shf_r_clamp(t[319], t[320], 30u);
+    y[9] = ptx_shf_r_clamp(t[320], t[321], 30u);
+    t[358] = ptx_shr(x[9], 31u);
     t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[377] = ptx_shr(x[9], 31u);
-    t[378] = ptx_sub(0u, t[377]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], x[7]);
-    t[374] = ptx_mul_lo(t[3], x[8]);
-    t[375] = ptx_mul_lo(t[3], x[9]);
-    t[376] = ptx_mul_lo(t[3], t[378]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
-    t[376] = ptx_madc_hi(cf, t[3], x[9], t[376]);
-    t[379] = ptx_shr(t[3], 31u);
-    t[380] = ptx_sub(0u, t[379]);
-    t[381] = ptx_and(x[1], t[380]);
-    t[382] = ptx_and(x[2], t[380]);
-    t[383] = ptx_and(x[3], t[380]);
-    t[384] = ptx_and(x[4], t[380]);
-    t[385] = ptx_and(x[5], t[380]);
-    t[386] = ptx_and(x[6], t[380]);
-    t[387] = ptx_and(x[7], t[380]);
-    t[388] = ptx_and(x[8], t[380]);
-    t[389] = ptx_and(x[9], t[380]);
-    t[368] = ptx_sub_cc(cf, t[368], t[381]);
-    t[369] = ptx_subc_cc(cf, t[369], t[382]);
-    t[370] = ptx_subc_cc(cf, t[370], t[383]);
-    t[371] = ptx_subc_cc(cf, t[371], t[384]);
-    t[372] = ptx_subc_cc(cf, t[372], t[385]);
-    t[373] = ptx_subc_cc(cf, t[373], t[386]);
-    t[374] = ptx_subc_cc(cf, t[374], t[387]);
-    t[375] = ptx_subc_cc(cf, t[375], t[388]);
-    t[376] = ptx_subc(cf, t[376], t[389]);
-    t[390] = ptx_shr(x[18], 31u);
-    t[391] = ptx_sub(0u, t[390]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[10], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[11], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[12], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[13], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[14], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[15], t[372]);
-    t[373] = ptx_madc_lo_cc(cf, t[4], x[16], t[373]);
-    t[374] = ptx_madc_lo_cc(cf, t[4], x[17], t[374]);
-    t[375] = ptx_madc_lo_cc(cf, t[4], x[18], t[375]);
-    t[376] = ptx_madc_lo(cf, t[4], t[391], t[376]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[10], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[11], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[12], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[13], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[14], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[4], x[15], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[4], x[16], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[4], x[17], t[375]);
-    t[376] = ptx_madc_hi(cf, t[4], x[18], t[376]);
-    t[392] = ptx_shr(t[4], 31u);
-    t[393] = ptx_sub(0u, t[392]);
-    t[394] = ptx_and(x[10], t[393]);
-    t[395] = ptx_and(x[11], t[393]);
-    t[396] = ptx_and(x[12], t[393]);
-    t[397] = ptx_and(x[13], t[393]);
-    t[398] = ptx_and(x[14], t[393]);
-    t[399] = ptx_and(x[15], t[393]);
-    t[400] = ptx_and(x[16], t[393]);
-    t[401] = ptx_and(x[17], t[393]);
-    t[402] = ptx_and(x[18], t[393]);
-    t[368] = ptx_sub_cc(cf, t[368], t[394]);
-    t[369] = ptx_subc_cc(cf, t[369], t[395]);
-    t[370] = ptx_subc_cc(cf, t[370], t[396]);
-    t[371] = ptx_subc_cc(cf, t[371], t[397]);
-    t[372] = ptx_subc_cc(cf, t[372], t[398]);
-    t[373] = ptx_subc_cc(cf, t[373], t[399]);
-    t[374] = ptx_subc_cc(cf, t[374], t[400]);
-    t[375] = ptx_subc_cc(cf, t[375], t[401]);
-    t[376] = ptx_subc(cf, t[376], t[402]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
-    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
-    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
-    t[413] = ptx_shr(x[9], 31u);
-    t[414] = ptx_sub(0u, t[413]);
-    t[403] = ptx_mul_lo(t[5], x[1]);
-    t[404] = ptx_mul_lo(t[5], x[2]);
-    t[405] = ptx_mul_lo(t[5], x[3]);
-    t[406] = ptx_mul_lo(t[5], x[4]);
-    t[407] = ptx_mul_lo(t[5], x[5]);
-    t[408] = ptx_mul_lo(t[5], x[6]);
-    t[409] = ptx_mul_lo(t[5], x[7]);
-    t[410] = ptx_mul_lo(t[5], x[8]);
-    t[411] = ptx_mul_lo(t[5], x[9]);
-    t[412] = ptx_mul_lo(t[5], t[414]);
-    t[404] = ptx_mad_hi_cc(cf, t[5], x[1], t[404]);
-    t[405] = ptx_madc_hi_cc(cf, t[5], x[2], t[405]);
-    t[406] = ptx_madc_hi_cc(cf, t[5], x[3], t[406]);
-    t[407] = ptx_madc_hi_cc(cf, t[5], x[4], t[407]);
-    t[408] = ptx_madc_hi_cc(cf, t[5], x[5], t[408]);
-    t[409] = ptx_madc_hi_cc(cf, t[5], x[6], t[409]);
-    t[410] = ptx_madc_hi_cc(cf, t[5], x[7], t[410]);
-    t[411] = ptx_madc_hi_cc(cf, t[5], x[8], t[411]);
-    t[412] = ptx_madc_hi(cf, t[5], x[9], t[412]);
-    t[415] = ptx_shr(t[5], 31u);
-    t[416] = ptx_sub(0u, t[415]);
-    t[417] = ptx_and(x[1], t[416]);
-    t[418] = ptx_and(x[2], t[416]);
-    t[419] = ptx_and(x[3], t[416]);
-    t[420] = ptx_and(x[4], t[416]);
-    t[421] = ptx_and(x[5], t[416]);
-    t[422] = ptx_and(x[6], t[416]);
-    t[423] = ptx_and(x[7], t[416]);
-    t[424] = ptx_and(x[8], t[416]);
-    t[425] = ptx_and(x[9], t[416]);
-    t[404] = ptx_sub_cc(cf, t[404], t[417]);
-    t[405] = ptx_subc_cc(cf, t[405], t[418]);
-    t[406] = ptx_subc_cc(cf, t[406], t[419]);
-    t[407] = ptx_subc_cc(cf, t[407], t[420]);
-    t[408] = ptx_subc_cc(cf, t[408], t[421]);
-    t[409] = ptx_subc_cc(cf, t[409], t[422]);
-    t[410] = ptx_subc_cc(cf, t[410], t[423]);
-    t[411] = ptx_subc_cc(cf, t[411], t[424]);
-    t[412] = ptx_subc(cf, t[412], t[425]);
-    t[426] = ptx_shr(x[18], 31u);
-    t[427] = ptx_sub(0u, t[426]);
-    t[403] = ptx_mad_lo_cc(cf, t[6], x[10], t[403]);
-    t[404] = ptx_madc_lo_cc(cf, t[6], x[11], t[404]);
-    t[405] = ptx_madc_lo_cc(cf, t[6], x[12], t[405]);
-    t[406] = ptx_madc_lo_cc(cf, t[6], x[13], t[406]);
-    t[407] = ptx_madc_lo_cc(cf, t[6], x[14], t[407]);
-    t[408] = ptx_madc_lo_cc(cf, t[6], x[15], t[408]);
-    t[409] = ptx_madc_lo_cc(cf, t[6], x[16], t[409]);
-    t[410] = ptx_madc_lo_cc(cf, t[6], x[17], t[410]);
-    t[411] = ptx_madc_lo_cc(cf, t[6], x[18], t[411]);
-    t[412] = ptx_madc_lo(cf, t[6], t[427], t[412]);
-    t[404] = ptx_mad_hi_cc(cf, t[6], x[10], t[404]);
-    t[405] = ptx_madc_hi_cc(cf, t[6], x[11], t[405]);
-    t[406] = ptx_madc_hi_cc(cf, t[6], x[12], t[406]);
-    t[407] = ptx_madc_hi_cc(cf, t[6], x[13], t[407]);
-    t[408] = ptx_madc_hi_cc(cf, t[6], x[14], t[408]);
-    t[409] = ptx_madc_hi_cc(cf, t[6], x[15], t[409]);
-    t[410] = ptx_madc_hi_cc(cf, t[6], x[16], t[410]);
-    t[411] = ptx_madc_hi_cc(cf, t[6], x[17], t[411]);
-    t[412] = ptx_madc_hi(cf, t[6], x[18], t[412]);
-    t[428] = ptx_shr(t[6], 31u);
-    t[429] = ptx_sub(0u, t[428]);
-    t[430] = ptx_and(x[10], t[429]);
-    t[431] = ptx_and(x[11], t[429]);
-    t[432] = ptx_and(x[12], t[429]);
-    t[433] = ptx_and(x[13], t[429]);
-    t[434] = ptx_and(x[14], t[429]);
-    t[435] = ptx_and(x[15], t[429]);
-    t[436] = ptx_and(x[16], t[429]);
-    t[437] = ptx_and(x[17], t[429]);
-    t[438] = ptx_and(x[18], t[429]);
-    t[404] = ptx_sub_cc(cf, t[404], t[430]);
-    t[405] = ptx_subc_cc(cf, t[405], t[431]);
-    t[406] = ptx_subc_cc(cf, t[406], t[432]);
-    t[407] = ptx_subc_cc(cf, t[407], t[433]);
-    t[408] = ptx_subc_cc(cf, t[408], t[434]);
-    t[409] = ptx_subc_cc(cf, t[409], t[435]);
-    t[410] = ptx_subc_cc(cf, t[410], t[436]);
-    t[411] = ptx_subc_cc(cf, t[411], t[437]);
-    t[412] = ptx_subc(cf, t[412], t[438]);
-    y[10] = ptx_shf_r_clamp(t[403], t[404], 30u);
-    y[11] = ptx_shf_r_clamp(t[404], t[405], 30u);
-    y[12] = ptx_shf_r_clamp(t[405], t[406], 30u);
-    y[13] = ptx_shf_r_clamp(t[406], t[407], 30u);
-    y[14] = ptx_shf_r_clamp(t[407], t[408], 30u);
-    y[15] = ptx_shf_r_clamp(t[408], t[409], 30u);
-    y[16] = ptx_shf_r_clamp(t[409], t[410], 30u);
-    y[17] = ptx_shf_r_clamp(t[410], t[411], 30u);
-    y[18] = ptx_shf_r_clamp(t[411], t[412], 30u);
+    t[348] = ptx_mul_lo(t[309], x[1]);
+    t[349] = ptx_mul_lo(t[309], x[2]);
+    t[350] = ptx_mul_lo(t[309], x[3]);
+    t[351] = ptx_mul_lo(t[309], x[4]);
+    t[352] = ptx_mul_lo(t[309], x[5]);
+    t[353] = ptx_mul_lo(t[309], x[6]);
+    t[354] = ptx_mul_lo(t[309], x[7]);
+    t[355] = ptx_mul_lo(t[309], x[8]);
+    t[356] = ptx_mul_lo(t[309], x[9]);
+    t[357] = ptx_mul_lo(t[309], t[359]);
+    t[349] = ptx_mad_hi_cc(cf, t[309], x[1], t[349]);
+    t[350] = ptx_madc_hi_cc(cf, t[309], x[2], t[350]);
+    t[351] = ptx_madc_hi_cc(cf, t[309], x[3], t[351]);
+    t[352] = ptx_madc_hi_cc(cf, t[309], x[4], t[352]);
+    t[353] = ptx_madc_hi_cc(cf, t[309], x[5], t[353]);
+    t[354] = ptx_madc_hi_cc(cf, t[309], x[6], t[354]);
+    t[355] = ptx_madc_hi_cc(cf, t[309], x[7], t[355]);
+    t[356] = ptx_madc_hi_cc(cf, t[309], x[8], t[356]);
+    t[357] = ptx_madc_hi(cf, t[309], x[9], t[357]);
+    t[360] = ptx_shr(t[309], 31u);
+    t[361] = ptx_sub(0u, t[360]);
+    t[362] = ptx_and(x[1], t[361]);
+    t[363] = ptx_and(x[2], t[361]);
+    t[364] = ptx_and(x[3], t[361]);
+    t[365] = ptx_and(x[4], t[361]);
+    t[366] = ptx_and(x[5], t[361]);
+    t[367] = ptx_and(x[6], t[361]);
+    t[368] = ptx_and(x[7], t[361]);
+    t[369] = ptx_and(x[8], t[361]);
+    t[370] = ptx_and(x[9], t[361]);
+    t[349] = ptx_sub_cc(cf, t[349], t[362]);
+    t[350] = ptx_subc_cc(cf, t[350], t[363]);
+    t[351] = ptx_subc_cc(cf, t[351], t[364]);
+    t[352] = ptx_subc_cc(cf, t[352], t[365]);
+    t[353] = ptx_subc_cc(cf, t[353], t[366]);
+    t[354] = ptx_subc_cc(cf, t[354], t[367]);
+    t[355] = ptx_subc_cc(cf, t[355], t[368]);
+    t[356] = ptx_subc_cc(cf, t[356], t[369]);
+    t[357] = ptx_subc(cf, t[357], t[370]);
+    t[371] = ptx_shr(x[18], 31u);
+    t[372] = ptx_sub(0u, t[371]);
+    t[348] = ptx_mad_lo_cc(cf, t[310], x[10], t[348]);
+    t[349] = ptx_madc_lo_cc(cf, t[310], x[11], t[349]);
+    t[350] = ptx_madc_lo_cc(cf, t[310], x[12], t[350]);
+    t[351] = ptx_madc_lo_cc(cf, t[310], x[13], t[351]);
+    t[352] = ptx_madc_lo_cc(cf, t[310], x[14], t[352]);
+    t[353] = ptx_madc_lo_cc(cf, t[310], x[15], t[353]);
+    t[354] = ptx_madc_lo_cc(cf, t[310], x[16], t[354]);
+    t[355] = ptx_madc_lo_cc(cf, t[310], x[17], t[355]);
+    t[356] = ptx_madc_lo_cc(cf, t[310], x[18], t[356]);
+    t[357] = ptx_madc_lo(cf, t[310], t[372], t[357]);
+    t[349] = ptx_mad_hi_cc(cf, t[310], x[10], t[349]);
+    t[350] = ptx_madc_hi_cc(cf, t[310], x[11], t[350]);
+    t[351] = ptx_madc_hi_cc(cf, t[310], x[12], t[351]);
+    t[352] = ptx_madc_hi_cc(cf, t[310], x[13], t[352]);
+    t[353] = ptx_madc_hi_cc(cf, t[310], x[14], t[353]);
+    t[354] = ptx_madc_hi_cc(cf, t[310], x[15], t[354]);
+    t[355] = ptx_madc_hi_cc(cf, t[310], x[16], t[355]);
+    t[356] = ptx_madc_hi_cc(cf, t[310], x[17], t[356]);
+    t[357] = ptx_madc_hi(cf, t[310], x[18], t[357]);
+    t[373] = ptx_shr(t[310], 31u);
+    t[374] = ptx_sub(0u, t[373]);
+    t[375] = ptx_and(x[10], t[374]);
+    t[376] = ptx_and(x[11], t[374]);
+    t[377] = ptx_and(x[12], t[374]);
+    t[378] = ptx_and(x[13], t[374]);
+    t[379] = ptx_and(x[14], t[374]);
+    t[380] = ptx_and(x[15], t[374]);
+    t[381] = ptx_and(x[16], t[374]);
+    t[382] = ptx_and(x[17], t[374]);
+    t[383] = ptx_and(x[18], t[374]);
+    t[349] = ptx_sub_cc(cf, t[349], t[375]);
+    t[350] = ptx_subc_cc(cf, t[350], t[376]);
+    t[351] = ptx_subc_cc(cf, t[351], t[377]);
+    t[352] = ptx_subc_cc(cf, t[352], t[378]);
+    t[353] = ptx_subc_cc(cf, t[353], t[379]);
+    t[354] = ptx_subc_cc(cf, t[354], t[380]);
+    t[355] = ptx_subc_cc(cf, t[355], t[381]);
+    t[356] = ptx_subc_cc(cf, t[356], t[382]);
+    t[357] = ptx_subc(cf, t[357], t[383]);
+    y[10] = ptx_shf_r_clamp(t[348], t[349], 30u);
+    y[11] = ptx_shf_r_clamp(t[349], t[350], 30u);
+    y[12] = ptx_shf_r_clamp(t[350], t[351], 30u);
+    y[13] = ptx_shf_r_clamp(t[351], t[352], 30u);
+    y[14] = ptx_shf_r_clamp(t[352], t[353], 30u);
+    y[15] = ptx_shf_r_clamp(t[353], t[354], 30u);
+    y[16] = ptx_shf_r_clamp(t[354], t[355], 30u);
+    y[17] = ptx_shf_r_clamp(t[355], t[356], 30u);
+    y[18] = ptx_shf_r_clamp(t[356], t[357], 30u);
   }
 #endif
 };
@@ -21693,7 +21335,7 @@ struct modinv_start {
 #endif
 };
 
-// modinv_round: a step that the loops below call; 1414 instructions.
+// modinv_round: a step that the loops below call; 1235 instructions.
 struct modinv_round {
   static constexpr unsigned in_words = 44;
   static constexpr unsigned out_words = 35;
@@ -21701,76 +21343,79 @@ struct modinv_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<599>;\n\t"
-        "mov.b32 t0, %35;\n\t"
+        ".reg .u32 t<544>;\n\t"
+        "sub.u32 t0, 0, %35;\n\t"
         "mov.b32 t1, %36;\n\t"
         "mov.b32 t2, %45;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -21781,86 +21426,84 @@ struct modinv_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -21871,416 +21514,388 @@ struct modinv_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -22288,89 +21903,87 @@ struct modinv_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -22378,744 +21991,594 @@ struct modinv_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t322, %44, 31;\n\t"
         "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
+        "mul.lo.u32 t312, t307, %36;\n\t"
+        "mul.lo.u32 t313, t307, %37;\n\t"
+        "mul.lo.u32 t314, t307, %38;\n\t"
+        "mul.lo.u32 t315, t307, %39;\n\t"
+        "mul.lo.u32 t316, t307, %40;\n\t"
+        "mul.lo.u32 t317, t307, %41;\n\t"
+        "mul.lo.u32 t318, t307, %42;\n\t"
+        "mul.lo.u32 t319, t307, %43;\n\t"
+        "mul.lo.u32 t320, t307, %44;\n\t"
+        "mul.lo.u32 t321, t307, t323;\n\t"
+        "mad.hi.cc.u32 t313, t307, %36, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %37, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %38, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %39, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %40, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %41, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %42, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %43, t320;\n\t"
+        "madc.hi.u32 t321, t307, %44, t321;\n\t"
+        "shr.b32 t324, t307, 31;\n\t"
+        "sub.u32 t325, 0, t324;\n\t"
+        "and.b32 t326, %36, t325;\n\t"
+        "and.b32 t327, %37, t325;\n\t"
+        "and.b32 t328, %38, t325;\n\t"
+        "and.b32 t329, %39, t325;\n\t"
+        "and.b32 t330, %40, t325;\n\t"
+        "and.b32 t331, %41, t325;\n\t"
+        "and.b32 t332, %42, t325;\n\t"
+        "and.b32 t333, %43, t325;\n\t"
+        "and.b32 t334, %44, t325;\n\t"
+        "sub.cc.u32 t313, t313, t326;\n\t"
+        "subc.cc.u32 t314, t314, t327;\n\t"
+        "subc.cc.u32 t315, t315, t328;\n\t"
+        "subc.cc.u32 t316, t316, t329;\n\t"
+        "subc.cc.u32 t317, t317, t330;\n\t"
+        "subc.cc.u32 t318, t318, t331;\n\t"
+        "subc.cc.u32 t319, t319, t332;\n\t"
+        "subc.cc.u32 t320, t320, t333;\n\t"
+        "subc.u32 t321, t321, t334;\n\t"
+        "shr.b32 t335, %53, 31;\n\t"
+        "sub.u32 t336, 0, t335;\n\t"
+        "mad.lo.cc.u32 t312, t308, %45, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %46, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %47, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %48, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %49, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %50, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %51, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %52, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %53, t320;\n\t"
+        "madc.lo.u32 t321, t308, t336, t321;\n\t"
+        "mad.hi.cc.u32 t313, t308, %45, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %46, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %47, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %48, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %49, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %50, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %51, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %52, t320;\n\t"
+        "madc.hi.u32 t321, t308, %53, t321;\n\t"
+        "shr.b32 t337, t308, 31;\n\t"
+        "sub.u32 t338, 0, t337;\n\t"
+        "and.b32 t339, %45, t338;\n\t"
+        "and.b32 t340, %46, t338;\n\t"
+        "and.b32 t341, %47, t338;\n\t"
+        "and.b32 t342, %48, t338;\n\t"
+        "and.b32 t343, %49, t338;\n\t"
+        "and.b32 t344, %50, t338;\n\t"
+        "and.b32 t345, %51, t338;\n\t"
+        "and.b32 t346, %52, t338;\n\t"
+        "and.b32 t347, %53, t338;\n\t"
+        "sub.cc.u32 t313, t313, t339;\n\t"
+        "subc.cc.u32 t314, t314, t340;\n\t"
+        "subc.cc.u32 t315, t315, t341;\n\t"
+        "subc.cc.u32 t316, t316, t342;\n\t"
+        "subc.cc.u32 t317, t317, t343;\n\t"
+        "subc.cc.u32 t318, t318, t344;\n\t"
+        "subc.cc.u32 t319, t319, t345;\n\t"
+        "subc.cc.u32 t320, t320, t346;\n\t"
+        "subc.u32 t321, t321, t347;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shr.b32 t358, %44, 31;\n\t"
         "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t377, %44, 31;\n\t"
-        "sub.u32 t378, 0, t377;\n\t"
-        "mul.lo.u32 t367, t3, %36;\n\t"
-        "mul.lo.u32 t368, t3, %37;\n\t"
-        "mul.lo.u32 t369, t3, %38;\n\t"
-        "mul.lo.u32 t370, t3, %39;\n\t"
-        "mul.lo.u32 t371, t3, %40;\n\t"
-        "mul.lo.u32 t372, t3, %41;\n\t"
-        "mul.lo.u32 t373, t3, %42;\n\t"
-        "mul.lo.u32 t374, t3, %43;\n\t"
-        "mul.lo.u32 t375, t3, %44;\n\t"
-        "mul.lo.u32 t376, t3, t378;\n\t"
-        "mad.hi.cc.u32 t368, t3, %36, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %37, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %38, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %39, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %40, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %41, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %42, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %43, t375;\n\t"
-        "madc.hi.u32 t376, t3, %44, t376;\n\t"
-        "shr.b32 t379, t3, 31;\n\t"
-        "sub.u32 t380, 0, t379;\n\t"
-        "and.b32 t381, %36, t380;\n\t"
-        "and.b32 t382, %37, t380;\n\t"
-        "and.b32 t383, %38, t380;\n\t"
-        "and.b32 t384, %39, t380;\n\t"
-        "and.b32 t385, %40, t380;\n\t"
-        "and.b32 t386, %41, t380;\n\t"
-        "and.b32 t387, %42, t380;\n\t"
-        "and.b32 t388, %43, t380;\n\t"
-        "and.b32 t389, %44, t380;\n\t"
-        "sub.cc.u32 t368, t368, t381;\n\t"
-        "subc.cc.u32 t369, t369, t382;\n\t"
-        "subc.cc.u32 t370, t370, t383;\n\t"
-        "subc.cc.u32 t371, t371, t384;\n\t"
-        "subc.cc.u32 t372, t372, t385;\n\t"
-        "subc.cc.u32 t373, t373, t386;\n\t"
-        "subc.cc.u32 t374, t374, t387;\n\t"
-        "subc.cc.u32 t375, t375, t388;\n\t"
-        "subc.u32 t376, t376, t389;\n\t"
-        "shr.b32 t390, %53, 31;\n\t"
-        "sub.u32 t391, 0, t390;\n\t"
-        "mad.lo.cc.u32 t367, t4, %45, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %46, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %47, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %48, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %49, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %50, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %51, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %52, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %53, t375;\n\t"
-        "madc.lo.u32 t376, t4, t391, t376;\n\t"
-        "mad.hi.cc.u32 t368, t4, %45, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %46, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %47, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %48, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %49, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %50, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %51, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %52, t375;\n\t"
-        "madc.hi.u32 t376, t4, %53, t376;\n\t"
-        "shr.b32 t392, t4, 31;\n\t"
-        "sub.u32 t393, 0, t392;\n\t"
-        "and.b32 t394, %45, t393;\n\t"
-        "and.b32 t395, %46, t393;\n\t"
-        "and.b32 t396, %47, t393;\n\t"
-        "and.b32 t397, %48, t393;\n\t"
-        "and.b32 t398, %49, t393;\n\t"
-        "and.b32 t399, %50, t393;\n\t"
-        "and.b32 t400, %51, t393;\n\t"
-        "and.b32 t401, %52, t393;\n\t"
-        "and.b32 t402, %53, t393;\n\t"
-        "sub.cc.u32 t368, t368, t394;\n\t"
-        "subc.cc.u32 t369, t369, t395;\n\t"
-        "subc.cc.u32 t370, t370, t396;\n\t"
-        "subc.cc.u32 t371, t371, t397;\n\t"
-        "subc.cc.u32 t372, t372, t398;\n\t"
-        "subc.cc.u32 t373, t373, t399;\n\t"
-        "subc.cc.u32 t374, t374, t400;\n\t"
-        "subc.cc.u32 t375, t375, t401;\n\t"
-        "subc.u32 t376, t376, t402;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shr.b32 t413, %44, 31;\n\t"
-        "sub.u32 t414, 0, t413;\n\t"
-        "mul.lo.u32 t403, t5, %36;\n\t"
-        "mul.lo.u32 t404, t5, %37;\n\t"
-        "mul.lo.u32 t405, t5, %38;\n\t"
-        "mul.lo.u32 t406, t5, %39;\n\t"
-        "mul.lo.u32 t407, t5, %40;\n\t"
-        "mul.lo.u32 t408, t5, %41;\n\t"
-        "mul.lo.u32 t409, t5, %42;\n\t"
-        "mul.lo.u32 t410, t5, %43;\n\t"
-        "mul.lo.u32 t411, t5, %44;\n\t"
-        "mul.lo.u32 t412, t5, t414;\n\t"
-        "mad.hi.cc.u32 t404, t5, %36, t404;\n\t"
-        "madc.hi.cc.u32 t405, t5, %37, t405;\n\t"
-        "madc.hi.cc.u32 t406, t5, %38, t406;\n\t"
-        "madc.hi.cc.u32 t407, t5, %39, t407;\n\t"
-        "madc.hi.cc.u32 t408, t5, %40, t408;\n\t"
-        "madc.hi.cc.u32 t409, t5, %41, t409;\n\t"
-        "madc.hi.cc.u32 t410, t5, %42, t410;\n\t"
-        "madc.hi.cc.u32 t411, t5, %43, t411;\n\t"
-        "madc.hi.u32 t412, t5, %44, t412;\n\t"
-        "shr.b32 t415, t5, 31;\n\t"
-        "sub.u32 t416, 0, t415;\n\t"
-        "and.b32 t417, %36, t416;\n\t"
-        "and.b32 t418, %37, t416;\n\t"
-        "and.b32 t419, %38, t416;\n\t"
-        "and.b32 t420, %39, t416;\n\t"
-        "and.b32 t421, %40, t416;\n\t"
-        "and.b32 t422, %41, t416;\n\t"
-        "and.b32 t423, %42, t416;\n\t"
-        "and.b32 t424, %43, t416;\n\t"
-        "and.b32 t425, %44, t416;\n\t"
-        "sub.cc.u32 t404, t404, t417;\n\t"
-        "subc.cc.u32 t405, t405, t418;\n\t"
-        "subc.cc.u32 t406, t406, t419;\n\t"
-        "subc.cc.u32 t407, t407, t420;\n\t"
-        "subc.cc.u32 t408, t408, t421;\n\t"
-        "subc.cc.u32 t409, t409, t422;\n\t"
-        "subc.cc.u32 t410, t410, t423;\n\t"
-        "subc.cc.u32 t411, t411, t424;\n\t"
-        "subc.u32 t412, t412, t425;\n\t"
-        "shr.b32 t426, %53, 31;\n\t"
+        "mul.lo.u32 t348, t309, %36;\n\t"
+        "mul.lo.u32 t349, t309, %37;\n\t"
+        "mul.lo.u32 t350, t309, %38;\n\t"
+        "mul.lo.u32 t351, t309, %39;\n\t"
+        "mul.lo.u32 t352, t309, %40;\n\t"
+        "mul.lo.u32 t353, t309, %41;\n\t"
+        "mul.lo.u32 t354, t309, %42;\n\t"
+        "mul.lo.u32 t355, t309, %43;\n\t"
+        "mul.lo.u32 t356, t309, %44;\n\t"
+        "mul.lo.u32 t357, t309, t359;\n\t"
+        "mad.hi.cc.u32 t349, t309, %36, t349;\n\t"
+        "madc.hi.cc.u32 t350, t309, %37, t350;\n\t"
+        "madc.hi.cc.u32 t351, t309, %38, t351;\n\t"
+        "madc.hi.cc.u32 t352, t309, %39, t352;\n\t"
+        "madc.hi.cc.u32 t353, t309, %40, t353;\n\t"
+        "madc.hi.cc.u32 t354, t309, %41, t354;\n\t"
+        "madc.hi.cc.u32 t355, t309, %42, t355;\n\t"
+        "madc.hi.cc.u32 t356, t309, %43, t356;\n\t"
+        "madc.hi.u32 t357, t309, %44, t357;\n\t"
+        "shr.b32 t360, t309, 31;\n\t"
+        "sub.u32 t361, 0, t360;\n\t"
+        "and.b32 t362, %36, t361;\n\t"
+        "and.b32 t363, %37, t361;\n\t"
+        "and.b32 t364, %38, t361;\n\t"
+        "and.b32 t365, %39, t361;\n\t"
+        "and.b32 t366, %40, t361;\n\t"
+        "and.b32 t367, %41, t361;\n\t"
+        "and.b32 t368, %42, t361;\n\t"
+        "and.b32 t369, %43, t361;\n\t"
+        "and.b32 t370, %44, t361;\n\t"
+        "sub.cc.u32 t349, t349, t362;\n\t"
+        "subc.cc.u32 t350, t350, t363;\n\t"
+        "subc.cc.u32 t351, t351, t364;\n\t"
+        "subc.cc.u32 t352, t352, t365;\n\t"
+        "subc.cc.u32 t353, t353, t366;\n\t"
+        "subc.cc.u32 t354, t354, t367;\n\t"
+        "subc.cc.u32 t355, t355, t368;\n\t"
+        "subc.cc.u32 t356, t356, t369;\n\t"
+        "subc.u32 t357, t357, t370;\n\t"
+        "shr.b32 t371, %53, 31;\n\t"
+        "sub.u32 t372, 0, t371;\n\t"
+        "mad.lo.cc.u32 t348, t310, %45, t348;\n\t"
+        "madc.lo.cc.u32 t349, t310, %46, t349;\n\t"
+        "madc.lo.cc.u32 t350, t310, %47, t350;\n\t"
+        "madc.lo.cc.u32 t351, t310, %48, t351;\n\t"
+        "madc.lo.cc.u32 t352, t310, %49, t352;\n\t"
+        "madc.lo.cc.u32 t353, t310, %50, t353;\n\t"
+        "madc.lo.cc.u32 t354, t310, %51, t354;\n\t"
+        "madc.lo.cc.u32 t355, t310, %52, t355;\n\t"
+        "madc.lo.cc.u32 t356, t310, %53, t356;\n\t"
+        "madc.lo.u32 t357, t310, t372, t357;\n\t"
+        "mad.hi.cc.u32 t349, t310, %45, t349;\n\t"
+        "madc.hi.cc.u32 t350, t310, %46, t350;\n\t"
+        "madc.hi.cc.u32 t351, t310, %47, t351;\n\t"
+        "madc.hi.cc.u32 t352, t310, %48, t352;\n\t"
+        "madc.hi.cc.u32 t353, t310, %49, t353;\n\t"
+        "madc.hi.cc.u32 t354, t310, %50, t354;\n\t"
+        "madc.hi.cc.u32 t355, t310, %51, t355;\n\t"
+        "madc.hi.cc.u32 t356, t310, %52, t356;\n\t"
+        "madc.hi.u32 t357, t310, %53, t357;\n\t"
+        "shr.b32 t373, t310, 31;\n\t"
+        "sub.u32 t374, 0, t373;\n\t"
+        "and.b32 t375, %45, t374;\n\t"
+        "and.b32 t376, %46, t374;\n\t"
+        "and.b32 t377, %47, t374;\n\t"
+        "and.b32 t378, %48, t374;\n\t"
+        "and.b32 t379, %49, t374;\n\t"
+        "and.b32 t380, %50, t374;\n\t"
+        "and.b32 t381, %51, t374;\n\t"
+        "and.b32 t382, %52, t374;\n\t"
+        "and.b32 t383, %53, t374;\n\t"
+        "sub.cc.u32 t349, t349, t375;\n\t"
+        "subc.cc.u32 t350, t350, t376;\n\t"
+        "subc.cc.u32 t351, t351, t377;\n\t"
+        "subc.cc.u32 t352, t352, t378;\n\t"
+        "subc.cc.u32 t353, t353, t379;\n\t"
+        "subc.cc.u32 t354, t354, t380;\n\t"
+        "subc.cc.u32 t355, t355, t381;\n\t"
+        "subc.cc.u32 t356, t356, t382;\n\t"
+        "subc.u32 t357, t357, t383;\n\t"
+        "shf.r.clamp.b32 %10, t348, t349, 30;\n\t"
+        "shf.r.clamp.b32 %11, t349, t350, 30;\n\t"
+        "shf.r.clamp.b32 %12, t350, t351, 30;\n\t"
+        "shf.r.clamp.b32 %13, t351, t352, 30;\n\t"
+        "shf.r.clamp.b32 %14, t352, t353, 30;\n\t"
+        "shf.r.clamp.b32 %15, t353, t354, 30;\n\t"
+        "shf.r.clamp.b32 %16, t354, t355, 30;\n\t"
+        "shf.r.clamp.b32 %17, t355, t356, 30;\n\t"
+        "shf.r.clamp.b32 %18, t356, t357, 30;\n\t"
+        "mul.lo.u32 t384, t307, %54;\n\t"
+        "mul.lo.u32 t385, t307, %55;\n\t"
+        "mul.lo.u32 t386, t307, %56;\n\t"
+        "mul.lo.u32 t387, t307, %57;\n\t"
+        "mul.lo.u32 t388, t307, %58;\n\t"
+        "mul.lo.u32 t389, t307, %59;\n\t"
+        "mul.lo.u32 t390, t307, %60;\n\t"
+        "mul.lo.u32 t391, t307, %61;\n\t"
+        "mul.lo.u32 t392, t307, 0;\n\t"
+        "mul.lo.u32 t393, t307, 0;\n\t"
+        "mad.hi.cc.u32 t385, t307, %54, t385;\n\t"
+        "madc.hi.cc.u32 t386, t307, %55, t386;\n\t"
+        "madc.hi.cc.u32 t387, t307, %56, t387;\n\t"
+        "madc.hi.cc.u32 t388, t307, %57, t388;\n\t"
+        "madc.hi.cc.u32 t389, t307, %58, t389;\n\t"
+        "madc.hi.cc.u32 t390, t307, %59, t390;\n\t"
+        "madc.hi.cc.u32 t391, t307, %60, t391;\n\t"
+        "madc.hi.cc.u32 t392, t307, %61, t392;\n\t"
+        "madc.hi.u32 t393, t307, 0, t393;\n\t"
+        "shr.b32 t394, t307, 31;\n\t"
+        "sub.u32 t395, 0, t394;\n\t"
+        "and.b32 t396, %54, t395;\n\t"
+        "and.b32 t397, %55, t395;\n\t"
+        "and.b32 t398, %56, t395;\n\t"
+        "and.b32 t399, %57, t395;\n\t"
+        "and.b32 t400, %58, t395;\n\t"
+        "and.b32 t401, %59, t395;\n\t"
+        "and.b32 t402, %60, t395;\n\t"
+        "and.b32 t403, %61, t395;\n\t"
+        "and.b32 t404, 0, t395;\n\t"
+        "sub.cc.u32 t385, t385, t396;\n\t"
+        "subc.cc.u32 t386, t386, t397;\n\t"
+        "subc.cc.u32 t387, t387, t398;\n\t"
+        "subc.cc.u32 t388, t388, t399;\n\t"
+        "subc.cc.u32 t389, t389, t400;\n\t"
+        "subc.cc.u32 t390, t390, t401;\n\t"
+        "subc.cc.u32 t391, t391, t402;\n\t"
+        "subc.cc.u32 t392, t392, t403;\n\t"
+        "subc.u32 t393, t393, t404;\n\t"
+        "mad.lo.cc.u32 t384, t308, %62, t384;\n\t"
+        "madc.lo.cc.u32 t385, t308, %63, t385;\n\t"
+        "madc.lo.cc.u32 t386, t308, %64, t386;\n\t"
+        "madc.lo.cc.u32 t387, t308, %65, t387;\n\t"
+        "madc.lo.cc.u32 t388, t308, %66, t388;\n\t"
+        "madc.lo.cc.u32 t389, t308, %67, t389;\n\t"
+        "madc.lo.cc.u32 t390, t308, %68, t390;\n\t"
+        "madc.lo.cc.u32 t391, t308, %69, t391;\n\t"
+        "madc.lo.cc.u32 t392, t308, 0, t392;\n\t"
+        "madc.lo.u32 t393, t308, 0, t393;\n\t"
+        "mad.hi.cc.u32 t385, t308, %62, t385;\n\t"
+        "madc.hi.cc.u32 t386, t308, %63, t386;\n\t"
+        "madc.hi.cc.u32 t387, t308, %64, t387;\n\t"
+        "madc.hi.cc.u32 t388, t308, %65, t388;\n\t"
+        "madc.hi.cc.u32 t389, t308, %66, t389;\n\t"
+        "madc.hi.cc.u32 t390, t308, %67, t390;\n\t"
+        "madc.hi.cc.u32 t391, t308, %68, t391;\n\t"
+        "madc.hi.cc.u32 t392, t308, %69, t392;\n\t"
+        "madc.hi.u32 t393, t308, 0, t393;\n\t"
+        "shr.b32 t405, t308, 31;\n\t"
+        "sub.u32 t406, 0, t405;\n\t"
+        "and.b32 t407, %62, t406;\n\t"
+        "and.b32 t408, %63, t406;\n\t"
+        "and.b32 t409, %64, t406;\n\t"
+        "and.b32 t410, %65, t406;\n\t"
+        "and.b32 t411, %66, t406;\n\t"
+        "and.b32 t412, %67, t406;\n\t"
+        "and.b32 t413, %68, t406;\n\t"
+        "and.b32 t414, %69, t406;\n\t"
+        "and.b32 t415, 0, t406;\n\t"
+        "sub.cc.u32 t385, t385, t407;\n\t"
+        "subc.cc.u32 t386, t386, t408;\n\t"
+        "subc.cc.u32 t387, t387, t409;\n\t"
+        "subc.cc.u32 t388, t388, t410;\n\t"
+        "subc.cc.u32 t389, t389, t411;\n\t"
+        "subc.cc.u32 t390, t390, t412;\n\t"
+        "subc.cc.u32 t391, t391, t413;\n\t"
+        "subc.cc.u32 t392, t392, t414;\n\t"
+        "subc.u32 t393, t393, t415;\n\t"
+        "mul.lo.u32 t416, t384, %78;\n\t"
+        "and.b32 t416, t416, 1073741823;\n\t"
+        "mad.lo.cc.u32 t384, t416, %70, t384;\n\t"
+        "madc.lo.cc.u32 t385, t416, %71, t385;\n\t"
+        "madc.lo.cc.u32 t386, t416, %72, t386;\n\t"
+        "madc.lo.cc.u32 t387, t416, %73, t387;\n\t"
+        "madc.lo.cc.u32 t388, t416, %74, t388;\n\t"
+        "madc.lo.cc.u32 t389, t416, %75, t389;\n\t"
+        "madc.lo.cc.u32 t390, t416, %76, t390;\n\t"
+        "madc.lo.cc.u32 t391, t416, %77, t391;\n\t"
+        "addc.cc.u32 t392, t392, 0;\n\t"
+        "addc.u32 t393, t393, 0;\n\t"
+        "mad.hi.cc.u32 t385, t416, %70, t385;\n\t"
+        "madc.hi.cc.u32 t386, t416, %71, t386;\n\t"
+        "madc.hi.cc.u32 t387, t416, %72, t387;\n\t"
+        "madc.hi.cc.u32 t388, t416, %73, t388;\n\t"
+        "madc.hi.cc.u32 t389, t416, %74, t389;\n\t"
+        "madc.hi.cc.u32 t390, t416, %75, t390;\n\t"
+        "madc.hi.cc.u32 t391, t416, %76, t391;\n\t"
+        "madc.hi.cc.u32 t392, t416, %77, t392;\n\t"
+        "addc.u32 t393, t393, 0;\n\t"
+        "shf.r.clamp.b32 t417, t384, t385, 30;\n\t"
+        "shf.r.clamp.b32 t418, t385, t386, 30;\n\t"
+        "shf.r.clamp.b32 t419, t386, t387, 30;\n\t"
+        "shf.r.clamp.b32 t420, t387, t388, 30;\n\t"
+        "shf.r.clamp.b32 t421, t388, t389, 30;\n\t"
+        "shf.r.clamp.b32 t422, t389, t390, 30;\n\t"
+        "shf.r.clamp.b32 t423, t390, t391, 30;\n\t"
+        "shf.r.clamp.b32 t424, t391, t392, 30;\n\t"
+        "shf.r.clamp.b32 t425, t392, t393, 30;\n\t"
+        "shr.b32 t426, t425, 31;\n\t"
         "sub.u32 t427, 0, t426;\n\t"
-        "mad.lo.cc.u32 t403, t6, %45, t403;\n\t"
-        "madc.lo.cc.u32 t404, t6, %46, t404;\n\t"
-        "madc.lo.cc.u32 t405, t6, %47, t405;\n\t"
-        "madc.lo.cc.u32 t406, t6, %48, t406;\n\t"
-        "madc.lo.cc.u32 t407, t6, %49, t407;\n\t"
-        "madc.lo.cc.u32 t408, t6, %50, t408;\n\t"
-        "madc.lo.cc.u32 t409, t6, %51, t409;\n\t"
-        "madc.lo.cc.u32 t410, t6, %52, t410;\n\t"
-        "madc.lo.cc.u32 t411, t6, %53, t411;\n\t"
-        "madc.lo.u32 t412, t6, t427, t412;\n\t"
-        "mad.hi.cc.u32 t404, t6, %45, t404;\n\t"
-        "madc.hi.cc.u32 t405, t6, %46, t405;\n\t"
-        "madc.hi.cc.u32 t406, t6, %47, t406;\n\t"
-        "madc.hi.cc.u32 t407, t6, %48, t407;\n\t"
-        "madc.hi.cc.u32 t408, t6, %49, t408;\n\t"
-        "madc.hi.cc.u32 t409, t6, %50, t409;\n\t"
-        "madc.hi.cc.u32 t410, t6, %51, t410;\n\t"
-        "madc.hi.cc.u32 t411, t6, %52, t411;\n\t"
-        "madc.hi.u32 t412, t6, %53, t412;\n\t"
-        "shr.b32 t428, t6, 31;\n\t"
-        "sub.u32 t429, 0, t428;\n\t"
-        "and.b32 t430, %45, t429;\n\t"
-        "and.b32 t431, %46, t429;\n\t"
-        "and.b32 t432, %47, t429;\n\t"
-        "and.b32 t433, %48, t429;\n\t"
-        "and.b32 t434, %49, t429;\n\t"
-        "and.b32 t435, %50, t429;\n\t"
-        "and.b32 t436, %51, t429;\n\t"
-        "and.b32 t437, %52, t429;\n\t"
-        "and.b32 t438, %53, t429;\n\t"
-        "sub.cc.u32 t404, t404, t430;\n\t"
-        "subc.cc.u32 t405, t405, t431;\n\t"
-        "subc.cc.u32 t406, t406, t432;\n\t"
-        "subc.cc.u32 t407, t407, t433;\n\t"
-        "subc.cc.u32 t408, t408, t434;\n\t"
-        "subc.cc.u32 t409, t409, t435;\n\t"
-        "subc.cc.u32 t410, t410, t436;\n\t"
-        "subc.cc.u32 t411, t411, t437;\n\t"
-        "subc.u32 t412, t412, t438;\n\t"
-        "shf.r.clamp.b32 %10, t403, t404, 30;\n\t"
-        "shf.r.clamp.b32 %11, t404, t405, 30;\n\t"
-        "shf.r.clamp.b32 %12, t405, t406, 30;\n\t"
-        "shf.r.clamp.b32 %13, t406, t407, 30;\n\t"
-        "shf.r.clamp.b32 %14, t407, t408, 30;\n\t"
-        "shf.r.clamp.b32 %15, t408, t409, 30;\n\t"
-        "shf.r.clamp.b32 %16, t409, t410, 30;\n\t"
-        "shf.r.clamp.b32 %17, t410, t411, 30;\n\t"
-        "shf.r.clamp.b32 %18, t411, t412, 30;\n\t"
-        "mul.lo.u32 t439, t3, %54;\n\t"
-        "mul.lo.u32 t440, t3, %55;\n\t"
-        "mul.lo.u32 t441, t3, %56;\n\t"
-        "mul.lo.u32 t442, t3, %57;\n\t"
-        "mul.lo.u32 t443, t3, %58;\n\t"
-        "mul.lo.u32 t444, t3, %59;\n\t"
-        "mul.lo.u32 t445, t3, %60;\n\t"
-        "mul.lo.u32 t446, t3, %61;\n\t"
-        "mul.lo.u32 t447, t3, 0;\n\t"
-        "mul.lo.u32 t448, t3, 0;\n\t"
-        "mad.hi.cc.u32 t440, t3, %54, t440;\n\t"
-        "madc.hi.cc.u32 t441, t3, %55, t441;\n\t"
-        "madc.hi.cc.u32 t442, t3, %56, t442;\n\t"
-        "madc.hi.cc.u32 t443, t3, %57, t443;\n\t"
-        "madc.hi.cc.u32 t444, t3, %58, t444;\n\t"
-        "madc.hi.cc.u32 t445, t3, %59, t445;\n\t"
-        "madc.hi.cc.u32 t446, t3, %60, t446;\n\t"
-        "madc.hi.cc.u32 t447, t3, %61, t447;\n\t"
-        "madc.hi.u32 t448, t3, 0, t448;\n\t"
-        "shr.b32 t449, t3, 31;\n\t"
-        "sub.u32 t450, 0, t449;\n\t"
-        "and.b32 t451, %54, t450;\n\t"
-        "and.b32 t452, %55, t450;\n\t"
-        "and.b32 t453, %56, t450;\n\t"
-        "and.b32 t454, %57, t450;\n\t"
-        "and.b32 t455, %58, t450;\n\t"
-        "and.b32 t456, %59, t450;\n\t"
-        "and.b32 t457, %60, t450;\n\t"
-        "and.b32 t458, %61, t450;\n\t"
-        "and.b32 t459, 0, t450;\n\t"
-        "sub.cc.u32 t440, t440, t451;\n\t"
-        "subc.cc.u32 t441, t441, t452;\n\t"
-        "subc.cc.u32 t442, t442, t453;\n\t"
-        "subc.cc.u32 t443, t443, t454;\n\t"
-        "subc.cc.u32 t444, t444, t455;\n\t"
-        "subc.cc.u32 t445, t445, t456;\n\t"
-        "subc.cc.u32 t446, t446, t457;\n\t"
-        "subc.cc.u32 t447, t447, t458;\n\t"
-        "subc.u32 t448, t448, t459;\n\t"
-        "mad.lo.cc.u32 t439, t4, %62, t439;\n\t"
-        "madc.lo.cc.u32 t440, t4, %63, t440;\n\t"
-        "madc.lo.cc.u32 t441, t4, %64, t441;\n\t"
-        "madc.lo.cc.u32 t442, t4, %65, t442;\n\t"
-        "madc.lo.cc.u32 t443, t4, %66, t443;\n\t"
-        "madc.lo.cc.u32 t444, t4, %67, t444;\n\t"
-        "madc.lo.cc.u32 t445, t4, %68, t445;\n\t"
-        "madc.lo.cc.u32 t446, t4, %69, t446;\n\t"
-        "madc.lo.cc.u32 t447, t4, 0, t447;\n\t"
-        "madc.lo.u32 t448, t4, 0, t448;\n\t"
-        "mad.hi.cc.u32 t440, t4, %62, t440;\n\t"
-        "madc.hi.cc.u32 t441, t4, %63, t441;\n\t"
-        "madc.hi.cc.u32 t442, t4, %64, t442;\n\t"
-        "madc.hi.cc.u32 t443, t4, %65, t443;\n\t"
-        "madc.hi.cc.u32 t444, t4, %66, t444;\n\t"
-        "madc.hi.cc.u32 t445, t4, %67, t445;\n\t"
-        "madc.hi.cc.u32 t446, t4, %68, t446;\n\t"
-        "madc.hi.cc.u32 t447, t4, %69, t447;\n\t"
-        "madc.hi.u32 t448, t4, 0, t448;\n\t"
-        "shr.b32 t460, t4, 31;\n\t"
-        "sub.u32 t461, 0, t460;\n\t"
-        "and.b32 t462, %62, t461;\n\t"
-        "and.b32 t463, %63, t461;\n\t"
-        "and.b32 t464, %64, t461;\n\t"
-        "and.b32 t465, %65, t461;\n\t"
-        "and.b32 t466, %66, t461;\n\t"
-        "and.b32 t467, %67, t461;\n\t"
-        "and.b32 t468, %68, t461;\n\t"
-        "and.b32 t469, %69, t461;\n\t"
-        "and.b32 t470, 0, t461;\n\t"
-        "sub.cc.u32 t440, t440, t462;\n\t"
-        "subc.cc.u32 t441, t441, t463;\n\t"
-        "subc.cc.u32 t442, t442, t464;\n\t"
-        "subc.cc.u32 t443, t443, t465;\n\t"
-        "subc.cc.u32 t444, t444, t466;\n\t"
-        "subc.cc.u32 t445, t445, t467;\n\t"
-        "subc.cc.u32 t446, t446, t468;\n\t"
-        "subc.cc.u32 t447, t447, t469;\n\t"
-        "subc.u32 t448, t448, t470;\n\t"
-        "mul.lo.u32 t471, t439, %78;\n\t"
-        "and.b32 t471, t471, 1073741823;\n\t"
-        "mad.lo.cc.u32 t439, t471, %70, t439;\n\t"
-        "madc.lo.cc.u32 t440, t471, %71, t440;\n\t"
-        "madc.lo.cc.u32 t441, t471, %72, t441;\n\t"
-        "madc.lo.cc.u32 t442, t471, %73, t442;\n\t"
-        "madc.lo.cc.u32 t443, t471, %74, t443;\n\t"
-        "madc.lo.cc.u32 t444, t471, %75, t444;\n\t"
-        "madc.lo.cc.u32 t445, t471, %76, t445;\n\t"
-        "madc.lo.cc.u32 t446, t471, %77, t446;\n\t"
-        "addc.cc.u32 t447, t447, 0;\n\t"
-        "addc.u32 t448, t448, 0;\n\t"
-        "mad.hi.cc.u32 t440, t471, %70, t440;\n\t"
-        "madc.hi.cc.u32 t441, t471, %71, t441;\n\t"
-        "madc.hi.cc.u32 t442, t471, %72, t442;\n\t"
-        "madc.hi.cc.u32 t443, t471, %73, t443;\n\t"
-        "madc.hi.cc.u32 t444, t471, %74, t444;\n\t"
-        "madc.hi.cc.u32 t445, t471, %75, t445;\n\t"
-        "madc.hi.cc.u32 t446, t471, %76, t446;\n\t"
-        "madc.hi.cc.u32 t447, t471, %77, t447;\n\t"
-        "addc.u32 t448, t448, 0;\n\t"
-        "shf.r.clamp.b32 t472, t439, t440, 30;\n\t"
-        "shf.r.clamp.b32 t473, t440, t441, 30;\n\t"
-        "shf.r.clamp.b32 t474, t441, t442, 30;\n\t"
-        "shf.r.clamp.b32 t475, t442, t443, 30;\n\t"
-        "shf.r.clamp.b32 t476, t443, t444, 30;\n\t"
-        "shf.r.clamp.b32 t477, t444, t445, 30;\n\t"
-        "shf.r.clamp.b32 t478, t445, t446, 30;\n\t"
-        "shf.r.clamp.b32 t479, t446, t447, 30;\n\t"
-        "shf.r.clamp.b32 t480, t447, t448, 30;\n\t"
-        "shr.b32 t481, t480, 31;\n\t"
-        "sub.u32 t482, 0, t481;\n\t"
-        "and.b32 t483, %70, t482;\n\t"
-        "and.b32 t484, %71, t482;\n\t"
-        "and.b32 t485, %72, t482;\n\t"
-        "and.b32 t486, %73, t482;\n\t"
-        "and.b32 t487, %74, t482;\n\t"
-        "and.b32 t488, %75, t482;\n\t"
-        "and.b32 t489, %76, t482;\n\t"
-        "and.b32 t490, %77, t482;\n\t"
-        "add.cc.u32 t491, t472, t483;\n\t"
-        "addc.cc.u32 t492, t473, t484;\n\t"
-        "addc.cc.u32 t493, t474, t485;\n\t"
-        "addc.cc.u32 t494, t475, t486;\n\t"
-        "addc.cc.u32 t495, t476, t487;\n\t"
-        "addc.cc.u32 t496, t477, t488;\n\t"
-        "addc.cc.u32 t497, t478, t489;\n\t"
-        "addc.cc.u32 t498, t479, t490;\n\t"
-        "addc.u32 t499, t480, t482;\n\t"
-        "sub.cc.u32 t500, t491, %70;\n\t"
-        "subc.cc.u32 t501, t492, %71;\n\t"
-        "subc.cc.u32 t502, t493, %72;\n\t"
-        "subc.cc.u32 t503, t494, %73;\n\t"
-        "subc.cc.u32 t504, t495, %74;\n\t"
-        "subc.cc.u32 t505, t496, %75;\n\t"
-        "subc.cc.u32 t506, t497, %76;\n\t"
-        "subc.cc.u32 t507, t498, %77;\n\t"
-        "subc.u32 t508, t499, 0;\n\t"
-        "shr.b32 t509, t508, 31;\n\t"
-        "sub.u32 t510, 0, t509;\n\t"
-        "xor.b32 t511, t500, t491;\n\t"
-        "and.b32 t511, t511, t510;\n\t"
-        "xor.b32 %19, t500, t511;\n\t"
-        "xor.b32 t512, t501, t492;\n\t"
-        "and.b32 t512, t512, t510;\n\t"
-        "xor.b32 %20, t501, t512;\n\t"
-        "xor.b32 t513, t502, t493;\n\t"
-        "and.b32 t513, t513, t510;\n\t"
-        "xor.b32 %21, t502, t513;\n\t"
-        "xor.b32 t514, t503, t494;\n\t"
-        "and.b32 t514, t514, t510;\n\t"
-        "xor.b32 %22, t503, t514;\n\t"
-        "xor.b32 t515, t504, t495;\n\t"
-        "and.b32 t515, t515, t510;\n\t"
-        "xor.b32 %23, t504, t515;\n\t"
-        "xor.b32 t516, t505, t496;\n\t"
-        "and.b32 t516, t516, t510;\n\t"
-        "xor.b32 %24, t505, t516;\n\t"
-        "xor.b32 t517, t506, t497;\n\t"
-        "and.b32 t517, t517, t510;\n\t"
-        "xor.b32 %25, t506, t517;\n\t"
-        "xor.b32 t518, t507, t498;\n\t"
-        "and.b32 t518, t518, t510;\n\t"
-        "xor.b32 %26, t507, t518;\n\t"
-        "mul.lo.u32 t519, t5, %54;\n\t"
-        "mul.lo.u32 t520, t5, %55;\n\t"
-        "mul.lo.u32 t521, t5, %56;\n\t"
-        "mul.lo.u32 t522, t5, %57;\n\t"
-        "mul.lo.u32 t523, t5, %58;\n\t"
-        "mul.lo.u32 t524, t5, %59;\n\t"
-        "mul.lo.u32 t525, t5, %60;\n\t"
-        "mul.lo.u32 t526, t5, %61;\n\t"
-        "mul.lo.u32 t527, t5, 0;\n\t"
-        "mul.lo.u32 t528, t5, 0;\n\t"
-        "mad.hi.cc.u32 t520, t5, %54, t520;\n\t"
-        "madc.hi.cc.u32 t521, t5, %55, t521;\n\t"
-        "madc.hi.cc.u32 t522, t5, %56, t522;\n\t"
-        "madc.hi.cc.u32 t523, t5, %57, t523;\n\t"
-        "madc.hi.cc.u32 t524, t5, %58, t524;\n\t"
-        "madc.hi.cc.u32 t525, t5, %59, t525;\n\t"
-        "madc.hi.cc.u32 t526, t5, %60, t526;\n\t"
-        "madc.hi.cc.u32 t527, t5, %61, t527;\n\t"
-        "madc.hi.u32 t528, t5, 0, t528;\n\t"
-        "shr.b32 t529, t5, 31;\n\t"
-        "sub.u32 t530, 0, t529;\n\t"
-        "and.b32 t531, %54, t530;\n\t"
-        "and.b32 t532, %55, t530;\n\t"
-        "and.b32 t533, %56, t530;\n\t"
-        "and.b32 t534, %57, t530;\n\t"
-        "and.b32 t535, %58, t530;\n\t"
-        "and.b32 t536, %59, t530;\n\t"
-        "and.b32 t537, %60, t530;\n\t"
-        "and.b32 t538, %61, t530;\n\t"
-        "and.b32 t539, 0, t530;\n\t"
-        "sub.cc.u32 t520, t520, t531;\n\t"
-        "subc.cc.u32 t521, t521, t532;\n\t"
-        "subc.cc.u32 t522, t522, t533;\n\t"
-        "subc.cc.u32 t523, t523, t534;\n\t"
-        "subc.cc.u32 t524, t524, t535;\n\t"
-        "subc.cc.u32 t525, t525, t536;\n\t"
-        "subc.cc.u32 t526, t526, t537;\n\t"
-        "subc.cc.u32 t527, t527, t538;\n\t"
-        "subc.u32 t528, t528, t539;\n\t"
-        "mad.lo.cc.u32 t519, t6, %62, t519;\n\t"
-        "madc.lo.cc.u32 t520, t6, %63, t520;\n\t"
-        "madc.lo.cc.u32 t521, t6, %64, t521;\n\t"
-        "madc.lo.cc.u32 t522, t6, %65, t522;\n\t"
-        "madc.lo.cc.u32 t523, t6, %66, t523;\n\t"
-        "madc.lo.cc.u32 t524, t6, %67, t524;\n\t"
-        "madc.lo.cc.u32 t525, t6, %68, t525;\n\t"
-        "madc.lo.cc.u32 t526, t6, %69, t526;\n\t"
-        "madc.lo.cc.u32 t527, t6, 0, t527;\n\t"
-        "madc.lo.u32 t528, t6, 0, t528;\n\t"
-        "mad.hi.cc.u32 t520, t6, %62, t520;\n\t"
-        "madc.hi.cc.u32 t521, t6, %63, t521;\n\t"
-        "madc.hi.cc.u32 t522, t6, %64, t522;\n\t"
-        "madc.hi.cc.u32 t523, t6, %65, t523;\n\t"
-        "madc.hi.cc.u32 t524, t6, %66, t524;\n\t"
-        "madc.hi.cc.u32 t525, t6, %67, t525;\n\t"
-        "madc.hi.cc.u32 t526, t6, %68, t526;\n\t"
-        "madc.hi.cc.u32 t527, t6, %69, t527;\n\t"
-        "madc.hi.u32 t528, t6, 0, t528;\n\t"
-        "shr.b32 t540, t6, 31;\n\t"
-        "sub.u32 t541, 0, t540;\n\t"
-        "and.b32 t542, %62, t541;\n\t"
-        "and.b32 t543, %63, t541;\n\t"
-        "and.b32 t544, %64, t541;\n\t"
-        "and.b32 t545, %65, t541;\n\t"
-        "and.b32 t546, %66, t541;\n\t"
-        "and.b32 t547, %67, t541;\n\t"
-        "and.b32 t548, %68, t541;\n\t"
-        "and.b32 t549, %69, t541;\n\t"
-        "and.b32 t550, 0, t541;\n\t"
-        "sub.cc.u32 t520, t520, t542;\n\t"
-        "subc.cc.u32 t521, t521, t543;\n\t"
-        "subc.cc.u32 t522, t522, t544;\n\t"
-        "subc.cc.u32 t523, t523, t545;\n\t"
-        "subc.cc.u32 t524, t524, t546;\n\t"
-        "subc.cc.u32 t525, t525, t547;\n\t"
-        "subc.cc.u32 t526, t526, t548;\n\t"
-        "subc.cc.u32 t527, t527, t549;\n\t"
-        "subc.u32 t528, t528, t550;\n\t"
-        "mul.lo.u32 t551, t519, %78;\n\t"
-        "and.b32 t551, t551, 1073741823;\n\t"
-        "mad.lo.cc.u32 t519, t551, %70, t519;\n\t"
-        "madc.lo.cc.u32 t520, t551, %71, t520;\n\t"
-        "madc.lo.cc.u32 t521, t551, %72, t521;\n\t"
-        "madc.lo.cc.u32 t522, t551, %73, t522;\n\t"
-        "madc.lo.cc.u32 t523, t551, %74, t523;\n\t"
-        "madc.lo.cc.u32 t524, t551, %75, t524;\n\t"
-        "madc.lo.cc.u32 t525, t551, %76, t525;\n\t"
-        "madc.lo.cc.u32 t526, t551, %77, t526;\n\t"
-        "addc.cc.u32 t527, t527, 0;\n\t"
-        "addc.u32 t528, t528, 0;\n\t"
-        "mad.hi.cc.u32 t520, t551, %70, t520;\n\t"
-        "madc.hi.cc.u32 t521, t551, %71, t521;\n\t"
-        "madc.hi.cc.u32 t522, t551, %72, t522;\n\t"
-        "madc.hi.cc.u32 t523, t551, %73, t523;\n\t"
-        "madc.hi.cc.u32 t524, t551, %74, t524;\n\t"
-        "madc.hi.cc.u32 t525, t551, %75, t525;\n\t"
-        "madc.hi.cc.u32 t526, t551, %76, t526;\n\t"
-        "madc.hi.cc.u32 t527, t551, %77, t527;\n\t"
-        "addc.u32 t528, t528, 0;\n\t"
-        "shf.r.clamp.b32 t552, t519, t520, 30;\n\t"
-        "shf.r.clamp.b32 t553, t520, t521, 30;\n\t"
-        "shf.r.clamp.b32 t554, t521, t522, 30;\n\t"
-        "shf.r.clamp.b32 t555, t522, t523, 30;\n\t"
-        "shf.r.clamp.b32 t556, t523, t524, 30;\n\t"
-        "shf.r.clamp.b32 t557, t524, t525, 30;\n\t"
-        "shf.r.clamp.b32 t558, t525, t526, 30;\n\t"
-        "shf.r.clamp.b32 t559, t526, t527, 30;\n\t"
-        "shf.r.clamp.b32 t560, t527, t528, 30;\n\t"
-        "shr.b32 t561, t560, 31;\n\t"
-        "sub.u32 t562, 0, t561;\n\t"
-        "and.b32 t563, %70, t562;\n\t"
-        "and.b32 t564, %71, t562;\n\t"
-        "and.b32 t565, %72, t562;\n\t"
-        "and.b32 t566, %73, t562;\n\t"
-        "and.b32 t567, %74, t562;\n\t"
-        "and.b32 t568, %75, t562;\n\t"
-        "and.b32 t569, %76, t562;\n\t"
-        "and.b32 t570, %77, t562;\n\t"
-        "add.cc.u32 t571, t552, t563;\n\t"
-        "addc.cc.u32 t572, t553, t564;\n\t"
-        "addc.cc.u32 t573, t554, t565;\n\t"
-        "addc.cc.u32 t574, t555, t566;\n\t"
-        "addc.cc.u32 t575, t556, t567;\n\t"
-        "addc.cc.u32 t576, t557, t568;\n\t"
-        "addc.cc.u32 t577, t558, t569;\n\t"
-        "addc.cc.u32 t578, t559, t570;\n\t"
-        "addc.u32 t579, t560, t562;\n\t"
-        "sub.cc.u32 t580, t571, %70;\n\t"
-        "subc.cc.u32 t581, t572, %71;\n\t"
-        "subc.cc.u32 t582, t573, %72;\n\t"
-        "subc.cc.u32 t583, t574, %73;\n\t"
-        "subc.cc.u32 t584, t575, %74;\n\t"
-        "subc.cc.u32 t585, t576, %75;\n\t"
-        "subc.cc.u32 t586, t577, %76;\n\t"
-        "subc.cc.u32 t587, t578, %77;\n\t"
-        "subc.u32 t588, t579, 0;\n\t"
-        "shr.b32 t589, t588, 31;\n\t"
-        "sub.u32 t590, 0, t589;\n\t"
-        "xor.b32 t591, t580, t571;\n\t"
-        "and.b32 t591, t591, t590;\n\t"
-        "xor.b32 %27, t580, t591;\n\t"
-        "xor.b32 t592, t581, t572;\n\t"
-        "and.b32 t592, t592, t590;\n\t"
-        "xor.b32 %28, t581, t592;\n\t"
-        "xor.b32 t593, t582, t573;\n\t"
-        "and.b32 t593, t593, t590;\n\t"
-        "xor.b32 %29, t582, t593;\n\t"
-        "xor.b32 t594, t583, t574;\n\t"
-        "and.b32 t594, t594, t590;\n\t"
-        "xor.b32 %30, t583, t594;\n\t"
-        "xor.b32 t595, t584, t575;\n\t"
-        "and.b32 t595, t595, t590;\n\t"
-        "xor.b32 %31, t584, t595;\n\t"
-        "xor.b32 t596, t585, t576;\n\t"
-        "and.b32 t596, t596, t590;\n\t"
-        "xor.b32 %32, t585, t596;\n\t"
-        "xor.b32 t597, t586, t577;\n\t"
-        "and.b32 t597, t597, t590;\n\t"
-        "xor.b32 %33, t586, t597;\n\t"
-        "xor.b32 t598, t587, t578;\n\t"
-        "and.b32 t598, t598, t590;\n\t"
-        "xor.b32 %34, t587, t598;\n\t"
+        "and.b32 t428, %70, t427;\n\t"
+        "and.b32 t429, %71, t427;\n\t"
+        "and.b32 t430, %72, t427;\n\t"
+        "and.b32 t431, %73, t427;\n\t"
+        "and.b32 t432, %74, t427;\n\t"
+        "and.b32 t433, %75, t427;\n\t"
+        "and.b32 t434, %76, t427;\n\t"
+        "and.b32 t435, %77, t427;\n\t"
+        "add.cc.u32 t436, t417, t428;\n\t"
+        "addc.cc.u32 t437, t418, t429;\n\t"
+        "addc.cc.u32 t438, t419, t430;\n\t"
+        "addc.cc.u32 t439, t420, t431;\n\t"
+        "addc.cc.u32 t440, t421, t432;\n\t"
+        "addc.cc.u32 t441, t422, t433;\n\t"
+        "addc.cc.u32 t442, t423, t434;\n\t"
+        "addc.cc.u32 t443, t424, t435;\n\t"
+        "addc.u32 t444, t425, t427;\n\t"
+        "sub.cc.u32 t445, t436, %70;\n\t"
+        "subc.cc.u32 t446, t437, %71;\n\t"
+        "subc.cc.u32 t447, t438, %72;\n\t"
+        "subc.cc.u32 t448, t439, %73;\n\t"
+        "subc.cc.u32 t449, t440, %74;\n\t"
+        "subc.cc.u32 t450, t441, %75;\n\t"
+        "subc.cc.u32 t451, t442, %76;\n\t"
+        "subc.cc.u32 t452, t443, %77;\n\t"
+        "subc.u32 t453, t444, 0;\n\t"
+        "shr.b32 t454, t453, 31;\n\t"
+        "sub.u32 t455, 0, t454;\n\t"
+        "xor.b32 t456, t445, t436;\n\t"
+        "and.b32 t456, t456, t455;\n\t"
+        "xor.b32 %19, t445, t456;\n\t"
+        "xor.b32 t457, t446, t437;\n\t"
+        "and.b32 t457, t457, t455;\n\t"
+        "xor.b32 %20, t446, t457;\n\t"
+        "xor.b32 t458, t447, t438;\n\t"
+        "and.b32 t458, t458, t455;\n\t"
+        "xor.b32 %21, t447, t458;\n\t"
+        "xor.b32 t459, t448, t439;\n\t"
+        "and.b32 t459, t459, t455;\n\t"
+        "xor.b32 %22, t448, t459;\n\t"
+        "xor.b32 t460, t449, t440;\n\t"
+        "and.b32 t460, t460, t455;\n\t"
+        "xor.b32 %23, t449, t460;\n\t"
+        "xor.b32 t461, t450, t441;\n\t"
+        "and.b32 t461, t461, t455;\n\t"
+        "xor.b32 %24, t450, t461;\n\t"
+        "xor.b32 t462, t451, t442;\n\t"
+        "and.b32 t462, t462, t455;\n\t"
+        "xor.b32 %25, t451, t462;\n\t"
+        "xor.b32 t463, t452, t443;\n\t"
+        "and.b32 t463, t463, t455;\n\t"
+        "xor.b32 %26, t452, t463;\n\t"
+        "mul.lo.u32 t464, t309, %54;\n\t"
+        "mul.lo.u32 t465, t309, %55;\n\t"
+        "mul.lo.u32 t466, t309, %56;\n\t"
+        "mul.lo.u32 t467, t309, %57;\n\t"
+        "mul.lo.u32 t468, t309, %58;\n\t"
+        "mul.lo.u32 t469, t309, %59;\n\t"
+        "mul.lo.u32 t470, t309, %60;\n\t"
+        "mul.lo.u32 t471, t309, %61;\n\t"
+        "mul.lo.u32 t472, t309, 0;\n\t"
+        "mul.lo.u32 t473, t309, 0;\n\t"
+        "mad.hi.cc.u32 t465, t309, %54, t465;\n\t"
+        "madc.hi.cc.u32 t466, t309, %55, t466;\n\t"
+        "madc.hi.cc.u32 t467, t309, %56, t467;\n\t"
+        "madc.hi.cc.u32 t468, t309, %57, t468;\n\t"
+        "madc.hi.cc.u32 t469, t309, %58, t469;\n\t"
+        "madc.hi.cc.u32 t470, t309, %59, t470;\n\t"
+        "madc.hi.cc.u32 t471, t309, %60, t471;\n\t"
+        "madc.hi.cc.u32 t472, t309, %61, t472;\n\t"
+        "madc.hi.u32 t473, t309, 0, t473;\n\t"
+        "shr.b32 t474, t309, 31;\n\t"
+        "sub.u32 t475, 0, t474;\n\t"
+        "and.b32 t476, %54, t475;\n\t"
+        "and.b32 t477, %55, t475;\n\t"
+        "and.b32 t478, %56, t475;\n\t"
+        "and.b32 t479, %57, t475;\n\t"
+        "and.b32 t480, %58, t475;\n\t"
+        "and.b32 t481, %59, t475;\n\t"
+        "and.b32 t482, %60, t475;\n\t"
+        "and.b32 t483, %61, t475;\n\t"
+        "and.b32 t484, 0, t475;\n\t"
+        "sub.cc.u32 t465, t465, t476;\n\t"
+        "subc.cc.u32 t466, t466, t477;\n\t"
+        "subc.cc.u32 t467, t467, t478;\n\t"
+        "subc.cc.u32 t468, t468, t479;\n\t"
+        "subc.cc.u32 t469, t469, t480;\n\t"
+        "subc.cc.u32 t470, t470, t481;\n\t"
+        "subc.cc.u32 t471, t471, t482;\n\t"
+        "subc.cc.u32 t472, t472, t483;\n\t"
+        "subc.u32 t473, t473, t484;\n\t"
+        "mad.lo.cc.u32 t464, t310, %62, t464;\n\t"
+        "madc.lo.cc.u32 t465, t310, %63, t465;\n\t"
+        "madc.lo.cc.u32 t466, t310, %64, t466;\n\t"
+        "madc.lo.cc.u32 t467, t310, %65, t467;\n\t"
+        "madc.lo.cc.u32 t468, t310, %66, t468;\n\t"
+        "madc.lo.cc.u32 t469, t310, %67, t469;\n\t"
+        "madc.lo.cc.u32 t470, t310, %68, t470;\n\t"
+        "madc.lo.cc.u32 t471, t310, %69, t471;\n\t"
+        "madc.lo.cc.u32 t472, t310, 0, t472;\n\t"
+        "madc.lo.u32 t473, t310, 0, t473;\n\t"
+        "mad.hi.cc.u32 t465, t310, %62, t465;\n\t"
+        "madc.hi.cc.u32 t466, t310, %63, t466;\n\t"
+        "madc.hi.cc.u32 t467, t310, %64, t467;\n\t"
+        "madc.hi.cc.u32 t468, t310, %65, t468;\n\t"
+        "madc.hi.cc.u32 t469, t310, %66, t469;\n\t"
+        "madc.hi.cc.u32 t470, t310, %67, t470;\n\t"
+        "madc.hi.cc.u32 t471, t310, %68, t471;\n\t"
+        "madc.hi.cc.u32 t472, t310, %69, t472;\n\t"
+        "madc.hi.u32 t473, t310, 0, t473;\n\t"
+        "shr.b32 t485, t310, 31;\n\t"
+        "sub.u32 t486, 0, t485;\n\t"
+        "and.b32 t487, %62, t486;\n\t"
+        "and.b32 t488, %63, t486;\n\t"
+        "and.b32 t489, %64, t486;\n\t"
+        "and.b32 t490, %65, t486;\n\t"
+        "and.b32 t491, %66, t486;\n\t"
+        "and.b32 t492, %67, t486;\n\t"
+        "and.b32 t493, %68, t486;\n\t"
+        "and.b32 t494, %69, t486;\n\t"
+        "and.b32 t495, 0, t486;\n\t"
+        "sub.cc.u32 t465, t465, t487;\n\t"
+        "subc.cc.u32 t466, t466, t488;\n\t"
+        "subc.cc.u32 t467, t467, t489;\n\t"
+        "subc.cc.u32 t468, t468, t490;\n\t"
+        "subc.cc.u32 t469, t469, t491;\n\t"
+        "subc.cc.u32 t470, t470, t492;\n\t"
+        "subc.cc.u32 t471, t471, t493;\n\t"
+        "subc.cc.u32 t472, t472, t494;\n\t"
+        "subc.u32 t473, t473, t495;\n\t"
+        "mul.lo.u32 t496, t464, %78;\n\t"
+        "and.b32 t496, t496, 1073741823;\n\t"
+        "mad.lo.cc.u32 t464, t496, %70, t464;\n\t"
+        "madc.lo.cc.u32 t465, t496, %71, t465;\n\t"
+        "madc.lo.cc.u32 t466, t496, %72, t466;\n\t"
+        "madc.lo.cc.u32 t467, t496, %73, t467;\n\t"
+        "madc.lo.cc.u32 t468, t496, %74, t468;\n\t"
+        "madc.lo.cc.u32 t469, t496, %75, t469;\n\t"
+        "madc.lo.cc.u32 t470, t496, %76, t470;\n\t"
+        "madc.lo.cc.u32 t471, t496, %77, t471;\n\t"
+        "addc.cc.u32 t472, t472, 0;\n\t"
+        "addc.u32 t473, t473, 0;\n\t"
+        "mad.hi.cc.u32 t465, t496, %70, t465;\n\t"
+        "madc.hi.cc.u32 t466, t496, %71, t466;\n\t"
+        "madc.hi.cc.u32 t467, t496, %72, t467;\n\t"
+        "madc.hi.cc.u32 t468, t496, %73, t468;\n\t"
+        "madc.hi.cc.u32 t469, t496, %74, t469;\n\t"
+        "madc.hi.cc.u32 t470, t496, %75, t470;\n\t"
+        "madc.hi.cc.u32 t471, t496, %76, t471;\n\t"
+        "madc.hi.cc.u32 t472, t496, %77, t472;\n\t"
+        "addc.u32 t473, t473, 0;\n\t"
+        "shf.r.clamp.b32 t497, t464, t465, 30;\n\t"
+        "shf.r.clamp.b32 t498, t465, t466, 30;\n\t"
+        "shf.r.clamp.b32 t499, t466, t467, 30;\n\t"
+        "shf.r.clamp.b32 t500, t467, t468, 30;\n\t"
+        "shf.r.clamp.b32 t501, t468, t469, 30;\n\t"
+        "shf.r.clamp.b32 t502, t469, t470, 30;\n\t"
+        "shf.r.clamp.b32 t503, t470, t471, 30;\n\t"
+        "shf.r.clamp.b32 t504, t471, t472, 30;\n\t"
+        "shf.r.clamp.b32 t505, t472, t473, 30;\n\t"
+        "shr.b32 t506, t505, 31;\n\t"
+        "sub.u32 t507, 0, t506;\n\t"
+        "and.b32 t508, %70, t507;\n\t"
+        "and.b32 t509, %71, t507;\n\t"
+        "and.b32 t510, %72, t507;\n\t"
+        "and.b32 t511, %73, t507;\n\t"
+        "and.b32 t512, %74, t507;\n\t"
+        "and.b32 t513, %75, t507;\n\t"
+        "and.b32 t514, %76, t507;\n\t"
+        "and.b32 t515, %77, t507;\n\t"
+        "add.cc.u32 t516, t497, t508;\n\t"
+        "addc.cc.u32 t517, t498, t509;\n\t"
+        "addc.cc.u32 t518, t499, t510;\n\t"
+        "addc.cc.u32 t519, t500, t511;\n\t"
+        "addc.cc.u32 t520, t501, t512;\n\t"
+        "addc.cc.u32 t521, t502, t513;\n\t"
+        "addc.cc.u32 t522, t503, t514;\n\t"
+        "addc.cc.u32 t523, t504, t515;\n\t"
+        "addc.u32 t524, t505, t507;\n\t"
+        "sub.cc.u32 t525, t516, %70;\n\t"
+        "subc.cc.u32 t526, t517, %71;\n\t"
+        "subc.cc.u32 t527, t518, %72;\n\t"
+        "subc.cc.u32 t528, t519, %73;\n\t"
+        "subc.cc.u32 t529, t520, %74;\n\t"
+        "subc.cc.u32 t530, t521, %75;\n\t"
+        "subc.cc.u32 t531, t522, %76;\n\t"
+        "subc.cc.u32 t532, t523, %77;\n\t"
+        "subc.u32 t533, t524, 0;\n\t"
+        "shr.b32 t534, t533, 31;\n\t"
+        "sub.u32 t535, 0, t534;\n\t"
+        "xor.b32 t536, t525, t516;\n\t"
+        "and.b32 t536, t536, t535;\n\t"
+        "xor.b32 %27, t525, t536;\n\t"
+        "xor.b32 t537, t526, t517;\n\t"
+        "and.b32 t537, t537, t535;\n\t"
+        "xor.b32 %28, t526, t537;\n\t"
+        "xor.b32 t538, t527, t518;\n\t"
+        "and.b32 t538, t538, t535;\n\t"
+        "xor.b32 %29, t527, t538;\n\t"
+        "xor.b32 t539, t528, t519;\n\t"
+        "and.b32 t539, t539, t535;\n\t"
+        "xor.b32 %30, t528, t539;\n\t"
+        "xor.b32 t540, t529, t520;\n\t"
+        "and.b32 t540, t540, t535;\n\t"
+        "xor.b32 %31, t529, t540;\n\t"
+        "xor.b32 t541, t530, t521;\n\t"
+        "and.b32 t541, t541, t535;\n\t"
+        "xor.b32 %32, t530, t541;\n\t"
+        "xor.b32 t542, t531, t522;\n\t"
+        "and.b32 t542, t542, t535;\n\t"
+        "xor.b32 %33, t531, t542;\n\t"
+        "xor.b32 t543, t532, t523;\n\t"
+        "and.b32 t543, t543, t535;\n\t"
+        "xor.b32 %34, t532, t543;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43])
@@ -23127,76 +22590,79 @@ struct modinv_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[599];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[544];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[10]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -23207,86 +22673,84 @@ struct modinv_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -23297,416 +22761,388 @@ struct modinv_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -23714,89 +23150,87 @@ struct modinv_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -23804,744 +23238,594 @@ struct modinv_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[322] = ptx_shr(x[9], 31u);
     t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
-    t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
-    t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], x[7]);
+    t[319] = ptx_mul_lo(t[307], x[8]);
+    t[320] = ptx_mul_lo(t[307], x[9]);
+    t[321] = ptx_mul_lo(t[307], t[323]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[307], x[6], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[307], x[7], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[307], x[8], t[320]);
+    t[321] = ptx_madc_hi(cf, t[307], x[9], t[321]);
+    t[324] = ptx_shr(t[307], 31u);
+    t[325] = ptx_sub(0u, t[324]);
+    t[326] = ptx_and(x[1], t[325]);
+    t[327] = ptx_and(x[2], t[325]);
+    t[328] = ptx_and(x[3], t[325]);
+    t[329] = ptx_and(x[4], t[325]);
+    t[330] = ptx_and(x[5], t[325]);
+    t[331] = ptx_and(x[6], t[325]);
+    t[332] = ptx_and(x[7], t[325]);
+    t[333] = ptx_and(x[8], t[325]);
+    t[334] = ptx_and(x[9], t[325]);
+    t[313] = ptx_sub_cc(cf, t[313], t[326]);
+    t[314] = ptx_subc_cc(cf, t[314], t[327]);
+    t[315] = ptx_subc_cc(cf, t[315], t[328]);
+    t[316] = ptx_subc_cc(cf, t[316], t[329]);
+    t[317] = ptx_subc_cc(cf, t[317], t[330]);
+    t[318] = ptx_subc_cc(cf, t[318], t[331]);
+    t[319] = ptx_subc_cc(cf, t[319], t[332]);
+    t[320] = ptx_subc_cc(cf, t[320], t[333]);
+    t[321] = ptx_subc(cf, t[321], t[334]);
+    t[335] = ptx_shr(x[18], 31u);
+    t[336] = ptx_sub(0u, t[335]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[10], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[11], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[12], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[13], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[14], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[15], t[317]);
+    t[318] = ptx_madc_lo_cc(cf, t[308], x[16], t[318]);
+    t[319] = ptx_madc_lo_cc(cf, t[308], x[17], t[319]);
+    t[320] = ptx_madc_lo_cc(cf, t[308], x[18], t[320]);
+    t[321] = ptx_madc_lo(cf, t[308], t[336], t[321]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[10], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[11], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[12], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[13], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[14], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[308], x[15], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[308], x[16], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[308], x[17], t[320]);
+    t[321] = ptx_madc_hi(cf, t[308], x[18], t[321]);
+    t[337] = ptx_shr(t[308], 31u);
+    t[338] = ptx_sub(0u, t[337]);
+    t[339] = ptx_and(x[10], t[338]);
+    t[340] = ptx_and(x[11], t[338]);
+    t[341] = ptx_and(x[12], t[338]);
+    t[342] = ptx_and(x[13], t[338]);
+    t[343] = ptx_and(x[14], t[338]);
+    t[344] = ptx_and(x[15], t[338]);
+    t[345] = ptx_and(x[16], t[338]);
+    t[346] = ptx_and(x[17], t[338]);
+    t[347] = ptx_and(x[18], t[338]);
+    t[313] = ptx_sub_cc(cf, t[313], t[339]);
+    t[314] = ptx_subc_cc(cf, t[314], t[340]);
+    t[315] = ptx_subc_cc(cf, t[315], t[341]);
+    t[316] = ptx_subc_cc(cf, t[316], t[342]);
+    t[317] = ptx_subc_cc(cf, t[317], t[343]);
+    t[318] = ptx_subc_cc(cf, t[318], t[344]);
+    t[319] = ptx_subc_cc(cf, t[319], t[345]);
+    t[320] = ptx_subc_cc(cf, t[320], t[346]);
+    t[321] = ptx_subc(cf, t[321], t[347]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    y[7] = ptx_shf_r_clamp(t[318], t[319], 30u);
+    y[8] = ptx_shf_r_clamp(t[319], t[320], 30u);
+    y[9] = ptx_shf_r_clamp(t[320], t[321], 30u);
+    t[358] = ptx_shr(x[9], 31u);
     t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[377] = ptx_shr(x[9], 31u);
-    t[378] = ptx_sub(0u, t[377]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], x[7]);
-    t[374] = ptx_mul_lo(t[3], x[8]);
-    t[375] = ptx_mul_lo(t[3], x[9]);
-    t[376] = ptx_mul_lo(t[3], t[378]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
-    t[376] = ptx_madc_hi(cf, t[3], x[9], t[376]);
-    t[379] = ptx_shr(t[3], 31u);
-    t[380] = ptx_sub(0u, t[379]);
-    t[381] = ptx_and(x[1], t[380]);
-    t[382] = ptx_and(x[2], t[380]);
-    t[383] = ptx_and(x[3], t[380]);
-    t[384] = ptx_and(x[4], t[380]);
-    t[385] = ptx_and(x[5], t[380]);
-    t[386] = ptx_and(x[6], t[380]);
-    t[387] = ptx_and(x[7], t[380]);
-    t[388] = ptx_and(x[8], t[380]);
-    t[389] = ptx_and(x[9], t[380]);
-    t[368] = ptx_sub_cc(cf, t[368], t[381]);
-    t[369] = ptx_subc_cc(cf, t[369], t[382]);
-    t[370] = ptx_subc_cc(cf, t[370], t[383]);
-    t[371] = ptx_subc_cc(cf, t[371], t[384]);
-    t[372] = ptx_subc_cc(cf, t[372], t[385]);
-    t[373] = ptx_subc_cc(cf, t[373], t[386]);
-    t[374] = ptx_subc_cc(cf, t[374], t[387]);
-    t[375] = ptx_subc_cc(cf, t[375], t[388]);
-    t[376] = ptx_subc(cf, t[376], t[389]);
-    t[390] = ptx_shr(x[18], 31u);
-    t[391] = ptx_sub(0u, t[390]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[10], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[11], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[12], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[13], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[14], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[15], t[372]);
-    t[373] = ptx_madc_lo_cc(cf, t[4], x[16], t[373]);
-    t[374] = ptx_madc_lo_cc(cf, t[4], x[17], t[374]);
-    t[375] = ptx_madc_lo_cc(cf, t[4], x[18], t[375]);
-    t[376] = ptx_madc_lo(cf, t[4], t[391], t[376]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[10], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[11], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[12], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[13], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[14], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[4], x[15], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[4], x[16], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[4], x[17], t[375]);
-    t[376] = ptx_madc_hi(cf, t[4], x[18], t[376]);
-    t[392] = ptx_shr(t[4], 31u);
-    t[393] = ptx_sub(0u, t[392]);
-    t[394] = ptx_and(x[10], t[393]);
-    t[395] = ptx_and(x[11], t[393]);
-    t[396] = ptx_and(x[12], t[393]);
-    t[397] = ptx_and(x[13], t[393]);
-    t[398] = ptx_and(x[14], t[393]);
-    t[399] = ptx_and(x[15], t[393]);
-    t[400] = ptx_and(x[16], t[393]);
-    t[401] = ptx_and(x[17], t[393]);
-    t[402] = ptx_and(x[18], t[393]);
-    t[368] = ptx_sub_cc(cf, t[368], t[394]);
-    t[369] = ptx_subc_cc(cf, t[369], t[395]);
-    t[370] = ptx_subc_cc(cf, t[370], t[396]);
-    t[371] = ptx_subc_cc(cf, t[371], t[397]);
-    t[372] = ptx_subc_cc(cf, t[372], t[398]);
-    t[373] = ptx_subc_cc(cf, t[373], t[399]);
-    t[374] = ptx_subc_cc(cf, t[374], t[400]);
-    t[375] = ptx_subc_cc(cf, t[375], t[401]);
-    t[376] = ptx_subc(cf, t[376], t[402]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
-    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
-    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
-    t[413] = ptx_shr(x[9], 31u);
-    t[414] = ptx_sub(0u, t[413]);
-    t[403] = ptx_mul_lo(t[5], x[1]);
-    t[404] = ptx_mul_lo(t[5], x[2]);
-    t[405] = ptx_mul_lo(t[5], x[3]);
-    t[406] = ptx_mul_lo(t[5], x[4]);
-    t[407] = ptx_mul_lo(t[5], x[5]);
-    t[408] = ptx_mul_lo(t[5], x[6]);
-    t[409] = ptx_mul_lo(t[5], x[7]);
-    t[410] = ptx_mul_lo(t[5], x[8]);
-    t[411] = ptx_mul_lo(t[5], x[9]);
-    t[412] = ptx_mul_lo(t[5], t[414]);
-    t[404] = ptx_mad_hi_cc(cf, t[5], x[1], t[404]);
-    t[405] = ptx_madc_hi_cc(cf, t[5], x[2], t[405]);
-    t[406] = ptx_madc_hi_cc(cf, t[5], x[3], t[406]);
-    t[407] = ptx_madc_hi_cc(cf, t[5], x[4], t[407]);
-    t[408] = ptx_madc_hi_cc(cf, t[5], x[5], t[408]);
-    t[409] = ptx_madc_hi_cc(cf, t[5], x[6], t[409]);
-    t[410] = ptx_madc_hi_cc(cf, t[5], x[7], t[410]);
-    t[411] = ptx_madc_hi_cc(cf, t[5], x[8], t[411]);
-    t[412] = ptx_madc_hi(cf, t[5], x[9], t[412]);
-    t[415] = ptx_shr(t[5], 31u);
-    t[416] = ptx_sub(0u, t[415]);
-    t[417] = ptx_and(x[1], t[416]);
-    t[418] = ptx_and(x[2], t[416]);
-    t[419] = ptx_and(x[3], t[416]);
-    t[420] = ptx_and(x[4], t[416]);
-    t[421] = ptx_and(x[5], t[416]);
-    t[422] = ptx_and(x[6], t[416]);
-    t[423] = ptx_and(x[7], t[416]);
-    t[424] = ptx_and(x[8], t[416]);
-    t[425] = ptx_and(x[9], t[416]);
-    t[404] = ptx_sub_cc(cf, t[404], t[417]);
-    t[405] = ptx_subc_cc(cf, t[405], t[418]);
-    t[406] = ptx_subc_cc(cf, t[406], t[419]);
-    t[407] = ptx_subc_cc(cf, t[407], t[420]);
-    t[408] = ptx_subc_cc(cf, t[408], t[421]);
-    t[409] = ptx_subc_cc(cf, t[409], t[422]);
-    t[410] = ptx_subc_cc(cf, t[410], t[423]);
-    t[411] = ptx_subc_cc(cf, t[411], t[424]);
-    t[412] = ptx_subc(cf, t[412], t[425]);
-    t[426] = ptx_shr(x[18], 31u);
+    t[348] = ptx_mul_lo(t[309], x[1]);
+    t[349] = ptx_mul_lo(t[309], x[2]);
+    t[350] = ptx_mul_lo(t[309], x[3]);
+    t[351] = ptx_mul_lo(t[309], x[4]);
+    t[352] = ptx_mul_lo(t[309], x[5]);
+    t[353] = ptx_mul_lo(t[309], x[6]);
+    t[354] = ptx_mul_lo(t[309], x[7]);
+    t[355] = ptx_mul_lo(t[309], x[8]);
+    t[356] = ptx_mul_lo(t[309], x[9]);
+    t[357] = ptx_mul_lo(t[309], t[359]);
+    t[349] = ptx_mad_hi_cc(cf, t[309], x[1], t[349]);
+    t[350] = ptx_madc_hi_cc(cf, t[309], x[2], t[350]);
+    t[351] = ptx_madc_hi_cc(cf, t[309], x[3], t[351]);
+    t[352] = ptx_madc_hi_cc(cf, t[309], x[4], t[352]);
+    t[353] = ptx_madc_hi_cc(cf, t[309], x[5], t[353]);
+    t[354] = ptx_madc_hi_cc(cf, t[309], x[6], t[354]);
+    t[355] = ptx_madc_hi_cc(cf, t[309], x[7], t[355]);
+    t[356] = ptx_madc_hi_cc(cf, t[309], x[8], t[356]);
+    t[357] = ptx_madc_hi(cf, t[309], x[9], t[357]);
+    t[360] = ptx_shr(t[309], 31u);
+    t[361] = ptx_sub(0u, t[360]);
+    t[362] = ptx_and(x[1], t[361]);
+    t[363] = ptx_and(x[2], t[361]);
+    t[364] = ptx_and(x[3], t[361]);
+    t[365] = ptx_and(x[4], t[361]);
+    t[366] = ptx_and(x[5], t[361]);
+    t[367] = ptx_and(x[6], t[361]);
+    t[368] = ptx_and(x[7], t[361]);
+    t[369] = ptx_and(x[8], t[361]);
+    t[370] = ptx_and(x[9], t[361]);
+    t[349] = ptx_sub_cc(cf, t[349], t[362]);
+    t[350] = ptx_subc_cc(cf, t[350], t[363]);
+    t[351] = ptx_subc_cc(cf, t[351], t[364]);
+    t[352] = ptx_subc_cc(cf, t[352], t[365]);
+    t[353] = ptx_subc_cc(cf, t[353], t[366]);
+    t[354] = ptx_subc_cc(cf, t[354], t[367]);
+    t[355] = ptx_subc_cc(cf, t[355], t[368]);
+    t[356] = ptx_subc_cc(cf, t[356], t[369]);
+    t[357] = ptx_subc(cf, t[357], t[370]);
+    t[371] = ptx_shr(x[18], 31u);
+    t[372] = ptx_sub(0u, t[371]);
+    t[348] = ptx_mad_lo_cc(cf, t[310], x[10], t[348]);
+    t[349] = ptx_madc_lo_cc(cf, t[310], x[11], t[349]);
+    t[350] = ptx_madc_lo_cc(cf, t[310], x[12], t[350]);
+    t[351] = ptx_madc_lo_cc(cf, t[310], x[13], t[351]);
+    t[352] = ptx_madc_lo_cc(cf, t[310], x[14], t[352]);
+    t[353] = ptx_madc_lo_cc(cf, t[310], x[15], t[353]);
+    t[354] = ptx_madc_lo_cc(cf, t[310], x[16], t[354]);
+    t[355] = ptx_madc_lo_cc(cf, t[310], x[17], t[355]);
+    t[356] = ptx_madc_lo_cc(cf, t[310], x[18], t[356]);
+    t[357] = ptx_madc_lo(cf, t[310], t[372], t[357]);
+    t[349] = ptx_mad_hi_cc(cf, t[310], x[10], t[349]);
+    t[350] = ptx_madc_hi_cc(cf, t[310], x[11], t[350]);
+    t[351] = ptx_madc_hi_cc(cf, t[310], x[12], t[351]);
+    t[352] = ptx_madc_hi_cc(cf, t[310], x[13], t[352]);
+    t[353] = ptx_madc_hi_cc(cf, t[310], x[14], t[353]);
+    t[354] = ptx_madc_hi_cc(cf, t[310], x[15], t[354]);
+    t[355] = ptx_madc_hi_cc(cf, t[310], x[16], t[355]);
+    t[356] = ptx_madc_hi_cc(cf, t[310], x[17], t[356]);
+    t[357] = ptx_madc_hi(cf, t[310], x[18], t[357]);
+    t[373] = ptx_shr(t[310], 31u);
+    t[374] = ptx_sub(0u, t[373]);
+    t[375] = ptx_and(x[10], t[374]);
+    t[376] = ptx_and(x[11], t[374]);
+    t[377] = ptx_and(x[12], t[374]);
+    t[378] = ptx_and(x[13], t[374]);
+    t[379] = ptx_and(x[14], t[374]);
+    t[380] = ptx_and(x[15], t[374]);
+    t[381] = ptx_and(x[16], t[374]);
+    t[382] = ptx_and(x[17], t[374]);
+    t[383] = ptx_and(x[18], t[374]);
+    t[349] = ptx_sub_cc(cf, t[349], t[375]);
+    t[350] = ptx_subc_cc(cf, t[350], t[376]);
+    t[351] = ptx_subc_cc(cf, t[351], t[377]);
+    t[352] = ptx_subc_cc(cf, t[352], t[378]);
+    t[353] = ptx_subc_cc(cf, t[353], t[379]);
+    t[354] = ptx_subc_cc(cf, t[354], t[380]);
+    t[355] = ptx_subc_cc(cf, t[355], t[381]);
+    t[356] = ptx_subc_cc(cf, t[356], t[382]);
+    t[357] = ptx_subc(cf, t[357], t[383]);
+    y[10] = ptx_shf_r_clamp(t[348], t[349], 30u);
+    y[11] = ptx_shf_r_clamp(t[349], t[350], 30u);
+    y[12] = ptx_shf_r_clamp(t[350], t[351], 30u);
+    y[13] = ptx_shf_r_clamp(t[351], t[352], 30u);
+    y[14] = ptx_shf_r_clamp(t[352], t[353], 30u);
+    y[15] = ptx_shf_r_clamp(t[353], t[354], 30u);
+    y[16] = ptx_shf_r_clamp(t[354], t[355], 30u);
+    y[17] = ptx_shf_r_clamp(t[355], t[356], 30u);
+    y[18] = ptx_shf_r_clamp(t[356], t[357], 30u);
+    t[384] = ptx_mul_lo(t[307], x[19]);
+    t[385] = ptx_mul_lo(t[307], x[20]);
+    t[386] = ptx_mul_lo(t[307], x[21]);
+    t[387] = ptx_mul_lo(t[307], x[22]);
+    t[388] = ptx_mul_lo(t[307], x[23]);
+    t[389] = ptx_mul_lo(t[307], x[24]);
+    t[390] = ptx_mul_lo(t[307], x[25]);
+    t[391] = ptx_mul_lo(t[307], x[26]);
+    t[392] = ptx_mul_lo(t[307], 0u);
+    t[393] = ptx_mul_lo(t[307], 0u);
+    t[385] = ptx_mad_hi_cc(cf, t[307], x[19], t[385]);
+    t[386] = ptx_madc_hi_cc(cf, t[307], x[20], t[386]);
+    t[387] = ptx_madc_hi_cc(cf, t[307], x[21], t[387]);
+    t[388] = ptx_madc_hi_cc(cf, t[307], x[22], t[388]);
+    t[389] = ptx_madc_hi_cc(cf, t[307], x[23], t[389]);
+    t[390] = ptx_madc_hi_cc(cf, t[307], x[24], t[390]);
+    t[391] = ptx_madc_hi_cc(cf, t[307], x[25], t[391]);
+    t[392] = ptx_madc_hi_cc(cf, t[307], x[26], t[392]);
+    t[393] = ptx_madc_hi(cf, t[307], 0u, t[393]);
+    t[394] = ptx_shr(t[307], 31u);
+    t[395] = ptx_sub(0u, t[394]);
+    t[396] = ptx_and(x[19], t[395]);
+    t[397] = ptx_and(x[20], t[395]);
+    t[398] = ptx_and(x[21], t[395]);
+    t[399] = ptx_and(x[22], t[395]);
+    t[400] = ptx_and(x[23], t[395]);
+    t[401] = ptx_and(x[24], t[395]);
+    t[402] = ptx_and(x[25], t[395]);
+    t[403] = ptx_and(x[26], t[395]);
+    t[404] = ptx_and(0u, t[395]);
+    t[385] = ptx_sub_cc(cf, t[385], t[396]);
+    t[386] = ptx_subc_cc(cf, t[386], t[397]);
+    t[387] = ptx_subc_cc(cf, t[387], t[398]);
+    t[388] = ptx_subc_cc(cf, t[388], t[399]);
+    t[389] = ptx_subc_cc(cf, t[389], t[400]);
+    t[390] = ptx_subc_cc(cf, t[390], t[401]);
+    t[391] = ptx_subc_cc(cf, t[391], t[402]);
+    t[392] = ptx_subc_cc(cf, t[392], t[403]);
+    t[393] = ptx_subc(cf, t[393], t[404]);
+    t[384] = ptx_mad_lo_cc(cf, t[308], x[27], t[384]);
+    t[385] = ptx_madc_lo_cc(cf, t[308], x[28], t[385]);
+    t[386] = ptx_madc_lo_cc(cf, t[308], x[29], t[386]);
+    t[387] = ptx_madc_lo_cc(cf, t[308], x[30], t[387]);
+    t[388] = ptx_madc_lo_cc(cf, t[308], x[31], t[388]);
+    t[389] = ptx_madc_lo_cc(cf, t[308], x[32], t[389]);
+    t[390] = ptx_madc_lo_cc(cf, t[308], x[33], t[390]);
+    t[391] = ptx_madc_lo_cc(cf, t[308], x[34], t[391]);
+    t[392] = ptx_madc_lo_cc(cf, t[308], 0u, t[392]);
+    t[393] = ptx_madc_lo(cf, t[308], 0u, t[393]);
+    t[385] = ptx_mad_hi_cc(cf, t[308], x[27], t[385]);
+    t[386] = ptx_madc_hi_cc(cf, t[308], x[28], t[386]);
+    t[387] = ptx_madc_hi_cc(cf, t[308], x[29], t[387]);
+    t[388] = ptx_madc_hi_cc(cf, t[308], x[30], t[388]);
+    t[389] = ptx_madc_hi_cc(cf, t[308], x[31], t[389]);
+    t[390] = ptx_madc_hi_cc(cf, t[308], x[32], t[390]);
+    t[391] = ptx_madc_hi_cc(cf, t[308], x[33], t[391]);
+    t[392] = ptx_madc_hi_cc(cf, t[308], x[34], t[392]);
+    t[393] = ptx_madc_hi(cf, t[308], 0u, t[393]);
+    t[405] = ptx_shr(t[308], 31u);
+    t[406] = ptx_sub(0u, t[405]);
+    t[407] = ptx_and(x[27], t[406]);
+    t[408] = ptx_and(x[28], t[406]);
+    t[409] = ptx_and(x[29], t[406]);
+    t[410] = ptx_and(x[30], t[406]);
+    t[411] = ptx_and(x[31], t[406]);
+    t[412] = ptx_and(x[32], t[406]);
+    t[413] = ptx_and(x[33], t[406]);
+    t[414] = ptx_and(x[34], t[406]);
+    t[415] = ptx_and(0u, t[406]);
+    t[385] = ptx_sub_cc(cf, t[385], t[407]);
+    t[386] = ptx_subc_cc(cf, t[386], t[408]);
+    t[387] = ptx_subc_cc(cf, t[387], t[409]);
+    t[388] = ptx_subc_cc(cf, t[388], t[410]);
+    t[389] = ptx_subc_cc(cf, t[389], t[411]);
+    t[390] = ptx_subc_cc(cf, t[390], t[412]);
+    t[391] = ptx_subc_cc(cf, t[391], t[413]);
+    t[392] = ptx_subc_cc(cf, t[392], t[414]);
+    t[393] = ptx_subc(cf, t[393], t[415]);
+    t[416] = ptx_mul_lo(t[384], x[43]);
+    t[416] = ptx_and(t[416], 1073741823u);
+    t[384] = ptx_mad_lo_cc(cf, t[416], x[35], t[384]);
+    t[385] = ptx_madc_lo_cc(cf, t[416], x[36], t[385]);
+    t[386] = ptx_madc_lo_cc(cf, t[416], x[37], t[386]);
+    t[387] = ptx_madc_lo_cc(cf, t[416], x[38], t[387]);
+    t[388] = ptx_madc_lo_cc(cf, t[416], x[39], t[388]);
+    t[389] = ptx_madc_lo_cc(cf, t[416], x[40], t[389]);
+    t[390] = ptx_madc_lo_cc(cf, t[416], x[41], t[390]);
+    t[391] = ptx_madc_lo_cc(cf, t[416], x[42], t[391]);
+    t[392] = ptx_addc_cc(cf, t[392], 0u);
+    t[393] = ptx_addc(cf, t[393], 0u);
+    t[385] = ptx_mad_hi_cc(cf, t[416], x[35], t[385]);
+    t[386] = ptx_madc_hi_cc(cf, t[416], x[36], t[386]);
+    t[387] = ptx_madc_hi_cc(cf, t[416], x[37], t[387]);
+    t[388] = ptx_madc_hi_cc(cf, t[416], x[38], t[388]);
+    t[389] = ptx_madc_hi_cc(cf, t[416], x[39], t[389]);
+    t[390] = ptx_madc_hi_cc(cf, t[416], x[40], t[390]);
+    t[391] = ptx_madc_hi_cc(cf, t[416], x[41], t[391]);
+    t[392] = ptx_madc_hi_cc(cf, t[416], x[42], t[392]);
+    t[393] = ptx_addc(cf, t[393], 0u);
+    t[417] = ptx_shf_r_clamp(t[384], t[385], 30u);
+    t[418] = ptx_shf_r_clamp(t[385], t[386], 30u);
+    t[419] = ptx_shf_r_clamp(t[386], t[387], 30u);
+    t[420] = ptx_shf_r_clamp(t[387], t[388], 30u);
+    t[421] = ptx_shf_r_clamp(t[388], t[389], 30u);
+    t[422] = ptx_shf_r_clamp(t[389], t[390], 30u);
+    t[423] = ptx_shf_r_clamp(t[390], t[391], 30u);
+    t[424] = ptx_shf_r_clamp(t[391], t[392], 30u);
+    t[425] = ptx_shf_r_clamp(t[392], t[393], 30u);
+    t[426] = ptx_shr(t[425], 31u);
     t[427] = ptx_sub(0u, t[426]);
-    t[403] = ptx_mad_lo_cc(cf, t[6], x[10], t[403]);
-    t[404] = ptx_madc_lo_cc(cf, t[6], x[11], t[404]);
-    t[405] = ptx_madc_lo_cc(cf, t[6], x[12], t[405]);
-    t[406] = ptx_madc_lo_cc(cf, t[6], x[13], t[406]);
-    t[407] = ptx_madc_lo_cc(cf, t[6], x[14], t[407]);
-    t[408] = ptx_madc_lo_cc(cf, t[6], x[15], t[408]);
-    t[409] = ptx_madc_lo_cc(cf, t[6], x[16], t[409]);
-    t[410] = ptx_madc_lo_cc(cf, t[6], x[17], t[410]);
-    t[411] = ptx_madc_lo_cc(cf, t[6], x[18], t[411]);
-    t[412] = ptx_madc_lo(cf, t[6], t[427], t[412]);
-    t[404] = ptx_mad_hi_cc(cf, t[6], x[10], t[404]);
-    t[405] = ptx_madc_hi_cc(cf, t[6], x[11], t[405]);
-    t[406] = ptx_madc_hi_cc(cf, t[6], x[12], t[406]);
-    t[407] = ptx_madc_hi_cc(cf, t[6], x[13], t[407]);
-    t[408] = ptx_madc_hi_cc(cf, t[6], x[14], t[408]);
-    t[409] = ptx_madc_hi_cc(cf, t[6], x[15], t[409]);
-    t[410] = ptx_madc_hi_cc(cf, t[6], x[16], t[410]);
-    t[411] = ptx_madc_hi_cc(cf, t[6], x[17], t[411]);
-    t[412] = ptx_madc_hi(cf, t[6], x[18], t[412]);
-    t[428] = ptx_shr(t[6], 31u);
-    t[429] = ptx_sub(0u, t[428]);
-    t[430] = ptx_and(x[10], t[429]);
-    t[431] = ptx_and(x[11], t[429]);
-    t[432] = ptx_and(x[12], t[429]);
-    t[433] = ptx_and(x[13], t[429]);
-    t[434] = ptx_and(x[14], t[429]);
-    t[435] = ptx_and(x[15], t[429]);
-    t[436] = ptx_and(x[16], t[429]);
-    t[437] = ptx_and(x[17], t[429]);
-    t[438] = ptx_and(x[18], t[429]);
-    t[404] = ptx_sub_cc(cf, t[404], t[430]);
-    t[405] = ptx_subc_cc(cf, t[405], t[431]);
-    t[406] = ptx_subc_cc(cf, t[406], t[432]);
-    t[407] = ptx_subc_cc(cf, t[407], t[433]);
-    t[408] = ptx_subc_cc(cf, t[408], t[434]);
-    t[409] = ptx_subc_cc(cf, t[409], t[435]);
-    t[410] = ptx_subc_cc(cf, t[410], t[436]);
-    t[411] = ptx_subc_cc(cf, t[411], t[437]);
-    t[412] = ptx_subc(cf, t[412], t[438]);
-    y[10] = ptx_shf_r_clamp(t[403], t[404], 30u);
-    y[11] = ptx_shf_r_clamp(t[404], t[405], 30u);
-    y[12] = ptx_shf_r_clamp(t[405], t[406], 30u);
-    y[13] = ptx_shf_r_clamp(t[406], t[407], 30u);
-    y[14] = ptx_shf_r_clamp(t[407], t[408], 30u);
-    y[15] = ptx_shf_r_clamp(t[408], t[409], 30u);
-    y[16] = ptx_shf_r_clamp(t[409], t[410], 30u);
-    y[17] = ptx_shf_r_clamp(t[410], t[411], 30u);
-    y[18] = ptx_shf_r_clamp(t[411], t[412], 30u);
-    t[439] = ptx_mul_lo(t[3], x[19]);
-    t[440] = ptx_mul_lo(t[3], x[20]);
-    t[441] = ptx_mul_lo(t[3], x[21]);
-    t[442] = ptx_mul_lo(t[3], x[22]);
-    t[443] = ptx_mul_lo(t[3], x[23]);
-    t[444] = ptx_mul_lo(t[3], x[24]);
-    t[445] = ptx_mul_lo(t[3], x[25]);
-    t[446] = ptx_mul_lo(t[3], x[26]);
-    t[447] = ptx_mul_lo(t[3], 0u);
-    t[448] = ptx_mul_lo(t[3], 0u);
-    t[440] = ptx_mad_hi_cc(cf, t[3], x[19], t[440]);
-    t[441] = ptx_madc_hi_cc(cf, t[3], x[20], t[441]);
-    t[442] = ptx_madc_hi_cc(cf, t[3], x[21], t[442]);
-    t[443] = ptx_madc_hi_cc(cf, t[3], x[22], t[443]);
-    t[444] = ptx_madc_hi_cc(cf, t[3], x[23], t[444]);
-    t[445] = ptx_madc_hi_cc(cf, t[3], x[24], t[445]);
-    t[446] = ptx_madc_hi_cc(cf, t[3], x[25], t[446]);
-    t[447] = ptx_madc_hi_cc(cf, t[3], x[26], t[447]);
-    t[448] = ptx_madc_hi(cf, t[3], 0u, t[448]);
-    t[449] = ptx_shr(t[3], 31u);
-    t[450] = ptx_sub(0u, t[449]);
-    t[451] = ptx_and(x[19], t[450]);
-    t[452] = ptx_and(x[20], t[450]);
-    t[453] = ptx_and(x[21], t[450]);
-    t[454] = ptx_and(x[22], t[450]);
-    t[455] = ptx_and(x[23], t[450]);
-    t[456] = ptx_and(x[24], t[450]);
-    t[457] = ptx_and(x[25], t[450]);
-    t[458] = ptx_and(x[26], t[450]);
-    t[459] = ptx_and(0u, t[450]);
-    t[440] = ptx_sub_cc(cf, t[440], t[451]);
-    t[441] = ptx_subc_cc(cf, t[441], t[452]);
-    t[442] = ptx_subc_cc(cf, t[442], t[453]);
-    t[443] = ptx_subc_cc(cf, t[443], t[454]);
-    t[444] = ptx_subc_cc(cf, t[444], t[455]);
-    t[445] = ptx_subc_cc(cf, t[445], t[456]);
-    t[446] = ptx_subc_cc(cf, t[446], t[457]);
-    t[447] = ptx_subc_cc(cf, t[447], t[458]);
-    t[448] = ptx_subc(cf, t[448], t[459]);
-    t[439] = ptx_mad_lo_cc(cf, t[4], x[27], t[439]);
-    t[440] = ptx_madc_lo_cc(cf, t[4], x[28], t[440]);
-    t[441] = ptx_madc_lo_cc(cf, t[4], x[29], t[441]);
-    t[442] = ptx_madc_lo_cc(cf, t[4], x[30], t[442]);
-    t[443] = ptx_madc_lo_cc(cf, t[4], x[31], t[443]);
-    t[444] = ptx_madc_lo_cc(cf, t[4], x[32], t[444]);
-    t[445] = ptx_madc_lo_cc(cf, t[4], x[33], t[445]);
-    t[446] = ptx_madc_lo_cc(cf, t[4], x[34], t[446]);
-    t[447] = ptx_madc_lo_cc(cf, t[4], 0u, t[447]);
-    t[448] = ptx_madc_lo(cf, t[4], 0u, t[448]);
-    t[440] = ptx_mad_hi_cc(cf, t[4], x[27], t[440]);
-    t[441] = ptx_madc_hi_cc(cf, t[4], x[28], t[441]);
-    t[442] = ptx_madc_hi_cc(cf, t[4], x[29], t[442]);
-    t[443] = ptx_madc_hi_cc(cf, t[4], x[30], t[443]);
-    t[444] = ptx_madc_hi_cc(cf, t[4], x[31], t[444]);
-    t[445] = ptx_madc_hi_cc(cf, t[4], x[32], t[445]);
-    t[446] = ptx_madc_hi_cc(cf, t[4], x[33], t[446]);
-    t[447] = ptx_madc_hi_cc(cf, t[4], x[34], t[447]);
-    t[448] = ptx_madc_hi(cf, t[4], 0u, t[448]);
-    t[460] = ptx_shr(t[4], 31u);
-    t[461] = ptx_sub(0u, t[460]);
-    t[462] = ptx_and(x[27], t[461]);
-    t[463] = ptx_and(x[28], t[461]);
-    t[464] = ptx_and(x[29], t[461]);
-    t[465] = ptx_and(x[30], t[461]);
-    t[466] = ptx_and(x[31], t[461]);
-    t[467] = ptx_and(x[32], t[461]);
-    t[468] = ptx_and(x[33], t[461]);
-    t[469] = ptx_and(x[34], t[461]);
-    t[470] = ptx_and(0u, t[461]);
-    t[440] = ptx_sub_cc(cf, t[440], t[462]);
-    t[441] = ptx_subc_cc(cf, t[441], t[463]);
-    t[442] = ptx_subc_cc(cf, t[442], t[464]);
-    t[443] = ptx_subc_cc(cf, t[443], t[465]);
-    t[444] = ptx_subc_cc(cf, t[444], t[466]);
-    t[445] = ptx_subc_cc(cf, t[445], t[467]);
-    t[446] = ptx_subc_cc(cf, t[446], t[468]);
-    t[447] = ptx_subc_cc(cf, t[447], t[469]);
-    t[448] = ptx_subc(cf, t[448], t[470]);
-    t[471] = ptx_mul_lo(t[439], x[43]);
-    t[471] = ptx_and(t[471], 1073741823u);
-    t[439] = ptx_mad_lo_cc(cf, t[471], x[35], t[439]);
-    t[440] = ptx_madc_lo_cc(cf, t[471], x[36], t[440]);
-    t[441] = ptx_madc_lo_cc(cf, t[471], x[37], t[441]);
-    t[442] = ptx_madc_lo_cc(cf, t[471], x[38], t[442]);
-    t[443] = ptx_madc_lo_cc(cf, t[471], x[39], t[443]);
-    t[444] = ptx_madc_lo_cc(cf, t[471], x[40], t[444]);
-    t[445] = ptx_madc_lo_cc(cf, t[471], x[41], t[445]);
-    t[446] = ptx_madc_lo_cc(cf, t[471], x[42], t[446]);
-    t[447] = ptx_addc_cc(cf, t[447], 0u);
-    t[448] = ptx_addc(cf, t[448], 0u);
-    t[440] = ptx_mad_hi_cc(cf, t[471], x[35], t[440]);
-    t[441] = ptx_madc_hi_cc(cf, t[471], x[36], t[441]);
-    t[442] = ptx_madc_hi_cc(cf, t[471], x[37], t[442]);
-    t[443] = ptx_madc_hi_cc(cf, t[471], x[38], t[443]);
-    t[444] = ptx_madc_hi_cc(cf, t[471], x[39], t[444]);
-    t[445] = ptx_madc_hi_cc(cf, t[471], x[40], t[445]);
-    t[446] = ptx_madc_hi_cc(cf, t[471], x[41], t[446]);
-    t[447] = ptx_madc_hi_cc(cf, t[471], x[42], t[447]);
-    t[448] = ptx_addc(cf, t[448], 0u);
-    t[472] = ptx_shf_r_clamp(t[439], t[440], 30u);
-    t[473] = ptx_shf_r_clamp(t[440], t[441], 30u);
-    t[474] = ptx_shf_r_clamp(t[441], t[442], 30u);
-    t[475] = ptx_shf_r_clamp(t[442], t[443], 30u);
-    t[476] = ptx_shf_r_clamp(t[443], t[444], 30u);
-    t[477] = ptx_shf_r_clamp(t[444], t[445], 30u);
-    t[478] = ptx_shf_r_clamp(t[445], t[446], 30u);
-    t[479] = ptx_shf_r_clamp(t[446], t[447], 30u);
-    t[480] = ptx_shf_r_clamp(t[447], t[448], 30u);
-    t[481] = ptx_shr(t[480], 31u);
-    t[482] = ptx_sub(0u, t[481]);
-    t[483] = ptx_and(x[35], t[482]);
-    t[484] = ptx_and(x[36], t[482]);
-    t[485] = ptx_and(x[37], t[482]);
-    t[486] = ptx_and(x[38], t[482]);
-    t[487] = ptx_and(x[39], t[482]);
-    t[488] = ptx_and(x[40], t[482]);
-    t[489] = ptx_and(x[41], t[482]);
-    t[490] = ptx_and(x[42], t[482]);
-    t[491] = ptx_add_cc(cf, t[472], t[483]);
-    t[492] = ptx_addc_cc(cf, t[473], t[484]);
-    t[493] = ptx_addc_cc(cf, t[474], t[485]);
-    t[494] = ptx_addc_cc(cf, t[475], t[486]);
-    t[495] = ptx_addc_cc(cf, t[476], t[487]);
-    t[496] = ptx_addc_cc(cf, t[477], t[488]);
-    t[497] = ptx_addc_cc(cf, t[478], t[489]);
-    t[498] = ptx_addc_cc(cf, t[479], t[490]);
-    t[499] = ptx_addc(cf, t[480], t[482]);
-    t[500] = ptx_sub_cc(cf, t[491], x[35]);
-    t[501] = ptx_subc_cc(cf, t[492], x[36]);
-    t[502] = ptx_subc_cc(cf, t[493], x[37]);
-    t[503] = ptx_subc_cc(cf, t[494], x[38]);
-    t[504] = ptx_subc_cc(cf, t[495], x[39]);
-    t[505] = ptx_subc_cc(cf, t[496], x[40]);
-    t[506] = ptx_subc_cc(cf, t[497], x[41]);
-    t[507] = ptx_subc_cc(cf, t[498], x[42]);
-    t[508] = ptx_subc(cf, t[499], 0u);
-    t[509] = ptx_shr(t[508], 31u);
-    t[510] = ptx_sub(0u, t[509]);
-    t[511] = ptx_xor(t[500], t[491]);
-    t[511] = ptx_and(t[511], t[510]);
-    y[19] = ptx_xor(t[500], t[511]);
-    t[512] = ptx_xor(t[501], t[492]);
-    t[512] = ptx_and(t[512], t[510]);
-    y[20] = ptx_xor(t[501], t[512]);
-    t[513] = ptx_xor(t[502], t[493]);
-    t[513] = ptx_and(t[513], t[510]);
-    y[21] = ptx_xor(t[502], t[513]);
-    t[514] = ptx_xor(t[503], t[494]);
-    t[514] = ptx_and(t[514], t[510]);
-    y[22] = ptx_xor(t[503], t[514]);
-    t[515] = ptx_xor(t[504], t[495]);
-    t[515] = ptx_and(t[515], t[510]);
-    y[23] = ptx_xor(t[504], t[515]);
-    t[516] = ptx_xor(t[505], t[496]);
-    t[516] = ptx_and(t[516], t[510]);
-    y[24] = ptx_xor(t[505], t[516]);
-    t[517] = ptx_xor(t[506], t[497]);
-    t[517] = ptx_and(t[517], t[510]);
-    y[25] = ptx_xor(t[506], t[517]);
-    t[518] = ptx_xor(t[507], t[498]);
-    t[518] = ptx_and(t[518], t[510]);
-    y[26] = ptx_xor(t[507], t[518]);
-    t[519] = ptx_mul_lo(t[5], x[19]);
-    t[520] = ptx_mul_lo(t[5], x[20]);
-    t[521] = ptx_mul_lo(t[5], x[21]);
-    t[522] = ptx_mul_lo(t[5], x[22]);
-    t[523] = ptx_mul_lo(t[5], x[23]);
-    t[524] = ptx_mul_lo(t[5], x[24]);
-    t[525] = ptx_mul_lo(t[5], x[25]);
-    t[526] = ptx_mul_lo(t[5], x[26]);
-    t[527] = ptx_mul_lo(t[5], 0u);
-    t[528] = ptx_mul_lo(t[5], 0u);
-    t[520] = ptx_mad_hi_cc(cf, t[5], x[19], t[520]);
-    t[521] = ptx_madc_hi_cc(cf, t[5], x[20], t[521]);
-    t[522] = ptx_madc_hi_cc(cf, t[5], x[21], t[522]);
-    t[523] = ptx_madc_hi_cc(cf, t[5], x[22], t[523]);
-    t[524] = ptx_madc_hi_cc(cf, t[5], x[23], t[524]);
-    t[525] = ptx_madc_hi_cc(cf, t[5], x[24], t[525]);
-    t[526] = ptx_madc_hi_cc(cf, t[5], x[25], t[526]);
-    t[527] = ptx_madc_hi_cc(cf, t[5], x[26], t[527]);
-    t[528] = ptx_madc_hi(cf, t[5], 0u, t[528]);
-    t[529] = ptx_shr(t[5], 31u);
-    t[530] = ptx_sub(0u, t[529]);
-    t[531] = ptx_and(x[19], t[530]);
-    t[532] = ptx_and(x[20], t[530]);
-    t[533] = ptx_and(x[21], t[530]);
-    t[534] = ptx_and(x[22], t[530]);
-    t[535] = ptx_and(x[23], t[530]);
-    t[536] = ptx_and(x[24], t[530]);
-    t[537] = ptx_and(x[25], t[530]);
-    t[538] = ptx_and(x[26], t[530]);
-    t[539] = ptx_and(0u, t[530]);
-    t[520] = ptx_sub_cc(cf, t[520], t[531]);
-    t[521] = ptx_subc_cc(cf, t[521], t[532]);
-    t[522] = ptx_subc_cc(cf, t[522], t[533]);
-    t[523] = ptx_subc_cc(cf, t[523], t[534]);
-    t[524] = ptx_subc_cc(cf, t[524], t[535]);
-    t[525] = ptx_subc_cc(cf, t[525], t[536]);
-    t[526] = ptx_subc_cc(cf, t[526], t[537]);
-    t[527] = ptx_subc_cc(cf, t[527], t[538]);
-    t[528] = ptx_subc(cf, t[528], t[539]);
-    t[519] = ptx_mad_lo_cc(cf, t[6], x[27], t[519]);
-    t[520] = ptx_madc_lo_cc(cf, t[6], x[28], t[520]);
-    t[521] = ptx_madc_lo_cc(cf, t[6], x[29], t[521]);
-    t[522] = ptx_madc_lo_cc(cf, t[6], x[30], t[522]);
-    t[523] = ptx_madc_lo_cc(cf, t[6], x[31], t[523]);
-    t[524] = ptx_madc_lo_cc(cf, t[6], x[32], t[524]);
-    t[525] = ptx_madc_lo_cc(cf, t[6], x[33], t[525]);
-    t[526] = ptx_madc_lo_cc(cf, t[6], x[34], t[526]);
-    t[527] = ptx_madc_lo_cc(cf, t[6], 0u, t[527]);
-    t[528] = ptx_madc_lo(cf, t[6], 0u, t[528]);
-    t[520] = ptx_mad_hi_cc(cf, t[6], x[27], t[520]);
-    t[521] = ptx_madc_hi_cc(cf, t[6], x[28], t[521]);
-    t[522] = ptx_madc_hi_cc(cf, t[6], x[29], t[522]);
-    t[523] = ptx_madc_hi_cc(cf, t[6], x[30], t[523]);
-    t[524] = ptx_madc_hi_cc(cf, t[6], x[31], t[524]);
-    t[525] = ptx_madc_hi_cc(cf, t[6], x[32], t[525]);
-    t[526] = ptx_madc_hi_cc(cf, t[6], x[33], t[526]);
-    t[527] = ptx_madc_hi_cc(cf, t[6], x[34], t[527]);
-    t[528] = ptx_madc_hi(cf, t[6], 0u, t[528]);
-    t[540] = ptx_shr(t[6], 31u);
-    t[541] = ptx_sub(0u, t[540]);
-    t[542] = ptx_and(x[27], t[541]);
-    t[543] = ptx_and(x[28], t[541]);
-    t[544] = ptx_and(x[29], t[541]);
-    t[545] = ptx_and(x[30], t[541]);
-    t[546] = ptx_and(x[31], t[541]);
-    t[547] = ptx_and(x[32], t[541]);
-    t[548] = ptx_and(x[33], t[541]);
-    t[549] = ptx_and(x[34], t[541]);
-    t[550] = ptx_and(0u, t[541]);
-    t[520] = ptx_sub_cc(cf, t[520], t[542]);
-    t[521] = ptx_subc_cc(cf, t[521], t[543]);
-    t[522] = ptx_subc_cc(cf, t[522], t[544]);
-    t[523] = ptx_subc_cc(cf, t[523], t[545]);
-    t[524] = ptx_subc_cc(cf, t[524], t[546]);
-    t[525] = ptx_subc_cc(cf, t[525], t[547]);
-    t[526] = ptx_subc_cc(cf, t[526], t[548]);
-    t[527] = ptx_subc_cc(cf, t[527], t[549]);
-    t[528] = ptx_subc(cf, t[528], t[550]);
-    t[551] = ptx_mul_lo(t[519], x[43]);
-    t[551] = ptx_and(t[551], 1073741823u);
-    t[519] = ptx_mad_lo_cc(cf, t[551], x[35], t[519]);
-    t[520] = ptx_madc_lo_cc(cf, t[551], x[36], t[520]);
-    t[521] = ptx_madc_lo_cc(cf, t[551], x[37], t[521]);
-    t[522] = ptx_madc_lo_cc(cf, t[551], x[38], t[522]);
-    t[523] = ptx_madc_lo_cc(cf, t[551], x[39], t[523]);
-    t[524] = ptx_madc_lo_cc(cf, t[551], x[40], t[524]);
-    t[525] = ptx_madc_lo_cc(cf, t[551], x[41], t[525]);
-    t[526] = ptx_madc_lo_cc(cf, t[551], x[42], t[526]);
-    t[527] = ptx_addc_cc(cf, t[527], 0u);
-    t[528] = ptx_addc(cf, t[528], 0u);
-    t[520] = ptx_mad_hi_cc(cf, t[551], x[35], t[520]);
-    t[521] = ptx_madc_hi_cc(cf, t[551], x[36], t[521]);
-    t[522] = ptx_madc_hi_cc(cf, t[551], x[37], t[522]);
-    t[523] = ptx_madc_hi_cc(cf, t[551], x[38], t[523]);
-    t[524] = ptx_madc_hi_cc(cf, t[551], x[39], t[524]);
-    t[525] = ptx_madc_hi_cc(cf, t[551], x[40], t[525]);
-    t[526] = ptx_madc_hi_cc(cf, t[551], x[41], t[526]);
-    t[527] = ptx_madc_hi_cc(cf, t[551], x[42], t[527]);
-    t[528] = ptx_addc(cf, t[528], 0u);
-    t[552] = ptx_shf_r_clamp(t[519], t[520], 30u);
-    t[553] = ptx_shf_r_clamp(t[520], t[521], 30u);
-    t[554] = ptx_shf_r_clamp(t[521], t[522], 30u);
-    t[555] = ptx_shf_r_clamp(t[522], t[523], 30u);
-    t[556] = ptx_shf_r_clamp(t[523], t[524], 30u);
-    t[557] = ptx_shf_r_clamp(t[524], t[525], 30u);
-    t[558] = ptx_shf_r_clamp(t[525], t[526], 30u);
-    t[559] = ptx_shf_r_clamp(t[526], t[527], 30u);
-    t[560] = ptx_shf_r_clamp(t[527], t[528], 30u);
-    t[561] = ptx_shr(t[560], 31u);
-    t[562] = ptx_sub(0u, t[561]);
-    t[563] = ptx_and(x[35], t[562]);
-    t[564] = ptx_and(x[36], t[562]);
-    t[565] = ptx_and(x[37], t[562]);
-    t[566] = ptx_and(x[38], t[562]);
-    t[567] = ptx_and(x[39], t[562]);
-    t[568] = ptx_and(x[40], t[562]);
-    t[569] = ptx_and(x[41], t[562]);
-    t[570] = ptx_and(x[42], t[562]);
-    t[571] = ptx_add_cc(cf, t[552], t[563]);
-    t[572] = ptx_addc_cc(cf, t[553], t[564]);
-    t[573] = ptx_addc_cc(cf, t[554], t[565]);
-    t[574] = ptx_addc_cc(cf, t[555], t[566]);
-    t[575] = ptx_addc_cc(cf, t[556], t[567]);
-    t[576] = ptx_addc_cc(cf, t[557], t[568]);
-    t[577] = ptx_addc_cc(cf, t[558], t[569]);
-    t[578] = ptx_addc_cc(cf, t[559], t[570]);
-    t[579] = ptx_addc(cf, t[560], t[562]);
-    t[580] = ptx_sub_cc(cf, t[571], x[35]);
-    t[581] = ptx_subc_cc(cf, t[572], x[36]);
-    t[582] = ptx_subc_cc(cf, t[573], x[37]);
-    t[583] = ptx_subc_cc(cf, t[574], x[38]);
-    t[584] = ptx_subc_cc(cf, t[575], x[39]);
-    t[585] = ptx_subc_cc(cf, t[576], x[40]);
-    t[586] = ptx_subc_cc(cf, t[577], x[41]);
-    t[587] = ptx_subc_cc(cf, t[578], x[42]);
-    t[588] = ptx_subc(cf, t[579], 0u);
-    t[589] = ptx_shr(t[588], 31u);
-    t[590] = ptx_sub(0u, t[589]);
-    t[591] = ptx_xor(t[580], t[571]);
-    t[591] = ptx_and(t[591], t[590]);
-    y[27] = ptx_xor(t[580], t[591]);
-    t[592] = ptx_xor(t[581], t[572]);
-    t[592] = ptx_and(t[592], t[590]);
-    y[28] = ptx_xor(t[581], t[592]);
-    t[593] = ptx_xor(t[582], t[573]);
-    t[593] = ptx_and(t[593], t[590]);
-    y[29] = ptx_xor(t[582], t[593]);
-    t[594] = ptx_xor(t[583], t[574]);
-    t[594] = ptx_and(t[594], t[590]);
-    y[30] = ptx_xor(t[583], t[594]);
-    t[595] = ptx_xor(t[584], t[575]);
-    t[595] = ptx_and(t[595], t[590]);
-    y[31] = ptx_xor(t[584], t[595]);
-    t[596] = ptx_xor(t[585], t[576]);
-    t[596] = ptx_and(t[596], t[590]);
-    y[32] = ptx_xor(t[585], t[596]);
-    t[597] = ptx_xor(t[586], t[577]);
-    t[597] = ptx_and(t[597], t[590]);
-    y[33] = ptx_xor(t[586], t[597]);
-    t[598] = ptx_xor(t[587], t[578]);
-    t[598] = ptx_and(t[598], t[590]);
-    y[34] = ptx_xor(t[587], t[598]);
+    t[428] = ptx_and(x[35], t[427]);
+    t[429] = ptx_and(x[36], t[427]);
+    t[430] = ptx_and(x[37], t[427]);
+    t[431] = ptx_and(x[38], t[427]);
+    t[432] = ptx_and(x[39], t[427]);
+    t[433] = ptx_and(x[40], t[427]);
+    t[434] = ptx_and(x[41], t[427]);
+    t[435] = ptx_and(x[42], t[427]);
+    t[436] = ptx_add_cc(cf, t[417], t[428]);
+    t[437] = ptx_addc_cc(cf, t[418], t[429]);
+    t[438] = ptx_addc_cc(cf, t[419], t[430]);
+    t[439] = ptx_addc_cc(cf, t[420], t[431]);
+    t[440] = ptx_addc_cc(cf, t[421], t[432]);
+    t[441] = ptx_addc_cc(cf, t[422], t[433]);
+    t[442] = ptx_addc_cc(cf, t[423], t[434]);
+    t[443] = ptx_addc_cc(cf, t[424], t[435]);
+    t[444] = ptx_addc(cf, t[425], t[427]);
+    t[445] = ptx_sub_cc(cf, t[436], x[35]);
+    t[446] = ptx_subc_cc(cf, t[437], x[36]);
+    t[447] = ptx_subc_cc(cf, t[438], x[37]);
+    t[448] = ptx_subc_cc(cf, t[439], x[38]);
+    t[449] = ptx_subc_cc(cf, t[440], x[39]);
+    t[450] = ptx_subc_cc(cf, t[441], x[40]);
+    t[451] = ptx_subc_cc(cf, t[442], x[41]);
+    t[452] = ptx_subc_cc(cf, t[443], x[42]);
+    t[453] = ptx_subc(cf, t[444], 0u);
+    t[454] = ptx_shr(t[453], 31u);
+    t[455] = ptx_sub(0u, t[454]);
+    t[456] = ptx_xor(t[445], t[436]);
+    t[456] = ptx_and(t[456], t[455]);
+    y[19] = ptx_xor(t[445], t[456]);
+    t[457] = ptx_xor(t[446], t[437]);
+    t[457] = ptx_and(t[457], t[455]);
+    y[20] = ptx_xor(t[446], t[457]);
+    t[458] = ptx_xor(t[447], t[438]);
+    t[458] = ptx_and(t[458], t[455]);
+    y[21] = ptx_xor(t[447], t[458]);
+    t[459] = ptx_xor(t[448], t[439]);
+    t[459] = ptx_and(t[459], t[455]);
+    y[22] = ptx_xor(t[448], t[459]);
+    t[460] = ptx_xor(t[449], t[440]);
+    t[460] = ptx_and(t[460], t[455]);
+    y[23] = ptx_xor(t[449], t[460]);
+    t[461] = ptx_xor(t[450], t[441]);
+    t[461] = ptx_and(t[461], t[455]);
+    y[24] = ptx_xor(t[450], t[461]);
+    t[462] = ptx_xor(t[451], t[442]);
+    t[462] = ptx_and(t[462], t[455]);
+    y[25] = ptx_xor(t[451], t[462]);
+    t[463] = ptx_xor(t[452], t[443]);
+    t[463] = ptx_and(t[463], t[455]);
+    y[26] = ptx_xor(t[452], t[463]);
+    t[464] = ptx_mul_lo(t[309], x[19]);
+    t[465] = ptx_mul_lo(t[309], x[20]);
+    t[466] = ptx_mul_lo(t[309], x[21]);
+    t[467] = ptx_mul_lo(t[309], x[22]);
+    t[468] = ptx_mul_lo(t[309], x[23]);
+    t[469] = ptx_mul_lo(t[309], x[24]);
+    t[470] = ptx_mul_lo(t[309], x[25]);
+    t[471] = ptx_mul_lo(t[309], x[26]);
+    t[472] = ptx_mul_lo(t[309], 0u);
+    t[473] = ptx_mul_lo(t[309], 0u);
+    t[465] = ptx_mad_hi_cc(cf, t[309], x[19], t[465]);
+    t[466] = ptx_madc_hi_cc(cf, t[309], x[20], t[466]);
+    t[467] = ptx_madc_hi_cc(cf, t[309], x[21], t[467]);
+    t[468] = ptx_madc_hi_cc(cf, t[309], x[22], t[468]);
+    t[469] = ptx_madc_hi_cc(cf, t[309], x[23], t[469]);
+    t[470] = ptx_madc_hi_cc(cf, t[309], x[24], t[470]);
+    t[471] = ptx_madc_hi_cc(cf, t[309], x[25], t[471]);
+    t[472] = ptx_madc_hi_cc(cf, t[309], x[26], t[472]);
+    t[473] = ptx_madc_hi(cf, t[309], 0u, t[473]);
+    t[474] = ptx_shr(t[309], 31u);
+    t[475] = ptx_sub(0u, t[474]);
+    t[476] = ptx_and(x[19], t[475]);
+    t[477] = ptx_and(x[20], t[475]);
+    t[478] = ptx_and(x[21], t[475]);
+    t[479] = ptx_and(x[22], t[475]);
+    t[480] = ptx_and(x[23], t[475]);
+    t[481] = ptx_and(x[24], t[475]);
+    t[482] = ptx_and(x[25], t[475]);
+    t[483] = ptx_and(x[26], t[475]);
+    t[484] = ptx_and(0u, t[475]);
+    t[465] = ptx_sub_cc(cf, t[465], t[476]);
+    t[466] = ptx_subc_cc(cf, t[466], t[477]);
+    t[467] = ptx_subc_cc(cf, t[467], t[478]);
+    t[468] = ptx_subc_cc(cf, t[468], t[479]);
+    t[469] = ptx_subc_cc(cf, t[469], t[480]);
+    t[470] = ptx_subc_cc(cf, t[470], t[481]);
+    t[471] = ptx_subc_cc(cf, t[471], t[482]);
+    t[472] = ptx_subc_cc(cf, t[472], t[483]);
+    t[473] = ptx_subc(cf, t[473], t[484]);
+    t[464] = ptx_mad_lo_cc(cf, t[310], x[27], t[464]);
+    t[465] = ptx_madc_lo_cc(cf, t[310], x[28], t[465]);
+    t[466] = ptx_madc_lo_cc(cf, t[310], x[29], t[466]);
+    t[467] = ptx_madc_lo_cc(cf, t[310], x[30], t[467]);
+    t[468] = ptx_madc_lo_cc(cf, t[310], x[31], t[468]);
+    t[469] = ptx_madc_lo_cc(cf, t[310], x[32], t[469]);
+    t[470] = ptx_madc_lo_cc(cf, t[310], x[33], t[470]);
+    t[471] = ptx_madc_lo_cc(cf, t[310], x[34], t[471]);
+    t[472] = ptx_madc_lo_cc(cf, t[310], 0u, t[472]);
+    t[473] = ptx_madc_lo(cf, t[310], 0u, t[473]);
+    t[465] = ptx_mad_hi_cc(cf, t[310], x[27], t[465]);
+    t[466] = ptx_madc_hi_cc(cf, t[310], x[28], t[466]);
+    t[467] = ptx_madc_hi_cc(cf, t[310], x[29], t[467]);
+    t[468] = ptx_madc_hi_cc(cf, t[310], x[30], t[468]);
+    t[469] = ptx_madc_hi_cc(cf, t[310], x[31], t[469]);
+    t[470] = ptx_madc_hi_cc(cf, t[310], x[32], t[470]);
+    t[471] = ptx_madc_hi_cc(cf, t[310], x[33], t[471]);
+    t[472] = ptx_madc_hi_cc(cf, t[310], x[34], t[472]);
+    t[473] = ptx_madc_hi(cf, t[310], 0u, t[473]);
+    t[485] = ptx_shr(t[310], 31u);
+    t[486] = ptx_sub(0u, t[485]);
+    t[487] = ptx_and(x[27], t[486]);
+    t[488] = ptx_and(x[28], t[486]);
+    t[489] = ptx_and(x[29], t[486]);
+    t[490] = ptx_and(x[30], t[486]);
+    t[491] = ptx_and(x[31], t[486]);
+    t[492] = ptx_and(x[32], t[486]);
+    t[493] = ptx_and(x[33], t[486]);
+    t[494] = ptx_and(x[34], t[486]);
+    t[495] = ptx_and(0u, t[486]);
+    t[465] = ptx_sub_cc(cf, t[465], t[487]);
+    t[466] = ptx_subc_cc(cf, t[466], t[488]);
+    t[467] = ptx_subc_cc(cf, t[467], t[489]);
+    t[468] = ptx_subc_cc(cf, t[468], t[490]);
+    t[469] = ptx_subc_cc(cf, t[469], t[491]);
+    t[470] = ptx_subc_cc(cf, t[470], t[492]);
+    t[471] = ptx_subc_cc(cf, t[471], t[493]);
+    t[472] = ptx_subc_cc(cf, t[472], t[494]);
+    t[473] = ptx_subc(cf, t[473], t[495]);
+    t[496] = ptx_mul_lo(t[464], x[43]);
+    t[496] = ptx_and(t[496], 1073741823u);
+    t[464] = ptx_mad_lo_cc(cf, t[496], x[35], t[464]);
+    t[465] = ptx_madc_lo_cc(cf, t[496], x[36], t[465]);
+    t[466] = ptx_madc_lo_cc(cf, t[496], x[37], t[466]);
+    t[467] = ptx_madc_lo_cc(cf, t[496], x[38], t[467]);
+    t[468] = ptx_madc_lo_cc(cf, t[496], x[39], t[468]);
+    t[469] = ptx_madc_lo_cc(cf, t[496], x[40], t[469]);
+    t[470] = ptx_madc_lo_cc(cf, t[496], x[41], t[470]);
+    t[471] = ptx_madc_lo_cc(cf, t[496], x[42], t[471]);
+    t[472] = ptx_addc_cc(cf, t[472], 0u);
+    t[473] = ptx_addc(cf, t[473], 0u);
+    t[465] = ptx_mad_hi_cc(cf, t[496], x[35], t[465]);
+    t[466] = ptx_madc_hi_cc(cf, t[496], x[36], t[466]);
+    t[467] = ptx_madc_hi_cc(cf, t[496], x[37], t[467]);
+    t[468] = ptx_madc_hi_cc(cf, t[496], x[38], t[468]);
+    t[469] = ptx_madc_hi_cc(cf, t[496], x[39], t[469]);
+    t[470] = ptx_madc_hi_cc(cf, t[496], x[40], t[470]);
+    t[471] = ptx_madc_hi_cc(cf, t[496], x[41], t[471]);
+    t[472] = ptx_madc_hi_cc(cf, t[496], x[42], t[472]);
+    t[473] = ptx_addc(cf, t[473], 0u);
+    t[497] = ptx_shf_r_clamp(t[464], t[465], 30u);
+    t[498] = ptx_shf_r_clamp(t[465], t[466], 30u);
+    t[499] = ptx_shf_r_clamp(t[466], t[467], 30u);
+    t[500] = ptx_shf_r_clamp(t[467], t[468], 30u);
+    t[501] = ptx_shf_r_clamp(t[468], t[469], 30u);
+    t[502] = ptx_shf_r_clamp(t[469], t[470], 30u);
+    t[503] = ptx_shf_r_clamp(t[470], t[471], 30u);
+    t[504] = ptx_shf_r_clamp(t[471], t[472], 30u);
+    t[505] = ptx_shf_r_clamp(t[472], t[473], 30u);
+    t[506] = ptx_shr(t[505], 31u);
+    t[507] = ptx_sub(0u, t[506]);
+    t[508] = ptx_and(x[35], t[507]);
+    t[509] = ptx_and(x[36], t[507]);
+    t[510] = ptx_and(x[37], t[507]);
+    t[511] = ptx_and(x[38], t[507]);
+    t[512] = ptx_and(x[39], t[507]);
+    t[513] = ptx_and(x[40], t[507]);
+    t[514] = ptx_and(x[41], t[507]);
+    t[515] = ptx_and(x[42], t[507]);
+    t[516] = ptx_add_cc(cf, t[497], t[508]);
+    t[517] = ptx_addc_cc(cf, t[498], t[509]);
+    t[518] = ptx_addc_cc(cf, t[499], t[510]);
+    t[519] = ptx_addc_cc(cf, t[500], t[511]);
+    t[520] = ptx_addc_cc(cf, t[501], t[512]);
+    t[521] = ptx_addc_cc(cf, t[502], t[513]);
+    t[522] = ptx_addc_cc(cf, t[503], t[514]);
+    t[523] = ptx_addc_cc(cf, t[504], t[515]);
+    t[524] = ptx_addc(cf, t[505], t[507]);
+    t[525] = ptx_sub_cc(cf, t[516], x[35]);
+    t[526] = ptx_subc_cc(cf, t[517], x[36]);
+    t[527] = ptx_subc_cc(cf, t[518], x[37]);
+    t[528] = ptx_subc_cc(cf, t[519], x[38]);
+    t[529] = ptx_subc_cc(cf, t[520], x[39]);
+    t[530] = ptx_subc_cc(cf, t[521], x[40]);
+    t[531] = ptx_subc_cc(cf, t[522], x[41]);
+    t[532] = ptx_subc_cc(cf, t[523], x[42]);
+    t[533] = ptx_subc(cf, t[524], 0u);
+    t[534] = ptx_shr(t[533], 31u);
+    t[535] = ptx_sub(0u, t[534]);
+    t[536] = ptx_xor(t[525], t[516]);
+    t[536] = ptx_and(t[536], t[535]);
+    y[27] = ptx_xor(t[525], t[536]);
+    t[537] = ptx_xor(t[526], t[517]);
+    t[537] = ptx_and(t[537], t[535]);
+    y[28] = ptx_xor(t[526], t[537]);
+    t[538] = ptx_xor(t[527], t[518]);
+    t[538] = ptx_and(t[538], t[535]);
+    y[29] = ptx_xor(t[527], t[538]);
+    t[539] = ptx_xor(t[528], t[519]);
+    t[539] = ptx_and(t[539], t[535]);
+    y[30] = ptx_xor(t[528], t[539]);
+    t[540] = ptx_xor(t[529], t[520]);
+    t[540] = ptx_and(t[540], t[535]);
+    y[31] = ptx_xor(t[529], t[540]);
+    t[541] = ptx_xor(t[530], t[521]);
+    t[541] = ptx_and(t[541], t[535]);
+    y[32] = ptx_xor(t[530], t[541]);
+    t[542] = ptx_xor(t[531], t[522]);
+    t[542] = ptx_and(t[542], t[535]);
+    y[33] = ptx_xor(t[531], t[542]);
+    t[543] = ptx_xor(t[532], t[523]);
+    t[543] = ptx_and(t[543], t[535]);
+    y[34] = ptx_xor(t[532], t[543]);
   }
 #endif
 };

@@ -23003,7 +23003,7 @@ struct gcd_start {
 #endif
 };
 
-// gcd_round: a step that the loops below call; 1162 instructions.
+// gcd_round: a step that the loops below call; 983 instructions.
 struct gcd_round {
   static constexpr unsigned in_words = 27;
   static constexpr unsigned out_words = 27;
@@ -23011,76 +23011,79 @@ struct gcd_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<463>;\n\t"
-        "mov.b32 t0, %27;\n\t"
+        ".reg .u32 t<408>;\n\t"
+        "sub.u32 t0, 0, %27;\n\t"
         "mov.b32 t1, %28;\n\t"
         "mov.b32 t2, %41;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -23091,86 +23094,84 @@ struct gcd_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -23181,416 +23182,388 @@ struct gcd_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -23598,89 +23571,87 @@ struct gcd_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -23688,492 +23659,342 @@ struct gcd_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
-        "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t381, %40, 31;\n\t"
-        "sub.u32 t382, 0, t381;\n\t"
-        "mul.lo.u32 t367, t3, %28;\n\t"
-        "mul.lo.u32 t368, t3, %29;\n\t"
-        "mul.lo.u32 t369, t3, %30;\n\t"
-        "mul.lo.u32 t370, t3, %31;\n\t"
-        "mul.lo.u32 t371, t3, %32;\n\t"
-        "mul.lo.u32 t372, t3, %33;\n\t"
-        "mul.lo.u32 t373, t3, %34;\n\t"
-        "mul.lo.u32 t374, t3, %35;\n\t"
-        "mul.lo.u32 t375, t3, %36;\n\t"
-        "mul.lo.u32 t376, t3, %37;\n\t"
-        "mul.lo.u32 t377, t3, %38;\n\t"
-        "mul.lo.u32 t378, t3, %39;\n\t"
-        "mul.lo.u32 t379, t3, %40;\n\t"
-        "mul.lo.u32 t380, t3, t382;\n\t"
-        "mad.hi.cc.u32 t368, t3, %28, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %29, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %30, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %31, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %32, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %33, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %34, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %35, t375;\n\t"
-        "madc.hi.cc.u32 t376, t3, %36, t376;\n\t"
-        "madc.hi.cc.u32 t377, t3, %37, t377;\n\t"
-        "madc.hi.cc.u32 t378, t3, %38, t378;\n\t"
-        "madc.hi.cc.u32 t379, t3, %39, t379;\n\t"
-        "madc.hi.u32 t380, t3, %40, t380;\n\t"
-        "shr.b32 t383, t3, 31;\n\t"
-        "sub.u32 t384, 0, t383;\n\t"
-        "and.b32 t385, %28, t384;\n\t"
-        "and.b32 t386, %29, t384;\n\t"
-        "and.b32 t387, %30, t384;\n\t"
-        "and.b32 t388, %31, t384;\n\t"
-        "and.b32 t389, %32, t384;\n\t"
-        "and.b32 t390, %33, t384;\n\t"
-        "and.b32 t391, %34, t384;\n\t"
-        "and.b32 t392, %35, t384;\n\t"
-        "and.b32 t393, %36, t384;\n\t"
-        "and.b32 t394, %37, t384;\n\t"
-        "and.b32 t395, %38, t384;\n\t"
-        "and.b32 t396, %39, t384;\n\t"
-        "and.b32 t397, %40, t384;\n\t"
-        "sub.cc.u32 t368, t368, t385;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t326, %40, 31;\n\t"
+        "sub.u32 t327, 0, t326;\n\t"
+        "mul.lo.u32 t312, t307, %28;\n\t"
+        "mul.lo.u32 t313, t307, %29;\n\t"
+        "mul.lo.u32 t314, t307, %30;\n\t"
+        "mul.lo.u32 t315, t307, %31;\n\t"
+        "mul.lo.u32 t316, t307, %32;\n\t"
+        "mul.lo.u32 t317, t307, %33;\n\t"
+        "mul.lo.u32 t318, t307, %34;\n\t"
+        "mul.lo.u32 t319, t307, %35;\n\t"
+        "mul.lo.u32 t320, t307, %36;\n\t"
+        "mul.lo.u32 t321, t307, %37;\n\t"
+        "mul.lo.u32 t322, t307, %38;\n\t"
+        "mul.lo.u32 t323, t307, %39;\n\t"
+        "mul.lo.u32 t324, t307, %40;\n\t"
+        "mul.lo.u32 t325, t307, t327;\n\t"
+        "mad.hi.cc.u32 t313, t307, %28, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %29, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %30, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %31, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %32, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %33, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %34, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %35, t320;\n\t"
+        "madc.hi.cc.u32 t321, t307, %36, t321;\n\t"
+        "madc.hi.cc.u32 t322, t307, %37, t322;\n\t"
+        "madc.hi.cc.u32 t323, t307, %38, t323;\n\t"
+        "madc.hi.cc.u32 t324, t307, %39, t324;\n\t"
+        "madc.hi.u32 t325, t307, %40, t325;\n\t"
+        "shr.b32 t328, t307, 31;\n\t"
+        "sub.u32 t329, 0, t328;\n\t"
+        "and.b32 t330, %28, t329;\n\t"
+        "and.b32 t331, %29, t329;\n\t"
+        "and.b32 t332, %30, t329;\n\t"
+        "and.b32 t333, %31, t329;\n\t"
+        "and.b32 t334, %32, t329;\n\t"
+        "and.b32 t335, %33, t329;\n\t"
+        "and.b32 t336, %34, t329;\n\t"
+        "and.b32 t337, %35, t329;\n\t"
+        "and.b32 t338, %36, t329;\n\t"
+        "and.b32 t339, %37, t329;\n\t"
+        "and.b32 t340, %38, t329;\n\t"
+        "and.b32 t341, %39, t329;\n\t"
+        "and.b32 t342, %40, t329;\n\t"
+        "sub.cc.u32 t313, t313, t330;\n\t"
+        "subc.cc.u32 t314, t314, t331;\n\t"
+        "subc.cc.u32 t315, t315, t332;\n\t"
+        "subc.cc.u32 t316, t316, t333;\n\t"
+        "subc.cc.u32 t317, t317, t334;\n\t"
+        "subc.cc.u32 t318, t318, t335;\n\t"
+        "subc.cc.u32 t319, t319, t336;\n\t"
+        "subc.cc.u32 t320, t320, t337;\n\t"
+        "subc.cc.u32 t321, t321, t338;\n\t"
+        "subc.cc.u32 t322, t322, t339;\n\t"
+        "subc.cc.u32 t323, t323, t340;\n\t"
+        "subc.cc.u32 t324, t324, t341;\n\t"
+        "subc.u32 t325, t325, t342;\n\t"
+        "shr.b32 t343, %53, 31;\n\t"
+        "sub.u32 t344, 0, t343;\n\t"
+        "mad.lo.cc.u32 t312, t308, %41, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %42, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %43, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %44, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %45, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %46, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %47, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %48, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %49, t320;\n\t"
+        "madc.lo.cc.u32 t321, t308, %50, t321;\n\t"
+        "madc.lo.cc.u32 t322, t308, %51, t322;\n\t"
+        "madc.lo.cc.u32 t323, t308, %52, t323;\n\t"
+        "madc.lo.cc.u32 t324, t308, %53, t324;\n\t"
+        "madc.lo.u32 t325, t308, t344, t325;\n\t"
+        "mad.hi.cc.u32 t313, t308, %41, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %42, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %43, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %44, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %45, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %46, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %47, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %48, t320;\n\t"
+        "madc.hi.cc.u32 t321, t308, %49, t321;\n\t"
+        "madc.hi.cc.u32 t322, t308, %50, t322;\n\t"
+        "madc.hi.cc.u32 t323, t308, %51, t323;\n\t"
+        "madc.hi.cc.u32 t324, t308, %52, t324;\n\t"
+        "madc.hi.u32 t325, t308, %53, t325;\n\t"
+        "shr.b32 t345, t308, 31;\n\t"
+        "sub.u32 t346, 0, t345;\n\t"
+        "and.b32 t347, %41, t346;\n\t"
+        "and.b32 t348, %42, t346;\n\t"
+        "and.b32 t349, %43, t346;\n\t"
+        "and.b32 t350, %44, t346;\n\t"
+        "and.b32 t351, %45, t346;\n\t"
+        "and.b32 t352, %46, t346;\n\t"
+        "and.b32 t353, %47, t346;\n\t"
+        "and.b32 t354, %48, t346;\n\t"
+        "and.b32 t355, %49, t346;\n\t"
+        "and.b32 t356, %50, t346;\n\t"
+        "and.b32 t357, %51, t346;\n\t"
+        "and.b32 t358, %52, t346;\n\t"
+        "and.b32 t359, %53, t346;\n\t"
+        "sub.cc.u32 t313, t313, t347;\n\t"
+        "subc.cc.u32 t314, t314, t348;\n\t"
+        "subc.cc.u32 t315, t315, t349;\n\t"
+        "subc.cc.u32 t316, t316, t350;\n\t"
+        "subc.cc.u32 t317, t317, t351;\n\t"
+        "subc.cc.u32 t318, t318, t352;\n\t"
+        "subc.cc.u32 t319, t319, t353;\n\t"
+        "subc.cc.u32 t320, t320, t354;\n\t"
+        "subc.cc.u32 t321, t321, t355;\n\t"
+        "subc.cc.u32 t322, t322, t356;\n\t"
+        "subc.cc.u32 t323, t323, t357;\n\t"
+        "subc.cc.u32 t324, t324, t358;\n\t"
+        "subc.u32 t325, t325, t359;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shf.r.clamp.b32 %10, t321, t322, 30;\n\t"
+        "shf.r.clamp.b32 %11, t322, t323, 30;\n\t"
+        "shf.r.clamp.b32 %12, t323, t324, 30;\n\t"
+        "shf.r.clamp.b32 %13, t324, t325, 30;\n\t"
+        "shr.b32 t374, %40, 31;\n\t"
+        "sub.u32 t375, 0, t374;\n\t"
+        "mul.lo.u32 t360, t309, %28;\n\t"
+        "mul.lo.u32 t361, t309, %29;\n\t"
+        "mul.lo.u32 t362, t309, %30;\n\t"
+        "mul.lo.u32 t363, t309, %31;\n\t"
+        "mul.lo.u32 t364, t309, %32;\n\t"
+        "mul.lo.u32 t365, t309, %33;\n\t"
+        "mul.lo.u32 t366, t309, %34;\n\t"
+        "mul.lo.u32 t367, t309, %35;\n\t"
+        "mul.lo.u32 t368, t309, %36;\n\t"
+        "mul.lo.u32 t369, t309, %37;\n\t"
+        "mul.lo.u32 t370, t309, %38;\n\t"
+        "mul.lo.u32 t371, t309, %39;\n\t"
+        "mul.lo.u32 t372, t309, %40;\n\t"
+        "mul.lo.u32 t373, t309, t375;\n\t"
+        "mad.hi.cc.u32 t361, t309, %28, t361;\n\t"
+        "madc.hi.cc.u32 t362, t309, %29, t362;\n\t"
+        "madc.hi.cc.u32 t363, t309, %30, t363;\n\t"
+        "madc.hi.cc.u32 t364, t309, %31, t364;\n\t"
+        "madc.hi.cc.u32 t365, t309, %32, t365;\n\t"
+        "madc.hi.cc.u32 t366, t309, %33, t366;\n\t"
+        "madc.hi.cc.u32 t367, t309, %34, t367;\n\t"
+        "madc.hi.cc.u32 t368, t309, %35, t368;\n\t"
+        "madc.hi.cc.u32 t369, t309, %36, t369;\n\t"
+        "madc.hi.cc.u32 t370, t309, %37, t370;\n\t"
+        "madc.hi.cc.u32 t371, t309, %38, t371;\n\t"
+        "madc.hi.cc.u32 t372, t309, %39, t372;\n\t"
+        "madc.hi.u32 t373, t309, %40, t373;\n\t"
+        "shr.b32 t376, t309, 31;\n\t"
+        "sub.u32 t377, 0, t376;\n\t"
+        "and.b32 t378, %28, t377;\n\t"
+        "and.b32 t379, %29, t377;\n\t"
+        "and.b32 t380, %30, t377;\n\t"
+        "and.b32 t381, %31, t377;\n\t"
+        "and.b32 t382, %32, t377;\n\t"
+        "and.b32 t383, %33, t377;\n\t"
+        "and.b32 t384, %34, t377;\n\t"
+        "and.b32 t385, %35, t377;\n\t"
+        "and.b32 t386, %36, t377;\n\t"
+        "and.b32 t387, %37, t377;\n\t"
+        "and.b32 t388, %38, t377;\n\t"
+        "and.b32 t389, %39, t377;\n\t"
+        "and.b32 t390, %40, t377;\n\t"
+        "sub.cc.u32 t361, t361, t378;\n\t"
+        "subc.cc.u32 t362, t362, t379;\n\t"
+        "subc.cc.u32 t363, t363, t380;\n\t"
+        "subc.cc.u32 t364, t364, t381;\n\t"
+        "subc.cc.u32 t365, t365, t382;\n\t"
+        "subc.cc.u32 t366, t366, t383;\n\t"
+        "subc.cc.u32 t367, t367, t384;\n\t"
+        "subc.cc.u32 t368, t368, t385;\n\t"
         "subc.cc.u32 t369, t369, t386;\n\t"
         "subc.cc.u32 t370, t370, t387;\n\t"
         "subc.cc.u32 t371, t371, t388;\n\t"
         "subc.cc.u32 t372, t372, t389;\n\t"
-        "subc.cc.u32 t373, t373, t390;\n\t"
-        "subc.cc.u32 t374, t374, t391;\n\t"
-        "subc.cc.u32 t375, t375, t392;\n\t"
-        "subc.cc.u32 t376, t376, t393;\n\t"
-        "subc.cc.u32 t377, t377, t394;\n\t"
-        "subc.cc.u32 t378, t378, t395;\n\t"
-        "subc.cc.u32 t379, t379, t396;\n\t"
-        "subc.u32 t380, t380, t397;\n\t"
-        "shr.b32 t398, %53, 31;\n\t"
-        "sub.u32 t399, 0, t398;\n\t"
-        "mad.lo.cc.u32 t367, t4, %41, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %42, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %43, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %44, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %45, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %46, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %47, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %48, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %49, t375;\n\t"
-        "madc.lo.cc.u32 t376, t4, %50, t376;\n\t"
-        "madc.lo.cc.u32 t377, t4, %51, t377;\n\t"
-        "madc.lo.cc.u32 t378, t4, %52, t378;\n\t"
-        "madc.lo.cc.u32 t379, t4, %53, t379;\n\t"
-        "madc.lo.u32 t380, t4, t399, t380;\n\t"
-        "mad.hi.cc.u32 t368, t4, %41, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %42, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %43, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %44, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %45, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %46, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %47, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %48, t375;\n\t"
-        "madc.hi.cc.u32 t376, t4, %49, t376;\n\t"
-        "madc.hi.cc.u32 t377, t4, %50, t377;\n\t"
-        "madc.hi.cc.u32 t378, t4, %51, t378;\n\t"
-        "madc.hi.cc.u32 t379, t4, %52, t379;\n\t"
-        "madc.hi.u32 t380, t4, %53, t380;\n\t"
-        "shr.b32 t400, t4, 31;\n\t"
-        "sub.u32 t401, 0, t400;\n\t"
-        "and.b32 t402, %41, t401;\n\t"
-        "and.b32 t403, %42, t401;\n\t"
-        "and.b32 t404, %43, t401;\n\t"
-        "and.b32 t405, %44, t401;\n\t"
-        "and.b32 t406, %45, t401;\n\t"
-        "and.b32 t407, %46, t401;\n\t"
-        "and.b32 t408, %47, t401;\n\t"
-        "and.b32 t409, %48, t401;\n\t"
-        "and.b32 t410, %49, t401;\n\t"
-        "and.b32 t411, %50, t401;\n\t"
-        "and.b32 t412, %51, t401;\n\t"
-        "and.b32 t413, %52, t401;\n\t"
-        "and.b32 t414, %53, t401;\n\t"
-        "sub.cc.u32 t368, t368, t402;\n\t"
+        "subc.u32 t373, t373, t390;\n\t"
+        "shr.b32 t391, %53, 31;\n\t"
+        "sub.u32 t392, 0, t391;\n\t"
+        "mad.lo.cc.u32 t360, t310, %41, t360;\n\t"
+        "madc.lo.cc.u32 t361, t310, %42, t361;\n\t"
+        "madc.lo.cc.u32 t362, t310, %43, t362;\n\t"
+        "madc.lo.cc.u32 t363, t310, %44, t363;\n\t"
+        "madc.lo.cc.u32 t364, t310, %45, t364;\n\t"
+        "madc.lo.cc.u32 t365, t310, %46, t365;\n\t"
+        "madc.lo.cc.u32 t366, t310, %47, t366;\n\t"
+        "madc.lo.cc.u32 t367, t310, %48, t367;\n\t"
+        "madc.lo.cc.u32 t368, t310, %49, t368;\n\t"
+        "madc.lo.cc.u32 t369, t310, %50, t369;\n\t"
+        "madc.lo.cc.u32 t370, t310, %51, t370;\n\t"
+        "madc.lo.cc.u32 t371, t310, %52, t371;\n\t"
+        "madc.lo.cc.u32 t372, t310, %53, t372;\n\t"
+        "madc.lo.u32 t373, t310, t392, t373;\n\t"
+        "mad.hi.cc.u32 t361, t310, %41, t361;\n\t"
+        "madc.hi.cc.u32 t362, t310, %42, t362;\n\t"
+        "madc.hi.cc.u32 t363, t310, %43, t363;\n\t"
+        "madc.hi.cc.u32 t364, t310, %44, t364;\n\t"
+        "madc.hi.cc.u32 t365, t310, %45, t365;\n\t"
+        "madc.hi.cc.u32 t366, t310, %46, t366;\n\t"
+        "madc.hi.cc.u32 t367, t310, %47, t367;\n\t"
+        "madc.hi.cc.u32 t368, t310, %48, t368;\n\t"
+        "madc.hi.cc.u32 t369, t310, %49, t369;\n\t"
+        "madc.hi.cc.u32 t370, t310, %50, t370;\n\t"
+        "madc.hi.cc.u32 t371, t310, %51, t371;\n\t"
+        "madc.hi.cc.u32 t372, t310, %52, t372;\n\t"
+        "madc.hi.u32 t373, t310, %53, t373;\n\t"
+        "shr.b32 t393, t310, 31;\n\t"
+        "sub.u32 t394, 0, t393;\n\t"
+        "and.b32 t395, %41, t394;\n\t"
+        "and.b32 t396, %42, t394;\n\t"
+        "and.b32 t397, %43, t394;\n\t"
+        "and.b32 t398, %44, t394;\n\t"
+        "and.b32 t399, %45, t394;\n\t"
+        "and.b32 t400, %46, t394;\n\t"
+        "and.b32 t401, %47, t394;\n\t"
+        "and.b32 t402, %48, t394;\n\t"
+        "and.b32 t403, %49, t394;\n\t"
+        "and.b32 t404, %50, t394;\n\t"
+        "and.b32 t405, %51, t394;\n\t"
+        "and.b32 t406, %52, t394;\n\t"
+        "and.b32 t407, %53, t394;\n\t"
+        "sub.cc.u32 t361, t361, t395;\n\t"
+        "subc.cc.u32 t362, t362, t396;\n\t"
+        "subc.cc.u32 t363, t363, t397;\n\t"
+        "subc.cc.u32 t364, t364, t398;\n\t"
+        "subc.cc.u32 t365, t365, t399;\n\t"
+        "subc.cc.u32 t366, t366, t400;\n\t"
+        "subc.cc.u32 t367, t367, t401;\n\t"
+        "subc.cc.u32 t368, t368, t402;\n\t"
         "subc.cc.u32 t369, t369, t403;\n\t"
         "subc.cc.u32 t370, t370, t404;\n\t"
         "subc.cc.u32 t371, t371, t405;\n\t"
         "subc.cc.u32 t372, t372, t406;\n\t"
-        "subc.cc.u32 t373, t373, t407;\n\t"
-        "subc.cc.u32 t374, t374, t408;\n\t"
-        "subc.cc.u32 t375, t375, t409;\n\t"
-        "subc.cc.u32 t376, t376, t410;\n\t"
-        "subc.cc.u32 t377, t377, t411;\n\t"
-        "subc.cc.u32 t378, t378, t412;\n\t"
-        "subc.cc.u32 t379, t379, t413;\n\t"
-        "subc.u32 t380, t380, t414;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
-        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
-        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
-        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
-        "shr.b32 t429, %40, 31;\n\t"
-        "sub.u32 t430, 0, t429;\n\t"
-        "mul.lo.u32 t415, t5, %28;\n\t"
-        "mul.lo.u32 t416, t5, %29;\n\t"
-        "mul.lo.u32 t417, t5, %30;\n\t"
-        "mul.lo.u32 t418, t5, %31;\n\t"
-        "mul.lo.u32 t419, t5, %32;\n\t"
-        "mul.lo.u32 t420, t5, %33;\n\t"
-        "mul.lo.u32 t421, t5, %34;\n\t"
-        "mul.lo.u32 t422, t5, %35;\n\t"
-        "mul.lo.u32 t423, t5, %36;\n\t"
-        "mul.lo.u32 t424, t5, %37;\n\t"
-        "mul.lo.u32 t425, t5, %38;\n\t"
-        "mul.lo.u32 t426, t5, %39;\n\t"
-        "mul.lo.u32 t427, t5, %40;\n\t"
-        "mul.lo.u32 t428, t5, t430;\n\t"
-        "mad.hi.cc.u32 t416, t5, %28, t416;\n\t"
-        "madc.hi.cc.u32 t417, t5, %29, t417;\n\t"
-        "madc.hi.cc.u32 t418, t5, %30, t418;\n\t"
-        "madc.hi.cc.u32 t419, t5, %31, t419;\n\t"
-        "madc.hi.cc.u32 t420, t5, %32, t420;\n\t"
-        "madc.hi.cc.u32 t421, t5, %33, t421;\n\t"
-        "madc.hi.cc.u32 t422, t5, %34, t422;\n\t"
-        "madc.hi.cc.u32 t423, t5, %35, t423;\n\t"
-        "madc.hi.cc.u32 t424, t5, %36, t424;\n\t"
-        "madc.hi.cc.u32 t425, t5, %37, t425;\n\t"
-        "madc.hi.cc.u32 t426, t5, %38, t426;\n\t"
-        "madc.hi.cc.u32 t427, t5, %39, t427;\n\t"
-        "madc.hi.u32 t428, t5, %40, t428;\n\t"
-        "shr.b32 t431, t5, 31;\n\t"
-        "sub.u32 t432, 0, t431;\n\t"
-        "and.b32 t433, %28, t432;\n\t"
-        "and.b32 t434, %29, t432;\n\t"
-        "and.b32 t435, %30, t432;\n\t"
-        "and.b32 t436, %31, t432;\n\t"
-        "and.b32 t437, %32, t432;\n\t"
-        "and.b32 t438, %33, t432;\n\t"
-        "and.b32 t439, %34, t432;\n\t"
-        "and.b32 t440, %35, t432;\n\t"
-        "and.b32 t441, %36, t432;\n\t"
-        "and.b32 t442, %37, t432;\n\t"
-        "and.b32 t443, %38, t432;\n\t"
-        "and.b32 t444, %39, t432;\n\t"
-        "and.b32 t445, %40, t432;\n\t"
-        "sub.cc.u32 t416, t416, t433;\n\t"
-        "subc.cc.u32 t417, t417, t434;\n\t"
-        "subc.cc.u32 t418, t418, t435;\n\t"
-        "subc.cc.u32 t419, t419, t436;\n\t"
-        "subc.cc.u32 t420, t420, t437;\n\t"
-        "subc.cc.u32 t421, t421, t438;\n\t"
-        "subc.cc.u32 t422, t422, t439;\n\t"
-        "subc.cc.u32 t423, t423, t440;\n\t"
-        "subc.cc.u32 t424, t424, t441;\n\t"
-        "subc.cc.u32 t425, t425, t442;\n\t"
-        "subc.cc.u32 t426, t426, t443;\n\t"
-        "subc.cc.u32 t427, t427, t444;\n\t"
-        "subc.u32 t428, t428, t445;\n\t"
-        "shr.b32 t446, %53, 31;\n\t"
-        "sub.u32 t447, 0, t446;\n\t"
-        "mad.lo.cc.u32 t415, t6, %41, t415;\n\t"
-        "madc.lo.cc.u32 t416, t6, %42, t416;\n\t"
-        "madc.lo.cc.u32 t417, t6, %43, t417;\n\t"
-        "madc.lo.cc.u32 t418, t6, %44, t418;\n\t"
-        "madc.lo.cc.u32 t419, t6, %45, t419;\n\t"
-        "madc.lo.cc.u32 t420, t6, %46, t420;\n\t"
-        "madc.lo.cc.u32 t421, t6, %47, t421;\n\t"
-        "madc.lo.cc.u32 t422, t6, %48, t422;\n\t"
-        "madc.lo.cc.u32 t423, t6, %49, t423;\n\t"
-        "madc.lo.cc.u32 t424, t6, %50, t424;\n\t"
-        "madc.lo.cc.u32 t425, t6, %51, t425;\n\t"
-        "madc.lo.cc.u32 t426, t6, %52, t426;\n\t"
-        "madc.lo.cc.u32 t427, t6, %53, t427;\n\t"
-        "madc.lo.u32 t428, t6, t447, t428;\n\t"
-        "mad.hi.cc.u32 t416, t6, %41, t416;\n\t"
-        "madc.hi.cc.u32 t417, t6, %42, t417;\n\t"
-        "madc.hi.cc.u32 t418, t6, %43, t418;\n\t"
-        "madc.hi.cc.u32 t419, t6, %44, t419;\n\t"
-        "madc.hi.cc.u32 t420, t6, %45, t420;\n\t"
-        "madc.hi.cc.u32 t421, t6, %46, t421;\n\t"
-        "madc.hi.cc.u32 t422, t6, %47, t422;\n\t"
-        "madc.hi.cc.u32 t423, t6, %48, t423;\n\t"
-        "madc.hi.cc.u32 t424, t6, %49, t424;\n\t"
-        "madc.hi.cc.u32 t425, t6, %50, t425;\n\t"
-        "madc.hi.cc.u32 t426, t6, %51, t426;\n\t"
-        "madc.hi.cc.u32 t427, t6, %52, t427;\n\t"
-        "madc.hi.u32 t428, t6, %53, t428;\n\t"
-        "shr.b32 t448, t6, 31;\n\t"
-        "sub.u32 t449, 0, t448;\n\t"
-        "and.b32 t450, %41, t449;\n\t"
-        "and.b32 t451, %42, t449;\n\t"
-        "and.b32 t452, %43, t449;\n\t"
-        "and.b32 t453, %44, t449;\n\t"
-        "and.b32 t454, %45, t449;\n\t"
-        "and.b32 t455, %46, t449;\n\t"
-        "and.b32 t456, %47, t449;\n\t"
-        "and.b32 t457, %48, t449;\n\t"
-        "and.b32 t458, %49, t449;\n\t"
-        "and.b32 t459, %50, t449;\n\t"
-        "and.b32 t460, %51, t449;\n\t"
-        "and.b32 t461, %52, t449;\n\t"
-        "and.b32 t462, %53, t449;\n\t"
-        "sub.cc.u32 t416, t416, t450;\n\t"
-        "subc.cc.u32 t417, t417, t451;\n\t"
-        "subc.cc.u32 t418, t418, t452;\n\t"
-        "subc.cc.u32 t419, t419, t453;\n\t"
-        "subc.cc.u32 t420, t420, t454;\n\t"
-        "subc.cc.u32 t421, t421, t455;\n\t"
-        "subc.cc.u32 t422, t422, t456;\n\t"
-        "subc.cc.u32 t423, t423, t457;\n\t"
-        "subc.cc.u32 t424, t424, t458;\n\t"
-        "subc.cc.u32 t425, t425, t459;\n\t"
-        "subc.cc.u32 t426, t426, t460;\n\t"
-        "subc.cc.u32 t427, t427, t461;\n\t"
-        "subc.u32 t428, t428, t462;\n\t"
-        "shf.r.clamp.b32 %14, t415, t416, 30;\n\t"
-        "shf.r.clamp.b32 %15, t416, t417, 30;\n\t"
-        "shf.r.clamp.b32 %16, t417, t418, 30;\n\t"
-        "shf.r.clamp.b32 %17, t418, t419, 30;\n\t"
-        "shf.r.clamp.b32 %18, t419, t420, 30;\n\t"
-        "shf.r.clamp.b32 %19, t420, t421, 30;\n\t"
-        "shf.r.clamp.b32 %20, t421, t422, 30;\n\t"
-        "shf.r.clamp.b32 %21, t422, t423, 30;\n\t"
-        "shf.r.clamp.b32 %22, t423, t424, 30;\n\t"
-        "shf.r.clamp.b32 %23, t424, t425, 30;\n\t"
-        "shf.r.clamp.b32 %24, t425, t426, 30;\n\t"
-        "shf.r.clamp.b32 %25, t426, t427, 30;\n\t"
-        "shf.r.clamp.b32 %26, t427, t428, 30;\n\t"
+        "subc.u32 t373, t373, t407;\n\t"
+        "shf.r.clamp.b32 %14, t360, t361, 30;\n\t"
+        "shf.r.clamp.b32 %15, t361, t362, 30;\n\t"
+        "shf.r.clamp.b32 %16, t362, t363, 30;\n\t"
+        "shf.r.clamp.b32 %17, t363, t364, 30;\n\t"
+        "shf.r.clamp.b32 %18, t364, t365, 30;\n\t"
+        "shf.r.clamp.b32 %19, t365, t366, 30;\n\t"
+        "shf.r.clamp.b32 %20, t366, t367, 30;\n\t"
+        "shf.r.clamp.b32 %21, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %22, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %23, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %24, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %25, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %26, t372, t373, 30;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26])
@@ -24185,76 +24006,79 @@ struct gcd_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[463];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[408];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[14]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -24265,86 +24089,84 @@ struct gcd_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -24355,416 +24177,388 @@ struct gcd_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -24772,89 +24566,87 @@ struct gcd_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -24862,492 +24654,342 @@ struct gcd_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
-    t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
-    t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
-    t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
-    t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[381] = ptx_shr(x[13], 31u);
-    t[382] = ptx_sub(0u, t[381]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], x[7]);
-    t[374] = ptx_mul_lo(t[3], x[8]);
-    t[375] = ptx_mul_lo(t[3], x[9]);
-    t[376] = ptx_mul_lo(t[3], x[10]);
-    t[377] = ptx_mul_lo(t[3], x[11]);
-    t[378] = ptx_mul_lo(t[3], x[12]);
-    t[379] = ptx_mul_lo(t[3], x[13]);
-    t[380] = ptx_mul_lo(t[3], t[382]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
-    t[376] = ptx_madc_hi_cc(cf, t[3], x[9], t[376]);
-    t[377] = ptx_madc_hi_cc(cf, t[3], x[10], t[377]);
-    t[378] = ptx_madc_hi_cc(cf, t[3], x[11], t[378]);
-    t[379] = ptx_madc_hi_cc(cf, t[3], x[12], t[379]);
-    t[380] = ptx_madc_hi(cf, t[3], x[13], t[380]);
-    t[383] = ptx_shr(t[3], 31u);
-    t[384] = ptx_sub(0u, t[383]);
-    t[385] = ptx_and(x[1], t[384]);
-    t[386] = ptx_and(x[2], t[384]);
-    t[387] = ptx_and(x[3], t[384]);
-    t[388] = ptx_and(x[4], t[384]);
-    t[389] = ptx_and(x[5], t[384]);
-    t[390] = ptx_and(x[6], t[384]);
-    t[391] = ptx_and(x[7], t[384]);
-    t[392] = ptx_and(x[8], t[384]);
-    t[393] = ptx_and(x[9], t[384]);
-    t[394] = ptx_and(x[10], t[384]);
-    t[395] = ptx_and(x[11], t[384]);
-    t[396] = ptx_and(x[12], t[384]);
-    t[397] = ptx_and(x[13], t[384]);
-    t[368] = ptx_sub_cc(cf, t[368], t[385]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[326] = ptx_shr(x[13], 31u);
+    t[327] = ptx_sub(0u, t[326]);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], x[7]);
+    t[319] = ptx_mul_lo(t[307], x[8]);
+    t[320] = ptx_mul_lo(t[307], x[9]);
+    t[321] = ptx_mul_lo(t[307], x[10]);
+    t[322] = ptx_mul_lo(t[307], x[11]);
+    t[323] = ptx_mul_lo(t[307], x[12]);
+    t[324] = ptx_mul_lo(t[307], x[13]);
+    t[325] = ptx_mul_lo(t[307], t[327]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[307], x[6], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[307], x[7], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[307], x[8], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[307], x[9], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[307], x[10], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[307], x[11], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[307], x[12], t[324]);
+    t[325] = ptx_madc_hi(cf, t[307], x[13], t[325]);
+    t[328] = ptx_shr(t[307], 31u);
+    t[329] = ptx_sub(0u, t[328]);
+    t[330] = ptx_and(x[1], t[329]);
+    t[331] = ptx_and(x[2], t[329]);
+    t[332] = ptx_and(x[3], t[329]);
+    t[333] = ptx_and(x[4], t[329]);
+    t[334] = ptx_and(x[5], t[329]);
+    t[335] = ptx_and(x[6], t[329]);
+    t[336] = ptx_and(x[7], t[329]);
+    t[337] = ptx_and(x[8], t[329]);
+    t[338] = ptx_and(x[9], t[329]);
+    t[339] = ptx_and(x[10], t[329]);
+    t[340] = ptx_and(x[11], t[329]);
+    t[341] = ptx_and(x[12], t[329]);
+    t[342] = ptx_and(x[13], t[329]);
+    t[313] = ptx_sub_cc(cf, t[313], t[330]);
+    t[314] = ptx_subc_cc(cf, t[314], t[331]);
+    t[315] = ptx_subc_cc(cf, t[315], t[332]);
+    t[316] = ptx_subc_cc(cf, t[316], t[333]);
+    t[317] = ptx_subc_cc(cf, t[317], t[334]);
+    t[318] = ptx_subc_cc(cf, t[318], t[335]);
+    t[319] = ptx_subc_cc(cf, t[319], t[336]);
+    t[320] = ptx_subc_cc(cf, t[320], t[337]);
+    t[321] = ptx_subc_cc(cf, t[321], t[338]);
+    t[322] = ptx_subc_cc(cf, t[322], t[339]);
+    t[323] = ptx_subc_cc(cf, t[323], t[340]);
+    t[324] = ptx_subc_cc(cf, t[324], t[341]);
+    t[325] = ptx_subc(cf, t[325], t[342]);
+    t[343] = ptx_shr(x[26], 31u);
+    t[344] = ptx_sub(0u, t[343]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[14], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[15], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[16], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[17], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[18], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[19], t[317]);
+    t[318] = ptx_madc_lo_cc(cf, t[308], x[20], t[318]);
+    t[319] = ptx_madc_lo_cc(cf, t[308], x[21], t[319]);
+    t[320] = ptx_madc_lo_cc(cf, t[308], x[22], t[320]);
+    t[321] = ptx_madc_lo_cc(cf, t[308], x[23], t[321]);
+    t[322] = ptx_madc_lo_cc(cf, t[308], x[24], t[322]);
+    t[323] = ptx_madc_lo_cc(cf, t[308], x[25], t[323]);
+    t[324] = ptx_madc_lo_cc(cf, t[308], x[26], t[324]);
+    t[325] = ptx_madc_lo(cf, t[308], t[344], t[325]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[14], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[15], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[16], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[17], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[18], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[308], x[19], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[308], x[20], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[308], x[21], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[308], x[22], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[308], x[23], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[308], x[24], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[308], x[25], t[324]);
+    t[325] = ptx_madc_hi(cf, t[308], x[26], t[325]);
+    t[345] = ptx_shr(t[308], 31u);
+    t[346] = ptx_sub(0u, t[345]);
+    t[347] = ptx_and(x[14], t[346]);
+    t[348] = ptx_and(x[15], t[346]);
+    t[349] = ptx_and(x[16], t[346]);
+    t[350] = ptx_and(x[17], t[346]);
+    t[351] = ptx_and(x[18], t[346]);
+    t[352] = ptx_and(x[19], t[346]);
+    t[353] = ptx_and(x[20], t[346]);
+    t[354] = ptx_and(x[21], t[346]);
+    t[355] = ptx_and(x[22], t[346]);
+    t[356] = ptx_and(x[23], t[346]);
+    t[357] = ptx_and(x[24], t[346]);
+    t[358] = ptx_and(x[25], t[346]);
+    t[359] = ptx_and(x[26], t[346]);
+    t[313] = ptx_sub_cc(cf, t[313], t[347]);
+    t[314] = ptx_subc_cc(cf, t[314], t[348]);
+    t[315] = ptx_subc_cc(cf, t[315], t[349]);
+    t[316] = ptx_subc_cc(cf, t[316], t[350]);
+    t[317] = ptx_subc_cc(cf, t[317], t[351]);
+    t[318] = ptx_subc_cc(cf, t[318], t[352]);
+    t[319] = ptx_subc_cc(cf, t[319], t[353]);
+    t[320] = ptx_subc_cc(cf, t[320], t[354]);
+    t[321] = ptx_subc_cc(cf, t[321], t[355]);
+    t[322] = ptx_subc_cc(cf, t[322], t[356]);
+    t[323] = ptx_subc_cc(cf, t[323], t[357]);
+    t[324] = ptx_subc_cc(cf, t[324], t[358]);
+    t[325] = ptx_subc(cf, t[325], t[359]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    y[7] = ptx_shf_r_clamp(t[318], t[319], 30u);
+    y[8] = ptx_shf_r_clamp(t[319], t[320], 30u);
+    y[9] = ptx_shf_r_clamp(t[320], t[321], 30u);
+    y[10] = ptx_shf_r_clamp(t[321], t[322], 30u);
+    y[11] = ptx_shf_r_clamp(t[322], t[323], 30u);
+    y[12] = ptx_shf_r_clamp(t[323], t[324], 30u);
+    y[13] = ptx_shf_r_clamp(t[324], t[325], 30u);
+    t[374] = ptx_shr(x[13], 31u);
+    t[375] = ptx_sub(0u, t[374]);
+    t[360] = ptx_mul_lo(t[309], x[1]);
+    t[361] = ptx_mul_lo(t[309], x[2]);
+    t[362] = ptx_mul_lo(t[309], x[3]);
+    t[363] = ptx_mul_lo(t[309], x[4]);
+    t[364] = ptx_mul_lo(t[309], x[5]);
+    t[365] = ptx_mul_lo(t[309], x[6]);
+    t[366] = ptx_mul_lo(t[309], x[7]);
+    t[367] = ptx_mul_lo(t[309], x[8]);
+    t[368] = ptx_mul_lo(t[309], x[9]);
+    t[369] = ptx_mul_lo(t[309], x[10]);
+    t[370] = ptx_mul_lo(t[309], x[11]);
+    t[371] = ptx_mul_lo(t[309], x[12]);
+    t[372] = ptx_mul_lo(t[309], x[13]);
+    t[373] = ptx_mul_lo(t[309], t[375]);
+    t[361] = ptx_mad_hi_cc(cf, t[309], x[1], t[361]);
+    t[362] = ptx_madc_hi_cc(cf, t[309], x[2], t[362]);
+    t[363] = ptx_madc_hi_cc(cf, t[309], x[3], t[363]);
+    t[364] = ptx_madc_hi_cc(cf, t[309], x[4], t[364]);
+    t[365] = ptx_madc_hi_cc(cf, t[309], x[5], t[365]);
+    t[366] = ptx_madc_hi_cc(cf, t[309], x[6], t[366]);
+    t[367] = ptx_madc_hi_cc(cf, t[309], x[7], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[309], x[8], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[309], x[9], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[309], x[10], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[309], x[11], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[309], x[12], t[372]);
+    t[373] = ptx_madc_hi(cf, t[309], x[13], t[373]);
+    t[376] = ptx_shr(t[309], 31u);
+    t[377] = ptx_sub(0u, t[376]);
+    t[378] = ptx_and(x[1], t[377]);
+    t[379] = ptx_and(x[2], t[377]);
+    t[380] = ptx_and(x[3], t[377]);
+    t[381] = ptx_and(x[4], t[377]);
+    t[382] = ptx_and(x[5], t[377]);
+    t[383] = ptx_and(x[6], t[377]);
+    t[384] = ptx_and(x[7], t[377]);
+    t[385] = ptx_and(x[8], t[377]);
+    t[386] = ptx_and(x[9], t[377]);
+    t[387] = ptx_and(x[10], t[377]);
+    t[388] = ptx_and(x[11], t[377]);
+    t[389] = ptx_and(x[12], t[377]);
+    t[390] = ptx_and(x[13], t[377]);
+    t[361] = ptx_sub_cc(cf, t[361], t[378]);
+    t[362] = ptx_subc_cc(cf, t[362], t[379]);
+    t[363] = ptx_subc_cc(cf, t[363], t[380]);
+    t[364] = ptx_subc_cc(cf, t[364], t[381]);
+    t[365] = ptx_subc_cc(cf, t[365], t[382]);
+    t[366] = ptx_subc_cc(cf, t[366], t[383]);
+    t[367] = ptx_subc_cc(cf, t[367], t[384]);
+    t[368] = ptx_subc_cc(cf, t[368], t[385]);
     t[369] = ptx_subc_cc(cf, t[369], t[386]);
     t[370] = ptx_subc_cc(cf, t[370], t[387]);
     t[371] = ptx_subc_cc(cf, t[371], t[388]);
     t[372] = ptx_subc_cc(cf, t[372], t[389]);
-    t[373] = ptx_subc_cc(cf, t[373], t[390]);
-    t[374] = ptx_subc_cc(cf, t[374], t[391]);
-    t[375] = ptx_subc_cc(cf, t[375], t[392]);
-    t[376] = ptx_subc_cc(cf, t[376], t[393]);
-    t[377] = ptx_subc_cc(cf, t[377], t[394]);
-    t[378] = ptx_subc_cc(cf, t[378], t[395]);
-    t[379] = ptx_subc_cc(cf, t[379], t[396]);
-    t[380] = ptx_subc(cf, t[380], t[397]);
-    t[398] = ptx_shr(x[26], 31u);
-    t[399] = ptx_sub(0u, t[398]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[14], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[15], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[16], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[17], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[18], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[19], t[372]);
-    t[373] = ptx_madc_lo_cc(cf, t[4], x[20], t[373]);
-    t[374] = ptx_madc_lo_cc(cf, t[4], x[21], t[374]);
-    t[375] = ptx_madc_lo_cc(cf, t[4], x[22], t[375]);
-    t[376] = ptx_madc_lo_cc(cf, t[4], x[23], t[376]);
-    t[377] = ptx_madc_lo_cc(cf, t[4], x[24], t[377]);
-    t[378] = ptx_madc_lo_cc(cf, t[4], x[25], t[378]);
-    t[379] = ptx_madc_lo_cc(cf, t[4], x[26], t[379]);
-    t[380] = ptx_madc_lo(cf, t[4], t[399], t[380]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[14], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[15], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[16], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[17], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[18], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[4], x[19], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[4], x[20], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[4], x[21], t[375]);
-    t[376] = ptx_madc_hi_cc(cf, t[4], x[22], t[376]);
-    t[377] = ptx_madc_hi_cc(cf, t[4], x[23], t[377]);
-    t[378] = ptx_madc_hi_cc(cf, t[4], x[24], t[378]);
-    t[379] = ptx_madc_hi_cc(cf, t[4], x[25], t[379]);
-    t[380] = ptx_madc_hi(cf, t[4], x[26], t[380]);
-    t[400] = ptx_shr(t[4], 31u);
-    t[401] = ptx_sub(0u, t[400]);
-    t[402] = ptx_and(x[14], t[401]);
-    t[403] = ptx_and(x[15], t[401]);
-    t[404] = ptx_and(x[16], t[401]);
-    t[405] = ptx_and(x[17], t[401]);
-    t[406] = ptx_and(x[18], t[401]);
-    t[407] = ptx_and(x[19], t[401]);
-    t[408] = ptx_and(x[20], t[401]);
-    t[409] = ptx_and(x[21], t[401]);
-    t[410] = ptx_and(x[22], t[401]);
-    t[411] = ptx_and(x[23], t[401]);
-    t[412] = ptx_and(x[24], t[401]);
-    t[413] = ptx_and(x[25], t[401]);
-    t[414] = ptx_and(x[26], t[401]);
-    t[368] = ptx_sub_cc(cf, t[368], t[402]);
+    t[373] = ptx_subc(cf, t[373], t[390]);
+    t[391] = ptx_shr(x[26], 31u);
+    t[392] = ptx_sub(0u, t[391]);
+    t[360] = ptx_mad_lo_cc(cf, t[310], x[14], t[360]);
+    t[361] = ptx_madc_lo_cc(cf, t[310], x[15], t[361]);
+    t[362] = ptx_madc_lo_cc(cf, t[310], x[16], t[362]);
+    t[363] = ptx_madc_lo_cc(cf, t[310], x[17], t[363]);
+    t[364] = ptx_madc_lo_cc(cf, t[310], x[18], t[364]);
+    t[365] = ptx_madc_lo_cc(cf, t[310], x[19], t[365]);
+    t[366] = ptx_madc_lo_cc(cf, t[310], x[20], t[366]);
+    t[367] = ptx_madc_lo_cc(cf, t[310], x[21], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[310], x[22], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[310], x[23], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[310], x[24], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[310], x[25], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[310], x[26], t[372]);
+    t[373] = ptx_madc_lo(cf, t[310], t[392], t[373]);
+    t[361] = ptx_mad_hi_cc(cf, t[310], x[14], t[361]);
+    t[362] = ptx_madc_hi_cc(cf, t[310], x[15], t[362]);
+    t[363] = ptx_madc_hi_cc(cf, t[310], x[16], t[363]);
+    t[364] = ptx_madc_hi_cc(cf, t[310], x[17], t[364]);
+    t[365] = ptx_madc_hi_cc(cf, t[310], x[18], t[365]);
+    t[366] = ptx_madc_hi_cc(cf, t[310], x[19], t[366]);
+    t[367] = ptx_madc_hi_cc(cf, t[310], x[20], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[310], x[21], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[310], x[22], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[310], x[23], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[310], x[24], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[310], x[25], t[372]);
+    t[373] = ptx_madc_hi(cf, t[310], x[26], t[373]);
+    t[393] = ptx_shr(t[310], 31u);
+    t[394] = ptx_sub(0u, t[393]);
+    t[395] = ptx_and(x[14], t[394]);
+    t[396] = ptx_and(x[15], t[394]);
+    t[397] = ptx_and(x[16], t[394]);
+    t[398] = ptx_and(x[17], t[394]);
+    t[399] = ptx_and(x[18], t[394]);
+    t[400] = ptx_and(x[19], t[394]);
+    t[401] = ptx_and(x[20], t[394]);
+    t[402] = ptx_and(x[21], t[394]);
+    t[403] = ptx_and(x[22], t[394]);
+    t[404] = ptx_and(x[23], t[394]);
+    t[405] = ptx_and(x[24], t[394]);
+    t[406] = ptx_and(x[25], t[394]);
+    t[407] = ptx_and(x[26], t[394]);
+    t[361] = ptx_sub_cc(cf, t[361], t[395]);
+    t[362] = ptx_subc_cc(cf, t[362], t[396]);
+    t[363] = ptx_subc_cc(cf, t[363], t[397]);
+    t[364] = ptx_subc_cc(cf, t[364], t[398]);
+    t[365] = ptx_subc_cc(cf, t[365], t[399]);
+    t[366] = ptx_subc_cc(cf, t[366], t[400]);
+    t[367] = ptx_subc_cc(cf, t[367], t[401]);
+    t[368] = ptx_subc_cc(cf, t[368], t[402]);
     t[369] = ptx_subc_cc(cf, t[369], t[403]);
     t[370] = ptx_subc_cc(cf, t[370], t[404]);
     t[371] = ptx_subc_cc(cf, t[371], t[405]);
     t[372] = ptx_subc_cc(cf, t[372], t[406]);
-    t[373] = ptx_subc_cc(cf, t[373], t[407]);
-    t[374] = ptx_subc_cc(cf, t[374], t[408]);
-    t[375] = ptx_subc_cc(cf, t[375], t[409]);
-    t[376] = ptx_subc_cc(cf, t[376], t[410]);
-    t[377] = ptx_subc_cc(cf, t[377], t[411]);
-    t[378] = ptx_subc_cc(cf, t[378], t[412]);
-    t[379] = ptx_subc_cc(cf, t[379], t[413]);
-    t[380] = ptx_subc(cf, t[380], t[414]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
-    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
-    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
-    y[10] = ptx_shf_r_clamp(t[376], t[377], 30u);
-    y[11] = ptx_shf_r_clamp(t[377], t[378], 30u);
-    y[12] = ptx_shf_r_clamp(t[378], t[379], 30u);
-    y[13] = ptx_shf_r_clamp(t[379], t[380], 30u);
-    t[429] = ptx_shr(x[13], 31u);
-    t[430] = ptx_sub(0u, t[429]);
-    t[415] = ptx_mul_lo(t[5], x[1]);
-    t[416] = ptx_mul_lo(t[5], x[2]);
-    t[417] = ptx_mul_lo(t[5], x[3]);
-    t[418] = ptx_mul_lo(t[5], x[4]);
-    t[419] = ptx_mul_lo(t[5], x[5]);
-    t[420] = ptx_mul_lo(t[5], x[6]);
-    t[421] = ptx_mul_lo(t[5], x[7]);
-    t[422] = ptx_mul_lo(t[5], x[8]);
-    t[423] = ptx_mul_lo(t[5], x[9]);
-    t[424] = ptx_mul_lo(t[5], x[10]);
-    t[425] = ptx_mul_lo(t[5], x[11]);
-    t[426] = ptx_mul_lo(t[5], x[12]);
-    t[427] = ptx_mul_lo(t[5], x[13]);
-    t[428] = ptx_mul_lo(t[5], t[430]);
-    t[416] = ptx_mad_hi_cc(cf, t[5], x[1], t[416]);
-    t[417] = ptx_madc_hi_cc(cf, t[5], x[2], t[417]);
-    t[418] = ptx_madc_hi_cc(cf, t[5], x[3], t[418]);
-    t[419] = ptx_madc_hi_cc(cf, t[5], x[4], t[419]);
-    t[420] = ptx_madc_hi_cc(cf, t[5], x[5], t[420]);
-    t[421] = ptx_madc_hi_cc(cf, t[5], x[6], t[421]);
-    t[422] = ptx_madc_hi_cc(cf, t[5], x[7], t[422]);
-    t[423] = ptx_madc_hi_cc(cf, t[5], x[8], t[423]);
-    t[424] = ptx_madc_hi_cc(cf, t[5], x[9], t[424]);
-    t[425] = ptx_madc_hi_cc(cf, t[5], x[10], t[425]);
-    t[426] = ptx_madc_hi_cc(cf, t[5], x[11], t[426]);
-    t[427] = ptx_madc_hi_cc(cf, t[5], x[12], t[427]);
-    t[428] = ptx_madc_hi(cf, t[5], x[13], t[428]);
-    t[431] = ptx_shr(t[5], 31u);
-    t[432] = ptx_sub(0u, t[431]);
-    t[433] = ptx_and(x[1], t[432]);
-    t[434] = ptx_and(x[2], t[432]);
-    t[435] = ptx_and(x[3], t[432]);
-    t[436] = ptx_and(x[4], t[432]);
-    t[437] = ptx_and(x[5], t[432]);
-    t[438] = ptx_and(x[6], t[432]);
-    t[439] = ptx_and(x[7], t[432]);
-    t[440] = ptx_and(x[8], t[432]);
-    t[441] = ptx_and(x[9], t[432]);
-    t[442] = ptx_and(x[10], t[432]);
-    t[443] = ptx_and(x[11], t[432]);
-    t[444] = ptx_and(x[12], t[432]);
-    t[445] = ptx_and(x[13], t[432]);
-    t[416] = ptx_sub_cc(cf, t[416], t[433]);
-    t[417] = ptx_subc_cc(cf, t[417], t[434]);
-    t[418] = ptx_subc_cc(cf, t[418], t[435]);
-    t[419] = ptx_subc_cc(cf, t[419], t[436]);
-    t[420] = ptx_subc_cc(cf, t[420], t[437]);
-    t[421] = ptx_subc_cc(cf, t[421], t[438]);
-    t[422] = ptx_subc_cc(cf, t[422], t[439]);
-    t[423] = ptx_subc_cc(cf, t[423], t[440]);
-    t[424] = ptx_subc_cc(cf, t[424], t[441]);
-    t[425] = ptx_subc_cc(cf, t[425], t[442]);
-    t[426] = ptx_subc_cc(cf, t[426], t[443]);
-    t[427] = ptx_subc_cc(cf, t[427], t[444]);
-    t[428] = ptx_subc(cf, t[428], t[445]);
-    t[446] = ptx_shr(x[26], 31u);
-    t[447] = ptx_sub(0u, t[446]);
-    t[415] = ptx_mad_lo_cc(cf, t[6], x[14], t[415]);
-    t[416] = ptx_madc_lo_cc(cf, t[6], x[15], t[416]);
-    t[417] = ptx_madc_lo_cc(cf, t[6], x[16], t[417]);
-    t[418] = ptx_madc_lo_cc(cf, t[6], x[17], t[418]);
-    t[419] = ptx_madc_lo_cc(cf, t[6], x[18], t[419]);
-    t[420] = ptx_madc_lo_cc(cf, t[6], x[19], t[420]);
-    t[421] = ptx_madc_lo_cc(cf, t[6], x[20], t[421]);
-    t[422] = ptx_madc_lo_cc(cf, t[6], x[21], t[422]);
-    t[423] = ptx_madc_lo_cc(cf, t[6], x[22], t[423]);
-    t[424] = ptx_madc_lo_cc(cf, t[6], x[23], t[424]);
-    t[425] = ptx_madc_lo_cc(cf, t[6], x[24], t[425]);
-    t[426] = ptx_madc_lo_cc(cf, t[6], x[25], t[426]);
-    t[427] = ptx_madc_lo_cc(cf, t[6], x[26], t[427]);
-    t[428] = ptx_madc_lo(cf, t[6], t[447], t[428]);
-    t[416] = ptx_mad_hi_cc(cf, t[6], x[14], t[416]);
-    t[417] = ptx_madc_hi_cc(cf, t[6], x[15], t[417]);
-    t[418] = ptx_madc_hi_cc(cf, t[6], x[16], t[418]);
-    t[419] = ptx_madc_hi_cc(cf, t[6], x[17], t[419]);
-    t[420] = ptx_madc_hi_cc(cf, t[6], x[18], t[420]);
-    t[421] = ptx_madc_hi_cc(cf, t[6], x[19], t[421]);
-    t[422] = ptx_madc_hi_cc(cf, t[6], x[20], t[422]);
-    t[423] = ptx_madc_hi_cc(cf, t[6], x[21], t[423]);
-    t[424] = ptx_madc_hi_cc(cf, t[6], x[22], t[424]);
-    t[425] = ptx_madc_hi_cc(cf, t[6], x[23], t[425]);
-    t[426] = ptx_madc_hi_cc(cf, t[6], x[24], t[426]);
-    t[427] = ptx_madc_hi_cc(cf, t[6], x[25], t[427]);
-    t[428] = ptx_madc_hi(cf, t[6], x[26], t[428]);
-    t[448] = ptx_shr(t[6], 31u);
-    t[449] = ptx_sub(0u, t[448]);
-    t[450] = ptx_and(x[14], t[449]);
-    t[451] = ptx_and(x[15], t[449]);
-    t[452] = ptx_and(x[16], t[449]);
-    t[453] = ptx_and(x[17], t[449]);
-    t[454] = ptx_and(x[18], t[449]);
-    t[455] = ptx_and(x[19], t[449]);
-    t[456] = ptx_and(x[20], t[449]);
-    t[457] = ptx_and(x[21], t[449]);
-    t[458] = ptx_and(x[22], t[449]);
-    t[459] = ptx_and(x[23], t[449]);
-    t[460] = ptx_and(x[24], t[449]);
-    t[461] = ptx_and(x[25], t[449]);
-    t[462] = ptx_and(x[26], t[449]);
-    t[416] = ptx_sub_cc(cf, t[416], t[450]);
-    t[417] = ptx_subc_cc(cf, t[417], t[451]);
-    t[418] = ptx_subc_cc(cf, t[418], t[452]);
-    t[419] = ptx_subc_cc(cf, t[419], t[453]);
-    t[420] = ptx_subc_cc(cf, t[420], t[454]);
-    t[421] = ptx_subc_cc(cf, t[421], t[455]);
-    t[422] = ptx_subc_cc(cf, t[422], t[456]);
-    t[423] = ptx_subc_cc(cf, t[423], t[457]);
-    t[424] = ptx_subc_cc(cf, t[424], t[458]);
-    t[425] = ptx_subc_cc(cf, t[425], t[459]);
-    t[426] = ptx_subc_cc(cf, t[426], t[460]);
-    t[427] = ptx_subc_cc(cf, t[427], t[461]);
-    t[428] = ptx_subc(cf, t[428], t[462]);
-    y[14] = ptx_shf_r_clamp(t[415], t[416], 30u);
-    y[15] = ptx_shf_r_clamp(t[416], t[417], 30u);
-    y[16] = ptx_shf_r_clamp(t[417], t[418], 30u);
-    y[17] = ptx_shf_r_clamp(t[418], t[419], 30u);
-    y[18] = ptx_shf_r_clamp(t[419], t[420], 30u);
-    y[19] = ptx_shf_r_clamp(t[420], t[421], 30u);
-    y[20] = ptx_shf_r_clamp(t[421], t[422], 30u);
-    y[21] = ptx_shf_r_clamp(t[422], t[423], 30u);
-    y[22] = ptx_shf_r_clamp(t[423], t[424], 30u);
-    y[23] = ptx_shf_r_clamp(t[424], t[425], 30u);
-    y[24] = ptx_shf_r_clamp(t[425], t[426], 30u);
-    y[25] = ptx_shf_r_clamp(t[426], t[427], 30u);
-    y[26] = ptx_shf_r_clamp(t[427], t[428], 30u);
+    t[373] = ptx_subc(cf, t[373], t[407]);
+    y[14] = ptx_shf_r_clamp(t[360], t[361], 30u);
+    y[15] = ptx_shf_r_clamp(t[361], t[362], 30u);
+    y[16] = ptx_shf_r_clamp(t[362], t[363], 30u);
+    y[17] = ptx_shf_r_clamp(t[363], t[364], 30u);
+    y[18] = ptx_shf_r_clamp(t[364], t[365], 30u);
+    y[19] = ptx_shf_r_clamp(t[365], t[366], 30u);
+    y[20] = ptx_shf_r_clamp(t[366], t[367], 30u);
+    y[21] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[22] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[23] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[24] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[25] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[26] = ptx_shf_r_clamp(t[372], t[373], 30u);
   }
 #endif
 };
@@ -31978,7 +31620,7 @@ struct modinv_start {
 #endif
 };
 
-// modinv_round: a step that the loops below call; 1622 instructions.
+// modinv_round: a step that the loops below call; 1443 instructions.
 struct modinv_round {
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 51;
@@ -31986,76 +31628,79 @@ struct modinv_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<687>;\n\t"
-        "mov.b32 t0, %51;\n\t"
+        ".reg .u32 t<632>;\n\t"
+        "sub.u32 t0, 0, %51;\n\t"
         "mov.b32 t1, %52;\n\t"
         "mov.b32 t2, %65;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -32066,86 +31711,84 @@ struct modinv_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -32156,416 +31799,388 @@ struct modinv_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -32573,89 +32188,87 @@ struct modinv_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -32663,952 +32276,802 @@ struct modinv_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
-        "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t381, %64, 31;\n\t"
-        "sub.u32 t382, 0, t381;\n\t"
-        "mul.lo.u32 t367, t3, %52;\n\t"
-        "mul.lo.u32 t368, t3, %53;\n\t"
-        "mul.lo.u32 t369, t3, %54;\n\t"
-        "mul.lo.u32 t370, t3, %55;\n\t"
-        "mul.lo.u32 t371, t3, %56;\n\t"
-        "mul.lo.u32 t372, t3, %57;\n\t"
-        "mul.lo.u32 t373, t3, %58;\n\t"
-        "mul.lo.u32 t374, t3, %59;\n\t"
-        "mul.lo.u32 t375, t3, %60;\n\t"
-        "mul.lo.u32 t376, t3, %61;\n\t"
-        "mul.lo.u32 t377, t3, %62;\n\t"
-        "mul.lo.u32 t378, t3, %63;\n\t"
-        "mul.lo.u32 t379, t3, %64;\n\t"
-        "mul.lo.u32 t380, t3, t382;\n\t"
-        "mad.hi.cc.u32 t368, t3, %52, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %53, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %54, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %55, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %56, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %57, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %58, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %59, t375;\n\t"
-        "madc.hi.cc.u32 t376, t3, %60, t376;\n\t"
-        "madc.hi.cc.u32 t377, t3, %61, t377;\n\t"
-        "madc.hi.cc.u32 t378, t3, %62, t378;\n\t"
-        "madc.hi.cc.u32 t379, t3, %63, t379;\n\t"
-        "madc.hi.u32 t380, t3, %64, t380;\n\t"
-        "shr.b32 t383, t3, 31;\n\t"
-        "sub.u32 t384, 0, t383;\n\t"
-        "and.b32 t385, %52, t384;\n\t"
-        "and.b32 t386, %53, t384;\n\t"
-        "and.b32 t387, %54, t384;\n\t"
-        "and.b32 t388, %55, t384;\n\t"
-        "and.b32 t389, %56, t384;\n\t"
-        "and.b32 t390, %57, t384;\n\t"
-        "and.b32 t391, %58, t384;\n\t"
-        "and.b32 t392, %59, t384;\n\t"
-        "and.b32 t393, %60, t384;\n\t"
-        "and.b32 t394, %61, t384;\n\t"
-        "and.b32 t395, %62, t384;\n\t"
-        "and.b32 t396, %63, t384;\n\t"
-        "and.b32 t397, %64, t384;\n\t"
-        "sub.cc.u32 t368, t368, t385;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t326, %64, 31;\n\t"
+        "sub.u32 t327, 0, t326;\n\t"
+        "mul.lo.u32 t312, t307, %52;\n\t"
+        "mul.lo.u32 t313, t307, %53;\n\t"
+        "mul.lo.u32 t314, t307, %54;\n\t"
+        "mul.lo.u32 t315, t307, %55;\n\t"
+        "mul.lo.u32 t316, t307, %56;\n\t"
+        "mul.lo.u32 t317, t307, %57;\n\t"
+        "mul.lo.u32 t318, t307, %58;\n\t"
+        "mul.lo.u32 t319, t307, %59;\n\t"
+        "mul.lo.u32 t320, t307, %60;\n\t"
+        "mul.lo.u32 t321, t307, %61;\n\t"
+        "mul.lo.u32 t322, t307, %62;\n\t"
+        "mul.lo.u32 t323, t307, %63;\n\t"
+        "mul.lo.u32 t324, t307, %64;\n\t"
+        "mul.lo.u32 t325, t307, t327;\n\t"
+        "mad.hi.cc.u32 t313, t307, %52, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %53, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %54, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %55, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %56, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %57, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %58, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %59, t320;\n\t"
+        "madc.hi.cc.u32 t321, t307, %60, t321;\n\t"
+        "madc.hi.cc.u32 t322, t307, %61, t322;\n\t"
+        "madc.hi.cc.u32 t323, t307, %62, t323;\n\t"
+        "madc.hi.cc.u32 t324, t307, %63, t324;\n\t"
+        "madc.hi.u32 t325, t307, %64, t325;\n\t"
+        "shr.b32 t328, t307, 31;\n\t"
+        "sub.u32 t329, 0, t328;\n\t"
+        "and.b32 t330, %52, t329;\n\t"
+        "and.b32 t331, %53, t329;\n\t"
+        "and.b32 t332, %54, t329;\n\t"
+        "and.b32 t333, %55, t329;\n\t"
+        "and.b32 t334, %56, t329;\n\t"
+        "and.b32 t335, %57, t329;\n\t"
+        "and.b32 t336, %58, t329;\n\t"
+        "and.b32 t337, %59, t329;\n\t"
+        "and.b32 t338, %60, t329;\n\t"
+        "and.b32 t339, %61, t329;\n\t"
+        "and.b32 t340, %62, t329;\n\t"
+        "and.b32 t341, %63, t329;\n\t"
+        "and.b32 t342, %64, t329;\n\t"
+        "sub.cc.u32 t313, t313, t330;\n\t"
+        "subc.cc.u32 t314, t314, t331;\n\t"
+        "subc.cc.u32 t315, t315, t332;\n\t"
+        "subc.cc.u32 t316, t316, t333;\n\t"
+        "subc.cc.u32 t317, t317, t334;\n\t"
+        "subc.cc.u32 t318, t318, t335;\n\t"
+        "subc.cc.u32 t319, t319, t336;\n\t"
+        "subc.cc.u32 t320, t320, t337;\n\t"
+        "subc.cc.u32 t321, t321, t338;\n\t"
+        "subc.cc.u32 t322, t322, t339;\n\t"
+        "subc.cc.u32 t323, t323, t340;\n\t"
+        "subc.cc.u32 t324, t324, t341;\n\t"
+        "subc.u32 t325, t325, t342;\n\t"
+        "shr.b32 t343, %77, 31;\n\t"
+        "sub.u32 t344, 0, t343;\n\t"
+        "mad.lo.cc.u32 t312, t308, %65, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %66, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %67, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %68, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %69, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %70, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %71, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %72, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %73, t320;\n\t"
+        "madc.lo.cc.u32 t321, t308, %74, t321;\n\t"
+        "madc.lo.cc.u32 t322, t308, %75, t322;\n\t"
+        "madc.lo.cc.u32 t323, t308, %76, t323;\n\t"
+        "madc.lo.cc.u32 t324, t308, %77, t324;\n\t"
+        "madc.lo.u32 t325, t308, t344, t325;\n\t"
+        "mad.hi.cc.u32 t313, t308, %65, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %66, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %67, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %68, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %69, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %70, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %71, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %72, t320;\n\t"
+        "madc.hi.cc.u32 t321, t308, %73, t321;\n\t"
+        "madc.hi.cc.u32 t322, t308, %74, t322;\n\t"
+        "madc.hi.cc.u32 t323, t308, %75, t323;\n\t"
+        "madc.hi.cc.u32 t324, t308, %76, t324;\n\t"
+        "madc.hi.u32 t325, t308, %77, t325;\n\t"
+        "shr.b32 t345, t308, 31;\n\t"
+        "sub.u32 t346, 0, t345;\n\t"
+        "and.b32 t347, %65, t346;\n\t"
+        "and.b32 t348, %66, t346;\n\t"
+        "and.b32 t349, %67, t346;\n\t"
+        "and.b32 t350, %68, t346;\n\t"
+        "and.b32 t351, %69, t346;\n\t"
+        "and.b32 t352, %70, t346;\n\t"
+        "and.b32 t353, %71, t346;\n\t"
+        "and.b32 t354, %72, t346;\n\t"
+        "and.b32 t355, %73, t346;\n\t"
+        "and.b32 t356, %74, t346;\n\t"
+        "and.b32 t357, %75, t346;\n\t"
+        "and.b32 t358, %76, t346;\n\t"
+        "and.b32 t359, %77, t346;\n\t"
+        "sub.cc.u32 t313, t313, t347;\n\t"
+        "subc.cc.u32 t314, t314, t348;\n\t"
+        "subc.cc.u32 t315, t315, t349;\n\t"
+        "subc.cc.u32 t316, t316, t350;\n\t"
+        "subc.cc.u32 t317, t317, t351;\n\t"
+        "subc.cc.u32 t318, t318, t352;\n\t"
+        "subc.cc.u32 t319, t319, t353;\n\t"
+        "subc.cc.u32 t320, t320, t354;\n\t"
+        "subc.cc.u32 t321, t321, t355;\n\t"
+        "subc.cc.u32 t322, t322, t356;\n\t"
+        "subc.cc.u32 t323, t323, t357;\n\t"
+        "subc.cc.u32 t324, t324, t358;\n\t"
+        "subc.u32 t325, t325, t359;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shf.r.clamp.b32 %10, t321, t322, 30;\n\t"
+        "shf.r.clamp.b32 %11, t322, t323, 30;\n\t"
+        "shf.r.clamp.b32 %12, t323, t324, 30;\n\t"
+        "shf.r.clamp.b32 %13, t324, t325, 30;\n\t"
+        "shr.b32 t374, %64, 31;\n\t"
+        "sub.u32 t375, 0, t374;\n\t"
+        "mul.lo.u32 t360, t309, %52;\n\t"
+        "mul.lo.u32 t361, t309, %53;\n\t"
+        "mul.lo.u32 t362, t309, %54;\n\t"
+        "mul.lo.u32 t363, t309, %55;\n\t"
+        "mul.lo.u32 t364, t309, %56;\n\t"
+        "mul.lo.u32 t365, t309, %57;\n\t"
+        "mul.lo.u32 t366, t309, %58;\n\t"
+        "mul.lo.u32 t367, t309, %59;\n\t"
+        "mul.lo.u32 t368, t309, %60;\n\t"
+        "mul.lo.u32 t369, t309, %61;\n\t"
+        "mul.lo.u32 t370, t309, %62;\n\t"
+        "mul.lo.u32 t371, t309, %63;\n\t"
+        "mul.lo.u32 t372, t309, %64;\n\t"
+        "mul.lo.u32 t373, t309, t375;\n\t"
+        "mad.hi.cc.u32 t361, t309, %52, t361;\n\t"
+        "madc.hi.cc.u32 t362, t309, %53, t362;\n\t"
+        "madc.hi.cc.u32 t363, t309, %54, t363;\n\t"
+        "madc.hi.cc.u32 t364, t309, %55, t364;\n\t"
+        "madc.hi.cc.u32 t365, t309, %56, t365;\n\t"
+        "madc.hi.cc.u32 t366, t309, %57, t366;\n\t"
+        "madc.hi.cc.u32 t367, t309, %58, t367;\n\t"
+        "madc.hi.cc.u32 t368, t309, %59, t368;\n\t"
+        "madc.hi.cc.u32 t369, t309, %60, t369;\n\t"
+        "madc.hi.cc.u32 t370, t309, %61, t370;\n\t"
+        "madc.hi.cc.u32 t371, t309, %62, t371;\n\t"
+        "madc.hi.cc.u32 t372, t309, %63, t372;\n\t"
+        "madc.hi.u32 t373, t309, %64, t373;\n\t"
+        "shr.b32 t376, t309, 31;\n\t"
+        "sub.u32 t377, 0, t376;\n\t"
+        "and.b32 t378, %52, t377;\n\t"
+        "and.b32 t379, %53, t377;\n\t"
+        "and.b32 t380, %54, t377;\n\t"
+        "and.b32 t381, %55, t377;\n\t"
+        "and.b32 t382, %56, t377;\n\t"
+        "and.b32 t383, %57, t377;\n\t"
+        "and.b32 t384, %58, t377;\n\t"
+        "and.b32 t385, %59, t377;\n\t"
+        "and.b32 t386, %60, t377;\n\t"
+        "and.b32 t387, %61, t377;\n\t"
+        "and.b32 t388, %62, t377;\n\t"
+        "and.b32 t389, %63, t377;\n\t"
+        "and.b32 t390, %64, t377;\n\t"
+        "sub.cc.u32 t361, t361, t378;\n\t"
+        "subc.cc.u32 t362, t362, t379;\n\t"
+        "subc.cc.u32 t363, t363, t380;\n\t"
+        "subc.cc.u32 t364, t364, t381;\n\t"
+        "subc.cc.u32 t365, t365, t382;\n\t"
+        "subc.cc.u32 t366, t366, t383;\n\t"
+        "subc.cc.u32 t367, t367, t384;\n\t"
+        "subc.cc.u32 t368, t368, t385;\n\t"
         "subc.cc.u32 t369, t369, t386;\n\t"
         "subc.cc.u32 t370, t370, t387;\n\t"
         "subc.cc.u32 t371, t371, t388;\n\t"
         "subc.cc.u32 t372, t372, t389;\n\t"
-        "subc.cc.u32 t373, t373, t390;\n\t"
-        "subc.cc.u32 t374, t374, t391;\n\t"
-        "subc.cc.u32 t375, t375, t392;\n\t"
-        "subc.cc.u32 t376, t376, t393;\n\t"
-        "subc.cc.u32 t377, t377, t394;\n\t"
-        "subc.cc.u32 t378, t378, t395;\n\t"
-        "subc.cc.u32 t379, t379, t396;\n\t"
-        "subc.u32 t380, t380, t397;\n\t"
-        "shr.b32 t398, %77, 31;\n\t"
-        "sub.u32 t399, 0, t398;\n\t"
-        "mad.lo.cc.u32 t367, t4, %65, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %66, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %67, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %68, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %69, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %70, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %71, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %72, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %73, t375;\n\t"
-        "madc.lo.cc.u32 t376, t4, %74, t376;\n\t"
-        "madc.lo.cc.u32 t377, t4, %75, t377;\n\t"
-        "madc.lo.cc.u32 t378, t4, %76, t378;\n\t"
-        "madc.lo.cc.u32 t379, t4, %77, t379;\n\t"
-        "madc.lo.u32 t380, t4, t399, t380;\n\t"
-        "mad.hi.cc.u32 t368, t4, %65, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %66, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %67, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %68, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %69, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %70, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %71, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %72, t375;\n\t"
-        "madc.hi.cc.u32 t376, t4, %73, t376;\n\t"
-        "madc.hi.cc.u32 t377, t4, %74, t377;\n\t"
-        "madc.hi.cc.u32 t378, t4, %75, t378;\n\t"
-        "madc.hi.cc.u32 t379, t4, %76, t379;\n\t"
-        "madc.hi.u32 t380, t4, %77, t380;\n\t"
-        "shr.b32 t400, t4, 31;\n\t"
-        "sub.u32 t401, 0, t400;\n\t"
-        "and.b32 t402, %65, t401;\n\t"
-        "and.b32 t403, %66, t401;\n\t"
-        "and.b32 t404, %67, t401;\n\t"
-        "and.b32 t405, %68, t401;\n\t"
-        "and.b32 t406, %69, t401;\n\t"
-        "and.b32 t407, %70, t401;\n\t"
-        "and.b32 t408, %71, t401;\n\t"
-        "and.b32 t409, %72, t401;\n\t"
-        "and.b32 t410, %73, t401;\n\t"
-        "and.b32 t411, %74, t401;\n\t"
-        "and.b32 t412, %75, t401;\n\t"
-        "and.b32 t413, %76, t401;\n\t"
-        "and.b32 t414, %77, t401;\n\t"
-        "sub.cc.u32 t368, t368, t402;\n\t"
+        "subc.u32 t373, t373, t390;\n\t"
+        "shr.b32 t391, %77, 31;\n\t"
+        "sub.u32 t392, 0, t391;\n\t"
+        "mad.lo.cc.u32 t360, t310, %65, t360;\n\t"
+        "madc.lo.cc.u32 t361, t310, %66, t361;\n\t"
+        "madc.lo.cc.u32 t362, t310, %67, t362;\n\t"
+        "madc.lo.cc.u32 t363, t310, %68, t363;\n\t"
+        "madc.lo.cc.u32 t364, t310, %69, t364;\n\t"
+        "madc.lo.cc.u32 t365, t310, %70, t365;\n\t"
+        "madc.lo.cc.u32 t366, t310, %71, t366;\n\t"
+        "madc.lo.cc.u32 t367, t310, %72, t367;\n\t"
+        "madc.lo.cc.u32 t368, t310, %73, t368;\n\t"
+        "madc.lo.cc.u32 t369, t310, %74, t369;\n\t"
+        "madc.lo.cc.u32 t370, t310, %75, t370;\n\t"
+        "madc.lo.cc.u32 t371, t310, %76, t371;\n\t"
+        "madc.lo.cc.u32 t372, t310, %77, t372;\n\t"
+        "madc.lo.u32 t373, t310, t392, t373;\n\t"
+        "mad.hi.cc.u32 t361, t310, %65, t361;\n\t"
+        "madc.hi.cc.u32 t362, t310, %66, t362;\n\t"
+        "madc.hi.cc.u32 t363, t310, %67, t363;\n\t"
+        "madc.hi.cc.u32 t364, t310, %68, t364;\n\t"
+        "madc.hi.cc.u32 t365, t310, %69, t365;\n\t"
+        "madc.hi.cc.u32 t366, t310, %70, t366;\n\t"
+        "madc.hi.cc.u32 t367, t310, %71, t367;\n\t"
+        "madc.hi.cc.u32 t368, t310, %72, t368;\n\t"
+        "madc.hi.cc.u32 t369, t310, %73, t369;\n\t"
+        "madc.hi.cc.u32 t370, t310, %74, t370;\n\t"
+        "madc.hi.cc.u32 t371, t310, %75, t371;\n\t"
+        "madc.hi.cc.u32 t372, t310, %76, t372;\n\t"
+        "madc.hi.u32 t373, t310, %77, t373;\n\t"
+        "shr.b32 t393, t310, 31;\n\t"
+        "sub.u32 t394, 0, t393;\n\t"
+        "and.b32 t395, %65, t394;\n\t"
+        "and.b32 t396, %66, t394;\n\t"
+        "and.b32 t397, %67, t394;\n\t"
+        "and.b32 t398, %68, t394;\n\t"
+        "and.b32 t399, %69, t394;\n\t"
+        "and.b32 t400, %70, t394;\n\t"
+        "and.b32 t401, %71, t394;\n\t"
+        "and.b32 t402, %72, t394;\n\t"
+        "and.b32 t403, %73, t394;\n\t"
+        "and.b32 t404, %74, t394;\n\t"
+        "and.b32 t405, %75, t394;\n\t"
+        "and.b32 t406, %76, t394;\n\t"
+        "and.b32 t407, %77, t394;\n\t"
+        "sub.cc.u32 t361, t361, t395;\n\t"
+        "subc.cc.u32 t362, t362, t396;\n\t"
+        "subc.cc.u32 t363, t363, t397;\n\t"
+        "subc.cc.u32 t364, t364, t398;\n\t"
+        "subc.cc.u32 t365, t365, t399;\n\t"
+        "subc.cc.u32 t366, t366, t400;\n\t"
+        "subc.cc.u32 t367, t367, t401;\n\t"
+        "subc.cc.u32 t368, t368, t402;\n\t"
         "subc.cc.u32 t369, t369, t403;\n\t"
         "subc.cc.u32 t370, t370, t404;\n\t"
         "subc.cc.u32 t371, t371, t405;\n\t"
         "subc.cc.u32 t372, t372, t406;\n\t"
-        "subc.cc.u32 t373, t373, t407;\n\t"
-        "subc.cc.u32 t374, t374, t408;\n\t"
-        "subc.cc.u32 t375, t375, t409;\n\t"
-        "subc.cc.u32 t376, t376, t410;\n\t"
-        "subc.cc.u32 t377, t377, t411;\n\t"
-        "subc.cc.u32 t378, t378, t412;\n\t"
-        "subc.cc.u32 t379, t379, t413;\n\t"
-        "subc.u32 t380, t380, t414;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
-        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
-        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
-        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
-        "shr.b32 t429, %64, 31;\n\t"
-        "sub.u32 t430, 0, t429;\n\t"
-        "mul.lo.u32 t415, t5, %52;\n\t"
-        "mul.lo.u32 t416, t5, %53;\n\t"
-        "mul.lo.u32 t417, t5, %54;\n\t"
-        "mul.lo.u32 t418, t5, %55;\n\t"
-        "mul.lo.u32 t419, t5, %56;\n\t"
-        "mul.lo.u32 t420, t5, %57;\n\t"
-        "mul.lo.u32 t421, t5, %58;\n\t"
-        "mul.lo.u32 t422, t5, %59;\n\t"
-        "mul.lo.u32 t423, t5, %60;\n\t"
-        "mul.lo.u32 t424, t5, %61;\n\t"
-        "mul.lo.u32 t425, t5, %62;\n\t"
-        "mul.lo.u32 t426, t5, %63;\n\t"
-        "mul.lo.u32 t427, t5, %64;\n\t"
-        "mul.lo.u32 t428, t5, t430;\n\t"
-        "mad.hi.cc.u32 t416, t5, %52, t416;\n\t"
-        "madc.hi.cc.u32 t417, t5, %53, t417;\n\t"
-        "madc.hi.cc.u32 t418, t5, %54, t418;\n\t"
-        "madc.hi.cc.u32 t419, t5, %55, t419;\n\t"
-        "madc.hi.cc.u32 t420, t5, %56, t420;\n\t"
-        "madc.hi.cc.u32 t421, t5, %57, t421;\n\t"
-        "madc.hi.cc.u32 t422, t5, %58, t422;\n\t"
-        "madc.hi.cc.u32 t423, t5, %59, t423;\n\t"
-        "madc.hi.cc.u32 t424, t5, %60, t424;\n\t"
-        "madc.hi.cc.u32 t425, t5, %61, t425;\n\t"
-        "madc.hi.cc.u32 t426, t5, %62, t426;\n\t"
-        "madc.hi.cc.u32 t427, t5, %63, t427;\n\t"
-        "madc.hi.u32 t428, t5, %64, t428;\n\t"
-        "shr.b32 t431, t5, 31;\n\t"
-        "sub.u32 t432, 0, t431;\n\t"
-        "and.b32 t433, %52, t432;\n\t"
-        "and.b32 t434, %53, t432;\n\t"
-        "and.b32 t435, %54, t432;\n\t"
-        "and.b32 t436, %55, t432;\n\t"
-        "and.b32 t437, %56, t432;\n\t"
-        "and.b32 t438, %57, t432;\n\t"
-        "and.b32 t439, %58, t432;\n\t"
-        "and.b32 t440, %59, t432;\n\t"
-        "and.b32 t441, %60, t432;\n\t"
-        "and.b32 t442, %61, t432;\n\t"
-        "and.b32 t443, %62, t432;\n\t"
-        "and.b32 t444, %63, t432;\n\t"
-        "and.b32 t445, %64, t432;\n\t"
-        "sub.cc.u32 t416, t416, t433;\n\t"
-        "subc.cc.u32 t417, t417, t434;\n\t"
-        "subc.cc.u32 t418, t418, t435;\n\t"
-        "subc.cc.u32 t419, t419, t436;\n\t"
-        "subc.cc.u32 t420, t420, t437;\n\t"
-        "subc.cc.u32 t421, t421, t438;\n\t"
-        "subc.cc.u32 t422, t422, t439;\n\t"
-        "subc.cc.u32 t423, t423, t440;\n\t"
-        "subc.cc.u32 t424, t424, t441;\n\t"
-        "subc.cc.u32 t425, t425, t442;\n\t"
-        "subc.cc.u32 t426, t426, t443;\n\t"
-        "subc.cc.u32 t427, t427, t444;\n\t"
-        "subc.u32 t428, t428, t445;\n\t"
-        "shr.b32 t446, %77, 31;\n\t"
-        "sub.u32 t447, 0, t446;\n\t"
-        "mad.lo.cc.u32 t415, t6, %65, t415;\n\t"
-        "madc.lo.cc.u32 t416, t6, %66, t416;\n\t"
-        "madc.lo.cc.u32 t417, t6, %67, t417;\n\t"
-        "madc.lo.cc.u32 t418, t6, %68, t418;\n\t"
-        "madc.lo.cc.u32 t419, t6, %69, t419;\n\t"
-        "madc.lo.cc.u32 t420, t6, %70, t420;\n\t"
-        "madc.lo.cc.u32 t421, t6, %71, t421;\n\t"
-        "madc.lo.cc.u32 t422, t6, %72, t422;\n\t"
-        "madc.lo.cc.u32 t423, t6, %73, t423;\n\t"
-        "madc.lo.cc.u32 t424, t6, %74, t424;\n\t"
-        "madc.lo.cc.u32 t425, t6, %75, t425;\n\t"
-        "madc.lo.cc.u32 t426, t6, %76, t426;\n\t"
-        "madc.lo.cc.u32 t427, t6, %77, t427;\n\t"
-        "madc.lo.u32 t428, t6, t447, t428;\n\t"
-        "mad.hi.cc.u32 t416, t6, %65, t416;\n\t"
-        "madc.hi.cc.u32 t417, t6, %66, t417;\n\t"
-        "madc.hi.cc.u32 t418, t6, %67, t418;\n\t"
-        "madc.hi.cc.u32 t419, t6, %68, t419;\n\t"
-        "madc.hi.cc.u32 t420, t6, %69, t420;\n\t"
-        "madc.hi.cc.u32 t421, t6, %70, t421;\n\t"
-        "madc.hi.cc.u32 t422, t6, %71, t422;\n\t"
-        "madc.hi.cc.u32 t423, t6, %72, t423;\n\t"
-        "madc.hi.cc.u32 t424, t6, %73, t424;\n\t"
-        "madc.hi.cc.u32 t425, t6, %74, t425;\n\t"
-        "madc.hi.cc.u32 t426, t6, %75, t426;\n\t"
-        "madc.hi.cc.u32 t427, t6, %76, t427;\n\t"
-        "madc.hi.u32 t428, t6, %77, t428;\n\t"
-        "shr.b32 t448, t6, 31;\n\t"
-        "sub.u32 t449, 0, t448;\n\t"
-        "and.b32 t450, %65, t449;\n\t"
-        "and.b32 t451, %66, t449;\n\t"
-        "and.b32 t452, %67, t449;\n\t"
-        "and.b32 t453, %68, t449;\n\t"
-        "and.b32 t454, %69, t449;\n\t"
-        "and.b32 t455, %70, t449;\n\t"
-        "and.b32 t456, %71, t449;\n\t"
-        "and.b32 t457, %72, t449;\n\t"
-        "and.b32 t458, %73, t449;\n\t"
-        "and.b32 t459, %74, t449;\n\t"
-        "and.b32 t460, %75, t449;\n\t"
-        "and.b32 t461, %76, t449;\n\t"
-        "and.b32 t462, %77, t449;\n\t"
-        "sub.cc.u32 t416, t416, t450;\n\t"
-        "subc.cc.u32 t417, t417, t451;\n\t"
-        "subc.cc.u32 t418, t418, t452;\n\t"
-        "subc.cc.u32 t419, t419, t453;\n\t"
-        "subc.cc.u32 t420, t420, t454;\n\t"
-        "subc.cc.u32 t421, t421, t455;\n\t"
-        "subc.cc.u32 t422, t422, t456;\n\t"
-        "subc.cc.u32 t423, t423, t457;\n\t"
-        "subc.cc.u32 t424, t424, t458;\n\t"
-        "subc.cc.u32 t425, t425, t459;\n\t"
-        "subc.cc.u32 t426, t426, t460;\n\t"
-        "subc.cc.u32 t427, t427, t461;\n\t"
-        "subc.u32 t428, t428, t462;\n\t"
-        "shf.r.clamp.b32 %14, t415, t416, 30;\n\t"
-        "shf.r.clamp.b32 %15, t416, t417, 30;\n\t"
-        "shf.r.clamp.b32 %16, t417, t418, 30;\n\t"
-        "shf.r.clamp.b32 %17, t418, t419, 30;\n\t"
-        "shf.r.clamp.b32 %18, t419, t420, 30;\n\t"
-        "shf.r.clamp.b32 %19, t420, t421, 30;\n\t"
-        "shf.r.clamp.b32 %20, t421, t422, 30;\n\t"
-        "shf.r.clamp.b32 %21, t422, t423, 30;\n\t"
-        "shf.r.clamp.b32 %22, t423, t424, 30;\n\t"
-        "shf.r.clamp.b32 %23, t424, t425, 30;\n\t"
-        "shf.r.clamp.b32 %24, t425, t426, 30;\n\t"
-        "shf.r.clamp.b32 %25, t426, t427, 30;\n\t"
-        "shf.r.clamp.b32 %26, t427, t428, 30;\n\t"
-        "mul.lo.u32 t463, t3, %78;\n\t"
-        "mul.lo.u32 t464, t3, %79;\n\t"
-        "mul.lo.u32 t465, t3, %80;\n\t"
-        "mul.lo.u32 t466, t3, %81;\n\t"
-        "mul.lo.u32 t467, t3, %82;\n\t"
-        "mul.lo.u32 t468, t3, %83;\n\t"
-        "mul.lo.u32 t469, t3, %84;\n\t"
-        "mul.lo.u32 t470, t3, %85;\n\t"
-        "mul.lo.u32 t471, t3, %86;\n\t"
-        "mul.lo.u32 t472, t3, %87;\n\t"
-        "mul.lo.u32 t473, t3, %88;\n\t"
-        "mul.lo.u32 t474, t3, %89;\n\t"
-        "mul.lo.u32 t475, t3, 0;\n\t"
-        "mul.lo.u32 t476, t3, 0;\n\t"
-        "mad.hi.cc.u32 t464, t3, %78, t464;\n\t"
-        "madc.hi.cc.u32 t465, t3, %79, t465;\n\t"
-        "madc.hi.cc.u32 t466, t3, %80, t466;\n\t"
-        "madc.hi.cc.u32 t467, t3, %81, t467;\n\t"
-        "madc.hi.cc.u32 t468, t3, %82, t468;\n\t"
-        "madc.hi.cc.u32 t469, t3, %83, t469;\n\t"
-        "madc.hi.cc.u32 t470, t3, %84, t470;\n\t"
-        "madc.hi.cc.u32 t471, t3, %85, t471;\n\t"
-        "madc.hi.cc.u32 t472, t3, %86, t472;\n\t"
-        "madc.hi.cc.u32 t473, t3, %87, t473;\n\t"
-        "madc.hi.cc.u32 t474, t3, %88, t474;\n\t"
-        "madc.hi.cc.u32 t475, t3, %89, t475;\n\t"
-        "madc.hi.u32 t476, t3, 0, t476;\n\t"
-        "shr.b32 t477, t3, 31;\n\t"
-        "sub.u32 t478, 0, t477;\n\t"
-        "and.b32 t479, %78, t478;\n\t"
-        "and.b32 t480, %79, t478;\n\t"
-        "and.b32 t481, %80, t478;\n\t"
-        "and.b32 t482, %81, t478;\n\t"
-        "and.b32 t483, %82, t478;\n\t"
-        "and.b32 t484, %83, t478;\n\t"
-        "and.b32 t485, %84, t478;\n\t"
-        "and.b32 t486, %85, t478;\n\t"
-        "and.b32 t487, %86, t478;\n\t"
-        "and.b32 t488, %87, t478;\n\t"
-        "and.b32 t489, %88, t478;\n\t"
-        "and.b32 t490, %89, t478;\n\t"
-        "and.b32 t491, 0, t478;\n\t"
-        "sub.cc.u32 t464, t464, t479;\n\t"
-        "subc.cc.u32 t465, t465, t480;\n\t"
-        "subc.cc.u32 t466, t466, t481;\n\t"
-        "subc.cc.u32 t467, t467, t482;\n\t"
-        "subc.cc.u32 t468, t468, t483;\n\t"
-        "subc.cc.u32 t469, t469, t484;\n\t"
-        "subc.cc.u32 t470, t470, t485;\n\t"
-        "subc.cc.u32 t471, t471, t486;\n\t"
-        "subc.cc.u32 t472, t472, t487;\n\t"
-        "subc.cc.u32 t473, t473, t488;\n\t"
-        "subc.cc.u32 t474, t474, t489;\n\t"
-        "subc.cc.u32 t475, t475, t490;\n\t"
-        "subc.u32 t476, t476, t491;\n\t"
-        "mad.lo.cc.u32 t463, t4, %90, t463;\n\t"
-        "madc.lo.cc.u32 t464, t4, %91, t464;\n\t"
-        "madc.lo.cc.u32 t465, t4, %92, t465;\n\t"
-        "madc.lo.cc.u32 t466, t4, %93, t466;\n\t"
-        "madc.lo.cc.u32 t467, t4, %94, t467;\n\t"
-        "madc.lo.cc.u32 t468, t4, %95, t468;\n\t"
-        "madc.lo.cc.u32 t469, t4, %96, t469;\n\t"
-        "madc.lo.cc.u32 t470, t4, %97, t470;\n\t"
-        "madc.lo.cc.u32 t471, t4, %98, t471;\n\t"
-        "madc.lo.cc.u32 t472, t4, %99, t472;\n\t"
-        "madc.lo.cc.u32 t473, t4, %100, t473;\n\t"
-        "madc.lo.cc.u32 t474, t4, %101, t474;\n\t"
-        "madc.lo.cc.u32 t475, t4, 0, t475;\n\t"
-        "madc.lo.u32 t476, t4, 0, t476;\n\t"
-        "mad.hi.cc.u32 t464, t4, %90, t464;\n\t"
-        "madc.hi.cc.u32 t465, t4, %91, t465;\n\t"
-        "madc.hi.cc.u32 t466, t4, %92, t466;\n\t"
-        "madc.hi.cc.u32 t467, t4, %93, t467;\n\t"
-        "madc.hi.cc.u32 t468, t4, %94, t468;\n\t"
-        "madc.hi.cc.u32 t469, t4, %95, t469;\n\t"
-        "madc.hi.cc.u32 t470, t4, %96, t470;\n\t"
-        "madc.hi.cc.u32 t471, t4, %97, t471;\n\t"
-        "madc.hi.cc.u32 t472, t4, %98, t472;\n\t"
-        "madc.hi.cc.u32 t473, t4, %99, t473;\n\t"
-        "madc.hi.cc.u32 t474, t4, %100, t474;\n\t"
-        "madc.hi.cc.u32 t475, t4, %101, t475;\n\t"
-        "madc.hi.u32 t476, t4, 0, t476;\n\t"
-        "shr.b32 t492, t4, 31;\n\t"
-        "sub.u32 t493, 0, t492;\n\t"
-        "and.b32 t494, %90, t493;\n\t"
-        "and.b32 t495, %91, t493;\n\t"
-        "and.b32 t496, %92, t493;\n\t"
-        "and.b32 t497, %93, t493;\n\t"
-        "and.b32 t498, %94, t493;\n\t"
-        "and.b32 t499, %95, t493;\n\t"
-        "and.b32 t500, %96, t493;\n\t"
-        "and.b32 t501, %97, t493;\n\t"
-        "and.b32 t502, %98, t493;\n\t"
-        "and.b32 t503, %99, t493;\n\t"
-        "and.b32 t504, %100, t493;\n\t"
-        "and.b32 t505, %101, t493;\n\t"
-        "and.b32 t506, 0, t493;\n\t"
-        "sub.cc.u32 t464, t464, t494;\n\t"
-        "subc.cc.u32 t465, t465, t495;\n\t"
-        "subc.cc.u32 t466, t466, t496;\n\t"
-        "subc.cc.u32 t467, t467, t497;\n\t"
-        "subc.cc.u32 t468, t468, t498;\n\t"
-        "subc.cc.u32 t469, t469, t499;\n\t"
-        "subc.cc.u32 t470, t470, t500;\n\t"
-        "subc.cc.u32 t471, t471, t501;\n\t"
-        "subc.cc.u32 t472, t472, t502;\n\t"
-        "subc.cc.u32 t473, t473, t503;\n\t"
-        "subc.cc.u32 t474, t474, t504;\n\t"
-        "subc.cc.u32 t475, t475, t505;\n\t"
-        "subc.u32 t476, t476, t506;\n\t"
-        "mul.lo.u32 t507, t463, %114;\n\t"
-        "and.b32 t507, t507, 1073741823;\n\t"
-        "mad.lo.cc.u32 t463, t507, %102, t463;\n\t"
-        "madc.lo.cc.u32 t464, t507, %103, t464;\n\t"
-        "madc.lo.cc.u32 t465, t507, %104, t465;\n\t"
-        "madc.lo.cc.u32 t466, t507, %105, t466;\n\t"
-        "madc.lo.cc.u32 t467, t507, %106, t467;\n\t"
-        "madc.lo.cc.u32 t468, t507, %107, t468;\n\t"
-        "madc.lo.cc.u32 t469, t507, %108, t469;\n\t"
-        "madc.lo.cc.u32 t470, t507, %109, t470;\n\t"
-        "madc.lo.cc.u32 t471, t507, %110, t471;\n\t"
-        "madc.lo.cc.u32 t472, t507, %111, t472;\n\t"
-        "madc.lo.cc.u32 t473, t507, %112, t473;\n\t"
-        "madc.lo.cc.u32 t474, t507, %113, t474;\n\t"
-        "addc.cc.u32 t475, t475, 0;\n\t"
-        "addc.u32 t476, t476, 0;\n\t"
-        "mad.hi.cc.u32 t464, t507, %102, t464;\n\t"
-        "madc.hi.cc.u32 t465, t507, %103, t465;\n\t"
-        "madc.hi.cc.u32 t466, t507, %104, t466;\n\t"
-        "madc.hi.cc.u32 t467, t507, %105, t467;\n\t"
-        "madc.hi.cc.u32 t468, t507, %106, t468;\n\t"
-        "madc.hi.cc.u32 t469, t507, %107, t469;\n\t"
-        "madc.hi.cc.u32 t470, t507, %108, t470;\n\t"
-        "madc.hi.cc.u32 t471, t507, %109, t471;\n\t"
-        "madc.hi.cc.u32 t472, t507, %110, t472;\n\t"
-        "madc.hi.cc.u32 t473, t507, %111, t473;\n\t"
-        "madc.hi.cc.u32 t474, t507, %112, t474;\n\t"
-        "madc.hi.cc.u32 t475, t507, %113, t475;\n\t"
-        "addc.u32 t476, t476, 0;\n\t"
-        "shf.r.clamp.b32 t508, t463, t464, 30;\n\t"
-        "shf.r.clamp.b32 t509, t464, t465, 30;\n\t"
-        "shf.r.clamp.b32 t510, t465, t466, 30;\n\t"
-        "shf.r.clamp.b32 t511, t466, t467, 30;\n\t"
-        "shf.r.clamp.b32 t512, t467, t468, 30;\n\t"
-        "shf.r.clamp.b32 t513, t468, t469, 30;\n\t"
-        "shf.r.clamp.b32 t514, t469, t470, 30;\n\t"
-        "shf.r.clamp.b32 t515, t470, t471, 30;\n\t"
-        "shf.r.clamp.b32 t516, t471, t472, 30;\n\t"
-        "shf.r.clamp.b32 t517, t472, t473, 30;\n\t"
-        "shf.r.clamp.b32 t518, t473, t474, 30;\n\t"
-        "shf.r.clamp.b32 t519, t474, t475, 30;\n\t"
-        "shf.r.clamp.b32 t520, t475, t476, 30;\n\t"
-        "shr.b32 t521, t520, 31;\n\t"
-        "sub.u32 t522, 0, t521;\n\t"
-        "and.b32 t523, %102, t522;\n\t"
-        "and.b32 t524, %103, t522;\n\t"
-        "and.b32 t525, %104, t522;\n\t"
-        "and.b32 t526, %105, t522;\n\t"
-        "and.b32 t527, %106, t522;\n\t"
-        "and.b32 t528, %107, t522;\n\t"
-        "and.b32 t529, %108, t522;\n\t"
-        "and.b32 t530, %109, t522;\n\t"
-        "and.b32 t531, %110, t522;\n\t"
-        "and.b32 t532, %111, t522;\n\t"
-        "and.b32 t533, %112, t522;\n\t"
-        "and.b32 t534, %113, t522;\n\t"
-        "add.cc.u32 t535, t508, t523;\n\t"
-        "addc.cc.u32 t536, t509, t524;\n\t"
-        "addc.cc.u32 t537, t510, t525;\n\t"
-        "addc.cc.u32 t538, t511, t526;\n\t"
-        "addc.cc.u32 t539, t512, t527;\n\t"
-        "addc.cc.u32 t540, t513, t528;\n\t"
-        "addc.cc.u32 t541, t514, t529;\n\t"
-        "addc.cc.u32 t542, t515, t530;\n\t"
-        "addc.cc.u32 t543, t516, t531;\n\t"
-        "addc.cc.u32 t544, t517, t532;\n\t"
-        "addc.cc.u32 t545, t518, t533;\n\t"
-        "addc.cc.u32 t546, t519, t534;\n\t"
-        "addc.u32 t547, t520, t522;\n\t"
-        "sub.cc.u32 t548, t535, %102;\n\t"
-        "subc.cc.u32 t549, t536, %103;\n\t"
-        "subc.cc.u32 t550, t537, %104;\n\t"
-        "subc.cc.u32 t551, t538, %105;\n\t"
-        "subc.cc.u32 t552, t539, %106;\n\t"
-        "subc.cc.u32 t553, t540, %107;\n\t"
-        "subc.cc.u32 t554, t541, %108;\n\t"
-        "subc.cc.u32 t555, t542, %109;\n\t"
-        "subc.cc.u32 t556, t543, %110;\n\t"
-        "subc.cc.u32 t557, t544, %111;\n\t"
-        "subc.cc.u32 t558, t545, %112;\n\t"
-        "subc.cc.u32 t559, t546, %113;\n\t"
-        "subc.u32 t560, t547, 0;\n\t"
-        "shr.b32 t561, t560, 31;\n\t"
-        "sub.u32 t562, 0, t561;\n\t"
-        "xor.b32 t563, t548, t535;\n\t"
-        "and.b32 t563, t563, t562;\n\t"
-        "xor.b32 %27, t548, t563;\n\t"
-        "xor.b32 t564, t549, t536;\n\t"
-        "and.b32 t564, t564, t562;\n\t"
-        "xor.b32 %28, t549, t564;\n\t"
-        "xor.b32 t565, t550, t537;\n\t"
-        "and.b32 t565, t565, t562;\n\t"
-        "xor.b32 %29, t550, t565;\n\t"
-        "xor.b32 t566, t551, t538;\n\t"
-        "and.b32 t566, t566, t562;\n\t"
-        "xor.b32 %30, t551, t566;\n\t"
-        "xor.b32 t567, t552, t539;\n\t"
-        "and.b32 t567, t567, t562;\n\t"
-        "xor.b32 %31, t552, t567;\n\t"
-        "xor.b32 t568, t553, t540;\n\t"
-        "and.b32 t568, t568, t562;\n\t"
-        "xor.b32 %32, t553, t568;\n\t"
-        "xor.b32 t569, t554, t541;\n\t"
-        "and.b32 t569, t569, t562;\n\t"
-        "xor.b32 %33, t554, t569;\n\t"
-        "xor.b32 t570, t555, t542;\n\t"
-        "and.b32 t570, t570, t562;\n\t"
-        "xor.b32 %34, t555, t570;\n\t"
-        "xor.b32 t571, t556, t543;\n\t"
-        "and.b32 t571, t571, t562;\n\t"
-        "xor.b32 %35, t556, t571;\n\t"
-        "xor.b32 t572, t557, t544;\n\t"
-        "and.b32 t572, t572, t562;\n\t"
-        "xor.b32 %36, t557, t572;\n\t"
-        "xor.b32 t573, t558, t545;\n\t"
-        "and.b32 t573, t573, t562;\n\t"
-        "xor.b32 %37, t558, t573;\n\t"
-        "xor.b32 t574, t559, t546;\n\t"
-        "and.b32 t574, t574, t562;\n\t"
-        "xor.b32 %38, t559, t574;\n\t"
-        "mul.lo.u32 t575, t5, %78;\n\t"
-        "mul.lo.u32 t576, t5, %79;\n\t"
-        "mul.lo.u32 t577, t5, %80;\n\t"
-        "mul.lo.u32 t578, t5, %81;\n\t"
-        "mul.lo.u32 t579, t5, %82;\n\t"
-        "mul.lo.u32 t580, t5, %83;\n\t"
-        "mul.lo.u32 t581, t5, %84;\n\t"
-        "mul.lo.u32 t582, t5, %85;\n\t"
-        "mul.lo.u32 t583, t5, %86;\n\t"
-        "mul.lo.u32 t584, t5, %87;\n\t"
-        "mul.lo.u32 t585, t5, %88;\n\t"
-        "mul.lo.u32 t586, t5, %89;\n\t"
-        "mul.lo.u32 t587, t5, 0;\n\t"
-        "mul.lo.u32 t588, t5, 0;\n\t"
-        "mad.hi.cc.u32 t576, t5, %78, t576;\n\t"
-        "madc.hi.cc.u32 t577, t5, %79, t577;\n\t"
-        "madc.hi.cc.u32 t578, t5, %80, t578;\n\t"
-        "madc.hi.cc.u32 t579, t5, %81, t579;\n\t"
-        "madc.hi.cc.u32 t580, t5, %82, t580;\n\t"
-        "madc.hi.cc.u32 t581, t5, %83, t581;\n\t"
-        "madc.hi.cc.u32 t582, t5, %84, t582;\n\t"
-        "madc.hi.cc.u32 t583, t5, %85, t583;\n\t"
-        "madc.hi.cc.u32 t584, t5, %86, t584;\n\t"
-        "madc.hi.cc.u32 t585, t5, %87, t585;\n\t"
-        "madc.hi.cc.u32 t586, t5, %88, t586;\n\t"
-        "madc.hi.cc.u32 t587, t5, %89, t587;\n\t"
-        "madc.hi.u32 t588, t5, 0, t588;\n\t"
-        "shr.b32 t589, t5, 31;\n\t"
-        "sub.u32 t590, 0, t589;\n\t"
-        "and.b32 t591, %78, t590;\n\t"
-        "and.b32 t592, %79, t590;\n\t"
-        "and.b32 t593, %80, t590;\n\t"
-        "and.b32 t594, %81, t590;\n\t"
-        "and.b32 t595, %82, t590;\n\t"
-        "and.b32 t596, %83, t590;\n\t"
-        "and.b32 t597, %84, t590;\n\t"
-        "and.b32 t598, %85, t590;\n\t"
-        "and.b32 t599, %86, t590;\n\t"
-        "and.b32 t600, %87, t590;\n\t"
-        "and.b32 t601, %88, t590;\n\t"
-        "and.b32 t602, %89, t590;\n\t"
-        "and.b32 t603, 0, t590;\n\t"
-        "sub.cc.u32 t576, t576, t591;\n\t"
-        "subc.cc.u32 t577, t577, t592;\n\t"
-        "subc.cc.u32 t578, t578, t593;\n\t"
-        "subc.cc.u32 t579, t579, t594;\n\t"
-        "subc.cc.u32 t580, t580, t595;\n\t"
-        "subc.cc.u32 t581, t581, t596;\n\t"
-        "subc.cc.u32 t582, t582, t597;\n\t"
-        "subc.cc.u32 t583, t583, t598;\n\t"
-        "subc.cc.u32 t584, t584, t599;\n\t"
-        "subc.cc.u32 t585, t585, t600;\n\t"
-        "subc.cc.u32 t586, t586, t601;\n\t"
-        "subc.cc.u32 t587, t587, t602;\n\t"
-        "subc.u32 t588, t588, t603;\n\t"
-        "mad.lo.cc.u32 t575, t6, %90, t575;\n\t"
-        "madc.lo.cc.u32 t576, t6, %91, t576;\n\t"
-        "madc.lo.cc.u32 t577, t6, %92, t577;\n\t"
-        "madc.lo.cc.u32 t578, t6, %93, t578;\n\t"
-        "madc.lo.cc.u32 t579, t6, %94, t579;\n\t"
-        "madc.lo.cc.u32 t580, t6, %95, t580;\n\t"
-        "madc.lo.cc.u32 t581, t6, %96, t581;\n\t"
-        "madc.lo.cc.u32 t582, t6, %97, t582;\n\t"
-        "madc.lo.cc.u32 t583, t6, %98, t583;\n\t"
-        "madc.lo.cc.u32 t584, t6, %99, t584;\n\t"
-        "madc.lo.cc.u32 t585, t6, %100, t585;\n\t"
-        "madc.lo.cc.u32 t586, t6, %101, t586;\n\t"
-        "madc.lo.cc.u32 t587, t6, 0, t587;\n\t"
-        "madc.lo.u32 t588, t6, 0, t588;\n\t"
-        "mad.hi.cc.u32 t576, t6, %90, t576;\n\t"
-        "madc.hi.cc.u32 t577, t6, %91, t577;\n\t"
-        "madc.hi.cc.u32 t578, t6, %92, t578;\n\t"
-        "madc.hi.cc.u32 t579, t6, %93, t579;\n\t"
-        "madc.hi.cc.u32 t580, t6, %94, t580;\n\t"
-        "madc.hi.cc.u32 t581, t6, %95, t581;\n\t"
-        "madc.hi.cc.u32 t582, t6, %96, t582;\n\t"
-        "madc.hi.cc.u32 t583, t6, %97, t583;\n\t"
-        "madc.hi.cc.u32 t584, t6, %98, t584;\n\t"
-        "madc.hi.cc.u32 t585, t6, %99, t585;\n\t"
-        "madc.hi.cc.u32 t586, t6, %100, t586;\n\t"
-        "madc.hi.cc.u32 t587, t6, %101, t587;\n\t"
-        "madc.hi.u32 t588, t6, 0, t588;\n\t"
-        "shr.b32 t604, t6, 31;\n\t"
-        "sub.u32 t605, 0, t604;\n\t"
-        "and.b32 t606, %90, t605;\n\t"
-        "and.b32 t607, %91, t605;\n\t"
-        "and.b32 t608, %92, t605;\n\t"
-        "and.b32 t609, %93, t605;\n\t"
-        "and.b32 t610, %94, t605;\n\t"
-        "and.b32 t611, %95, t605;\n\t"
-        "and.b32 t612, %96, t605;\n\t"
-        "and.b32 t613, %97, t605;\n\t"
-        "and.b32 t614, %98, t605;\n\t"
-        "and.b32 t615, %99, t605;\n\t"
-        "and.b32 t616, %100, t605;\n\t"
-        "and.b32 t617, %101, t605;\n\t"
-        "and.b32 t618, 0, t605;\n\t"
-        "sub.cc.u32 t576, t576, t606;\n\t"
-        "subc.cc.u32 t577, t577, t607;\n\t"
-        "subc.cc.u32 t578, t578, t608;\n\t"
-        "subc.cc.u32 t579, t579, t609;\n\t"
-        "subc.cc.u32 t580, t580, t610;\n\t"
-        "subc.cc.u32 t581, t581, t611;\n\t"
-        "subc.cc.u32 t582, t582, t612;\n\t"
-        "subc.cc.u32 t583, t583, t613;\n\t"
-        "subc.cc.u32 t584, t584, t614;\n\t"
-        "subc.cc.u32 t585, t585, t615;\n\t"
-        "subc.cc.u32 t586, t586, t616;\n\t"
-        "subc.cc.u32 t587, t587, t617;\n\t"
-        "subc.u32 t588, t588, t618;\n\t"
-        "mul.lo.u32 t619, t575, %114;\n\t"
-        "and.b32 t619, t619, 1073741823;\n\t"
-        "mad.lo.cc.u32 t575, t619, %102, t575;\n\t"
-        "madc.lo.cc.u32 t576, t619, %103, t576;\n\t"
-        "madc.lo.cc.u32 t577, t619, %104, t577;\n\t"
-        "madc.lo.cc.u32 t578, t619, %105, t578;\n\t"
-        "madc.lo.cc.u32 t579, t619, %106, t579;\n\t"
-        "madc.lo.cc.u32 t580, t619, %107, t580;\n\t"
-        "madc.lo.cc.u32 t581, t619, %108, t581;\n\t"
-        "madc.lo.cc.u32 t582, t619, %109, t582;\n\t"
-        "madc.lo.cc.u32 t583, t619, %110, t583;\n\t"
-        "madc.lo.cc.u32 t584, t619, %111, t584;\n\t"
-        "madc.lo.cc.u32 t585, t619, %112, t585;\n\t"
-        "madc.lo.cc.u32 t586, t619, %113, t586;\n\t"
-        "addc.cc.u32 t587, t587, 0;\n\t"
-        "addc.u32 t588, t588, 0;\n\t"
-        "mad.hi.cc.u32 t576, t619, %102, t576;\n\t"
-        "madc.hi.cc.u32 t577, t619, %103, t577;\n\t"
-        "madc.hi.cc.u32 t578, t619, %104, t578;\n\t"
-        "madc.hi.cc.u32 t579, t619, %105, t579;\n\t"
-        "madc.hi.cc.u32 t580, t619, %106, t580;\n\t"
-        "madc.hi.cc.u32 t581, t619, %107, t581;\n\t"
-        "madc.hi.cc.u32 t582, t619, %108, t582;\n\t"
-        "madc.hi.cc.u32 t583, t619, %109, t583;\n\t"
-        "madc.hi.cc.u32 t584, t619, %110, t584;\n\t"
-        "madc.hi.cc.u32 t585, t619, %111, t585;\n\t"
-        "madc.hi.cc.u32 t586, t619, %112, t586;\n\t"
-        "madc.hi.cc.u32 t587, t619, %113, t587;\n\t"
-        "addc.u32 t588, t588, 0;\n\t"
-        "shf.r.clamp.b32 t620, t575, t576, 30;\n\t"
-        "shf.r.clamp.b32 t621, t576, t577, 30;\n\t"
-        "shf.r.clamp.b32 t622, t577, t578, 30;\n\t"
-        "shf.r.clamp.b32 t623, t578, t579, 30;\n\t"
-        "shf.r.clamp.b32 t624, t579, t580, 30;\n\t"
-        "shf.r.clamp.b32 t625, t580, t581, 30;\n\t"
-        "shf.r.clamp.b32 t626, t581, t582, 30;\n\t"
-        "shf.r.clamp.b32 t627, t582, t583, 30;\n\t"
-        "shf.r.clamp.b32 t628, t583, t584, 30;\n\t"
-        "shf.r.clamp.b32 t629, t584, t585, 30;\n\t"
-        "shf.r.clamp.b32 t630, t585, t586, 30;\n\t"
-        "shf.r.clamp.b32 t631, t586, t587, 30;\n\t"
-        "shf.r.clamp.b32 t632, t587, t588, 30;\n\t"
-        "shr.b32 t633, t632, 31;\n\t"
-        "sub.u32 t634, 0, t633;\n\t"
-        "and.b32 t635, %102, t634;\n\t"
-        "and.b32 t636, %103, t634;\n\t"
-        "and.b32 t637, %104, t634;\n\t"
-        "and.b32 t638, %105, t634;\n\t"
-        "and.b32 t639, %106, t634;\n\t"
-        "and.b32 t640, %107, t634;\n\t"
-        "and.b32 t641, %108, t634;\n\t"
-        "and.b32 t642, %109, t634;\n\t"
-        "and.b32 t643, %110, t634;\n\t"
-        "and.b32 t644, %111, t634;\n\t"
-        "and.b32 t645, %112, t634;\n\t"
-        "and.b32 t646, %113, t634;\n\t"
-        "add.cc.u32 t647, t620, t635;\n\t"
-        "addc.cc.u32 t648, t621, t636;\n\t"
-        "addc.cc.u32 t649, t622, t637;\n\t"
-        "addc.cc.u32 t650, t623, t638;\n\t"
-        "addc.cc.u32 t651, t624, t639;\n\t"
-        "addc.cc.u32 t652, t625, t640;\n\t"
-        "addc.cc.u32 t653, t626, t641;\n\t"
-        "addc.cc.u32 t654, t627, t642;\n\t"
-        "addc.cc.u32 t655, t628, t643;\n\t"
-        "addc.cc.u32 t656, t629, t644;\n\t"
-        "addc.cc.u32 t657, t630, t645;\n\t"
-        "addc.cc.u32 t658, t631, t646;\n\t"
-        "addc.u32 t659, t632, t634;\n\t"
-        "sub.cc.u32 t660, t647, %102;\n\t"
-        "subc.cc.u32 t661, t648, %103;\n\t"
-        "subc.cc.u32 t662, t649, %104;\n\t"
-        "subc.cc.u32 t663, t650, %105;\n\t"
-        "subc.cc.u32 t664, t651, %106;\n\t"
-        "subc.cc.u32 t665, t652, %107;\n\t"
-        "subc.cc.u32 t666, t653, %108;\n\t"
-        "subc.cc.u32 t667, t654, %109;\n\t"
-        "subc.cc.u32 t668, t655, %110;\n\t"
-        "subc.cc.u32 t669, t656, %111;\n\t"
-        "subc.cc.u32 t670, t657, %112;\n\t"
-        "subc.cc.u32 t671, t658, %113;\n\t"
-        "subc.u32 t672, t659, 0;\n\t"
-        "shr.b32 t673, t672, 31;\n\t"
-        "sub.u32 t674, 0, t673;\n\t"
-        "xor.b32 t675, t660, t647;\n\t"
-        "and.b32 t675, t675, t674;\n\t"
-        "xor.b32 %39, t660, t675;\n\t"
-        "xor.b32 t676, t661, t648;\n\t"
-        "and.b32 t676, t676, t674;\n\t"
-        "xor.b32 %40, t661, t676;\n\t"
-        "xor.b32 t677, t662, t649;\n\t"
-        "and.b32 t677, t677, t674;\n\t"
-        "xor.b32 %41, t662, t677;\n\t"
-        "xor.b32 t678, t663, t650;\n\t"
-        "and.b32 t678, t678, t674;\n\t"
-        "xor.b32 %42, t663, t678;\n\t"
-        "xor.b32 t679, t664, t651;\n\t"
-        "and.b32 t679, t679, t674;\n\t"
-        "xor.b32 %43, t664, t679;\n\t"
-        "xor.b32 t680, t665, t652;\n\t"
-        "and.b32 t680, t680, t674;\n\t"
-        "xor.b32 %44, t665, t680;\n\t"
-        "xor.b32 t681, t666, t653;\n\t"
-        "and.b32 t681, t681, t674;\n\t"
-        "xor.b32 %45, t666, t681;\n\t"
-        "xor.b32 t682, t667, t654;\n\t"
-        "and.b32 t682, t682, t674;\n\t"
-        "xor.b32 %46, t667, t682;\n\t"
-        "xor.b32 t683, t668, t655;\n\t"
-        "and.b32 t683, t683, t674;\n\t"
-        "xor.b32 %47, t668, t683;\n\t"
-        "xor.b32 t684, t669, t656;\n\t"
-        "and.b32 t684, t684, t674;\n\t"
-        "xor.b32 %48, t669, t684;\n\t"
-        "xor.b32 t685, t670, t657;\n\t"
-        "and.b32 t685, t685, t674;\n\t"
-        "xor.b32 %49, t670, t685;\n\t"
-        "xor.b32 t686, t671, t658;\n\t"
-        "and.b32 t686, t686, t674;\n\t"
-        "xor.b32 %50, t671, t686;\n\t"
+        "subc.u32 t373, t373, t407;\n\t"
+        "shf.r.clamp.b32 %14, t360, t361, 30;\n\t"
+        "shf.r.clamp.b32 %15, t361, t362, 30;\n\t"
+        "shf.r.clamp.b32 %16, t362, t363, 30;\n\t"
+        "shf.r.clamp.b32 %17, t363, t364, 30;\n\t"
+        "shf.r.clamp.b32 %18, t364, t365, 30;\n\t"
+        "shf.r.clamp.b32 %19, t365, t366, 30;\n\t"
+        "shf.r.clamp.b32 %20, t366, t367, 30;\n\t"
+        "shf.r.clamp.b32 %21, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %22, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %23, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %24, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %25, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %26, t372, t373, 30;\n\t"
+        "mul.lo.u32 t408, t307, %78;\n\t"
+        "mul.lo.u32 t409, t307, %79;\n\t"
+        "mul.lo.u32 t410, t307, %80;\n\t"
+        "mul.lo.u32 t411, t307, %81;\n\t"
+        "mul.lo.u32 t412, t307, %82;\n\t"
+        "mul.lo.u32 t413, t307, %83;\n\t"
+        "mul.lo.u32 t414, t307, %84;\n\t"
+        "mul.lo.u32 t415, t307, %85;\n\t"
+        "mul.lo.u32 t416, t307, %86;\n\t"
+        "mul.lo.u32 t417, t307, %87;\n\t"
+        "mul.lo.u32 t418, t307, %88;\n\t"
+        "mul.lo.u32 t419, t307, %89;\n\t"
+        "mul.lo.u32 t420, t307, 0;\n\t"
+        "mul.lo.u32 t421, t307, 0;\n\t"
+        "mad.hi.cc.u32 t409, t307, %78, t409;\n\t"
+        "madc.hi.cc.u32 t410, t307, %79, t410;\n\t"
+        "madc.hi.cc.u32 t411, t307, %80, t411;\n\t"
+        "madc.hi.cc.u32 t412, t307, %81, t412;\n\t"
+        "madc.hi.cc.u32 t413, t307, %82, t413;\n\t"
+        "madc.hi.cc.u32 t414, t307, %83, t414;\n\t"
+        "madc.hi.cc.u32 t415, t307, %84, t415;\n\t"
+        "madc.hi.cc.u32 t416, t307, %85, t416;\n\t"
+        "madc.hi.cc.u32 t417, t307, %86, t417;\n\t"
+        "madc.hi.cc.u32 t418, t307, %87, t418;\n\t"
+        "madc.hi.cc.u32 t419, t307, %88, t419;\n\t"
+        "madc.hi.cc.u32 t420, t307, %89, t420;\n\t"
+        "madc.hi.u32 t421, t307, 0, t421;\n\t"
+        "shr.b32 t422, t307, 31;\n\t"
+        "sub.u32 t423, 0, t422;\n\t"
+        "and.b32 t424, %78, t423;\n\t"
+        "and.b32 t425, %79, t423;\n\t"
+        "and.b32 t426, %80, t423;\n\t"
+        "and.b32 t427, %81, t423;\n\t"
+        "and.b32 t428, %82, t423;\n\t"
+        "and.b32 t429, %83, t423;\n\t"
+        "and.b32 t430, %84, t423;\n\t"
+        "and.b32 t431, %85, t423;\n\t"
+        "and.b32 t432, %86, t423;\n\t"
+        "and.b32 t433, %87, t423;\n\t"
+        "and.b32 t434, %88, t423;\n\t"
+        "and.b32 t435, %89, t423;\n\t"
+        "and.b32 t436, 0, t423;\n\t"
+        "sub.cc.u32 t409, t409, t424;\n\t"
+        "subc.cc.u32 t410, t410, t425;\n\t"
+        "subc.cc.u32 t411, t411, t426;\n\t"
+        "subc.cc.u32 t412, t412, t427;\n\t"
+        "subc.cc.u32 t413, t413, t428;\n\t"
+        "subc.cc.u32 t414, t414, t429;\n\t"
+        "subc.cc.u32 t415, t415, t430;\n\t"
+        "subc.cc.u32 t416, t416, t431;\n\t"
+        "subc.cc.u32 t417, t417, t432;\n\t"
+        "subc.cc.u32 t418, t418, t433;\n\t"
+        "subc.cc.u32 t419, t419, t434;\n\t"
+        "subc.cc.u32 t420, t420, t435;\n\t"
+        "subc.u32 t421, t421, t436;\n\t"
+        "mad.lo.cc.u32 t408, t308, %90, t408;\n\t"
+        "madc.lo.cc.u32 t409, t308, %91, t409;\n\t"
+        "madc.lo.cc.u32 t410, t308, %92, t410;\n\t"
+        "madc.lo.cc.u32 t411, t308, %93, t411;\n\t"
+        "madc.lo.cc.u32 t412, t308, %94, t412;\n\t"
+        "madc.lo.cc.u32 t413, t308, %95, t413;\n\t"
+        "madc.lo.cc.u32 t414, t308, %96, t414;\n\t"
+        "madc.lo.cc.u32 t415, t308, %97, t415;\n\t"
+        "madc.lo.cc.u32 t416, t308, %98, t416;\n\t"
+        "madc.lo.cc.u32 t417, t308, %99, t417;\n\t"
+        "madc.lo.cc.u32 t418, t308, %100, t418;\n\t"
+        "madc.lo.cc.u32 t419, t308, %101, t419;\n\t"
+        "madc.lo.cc.u32 t420, t308, 0, t420;\n\t"
+        "madc.lo.u32 t421, t308, 0, t421;\n\t"
+        "mad.hi.cc.u32 t409, t308, %90, t409;\n\t"
+        "madc.hi.cc.u32 t410, t308, %91, t410;\n\t"
+        "madc.hi.cc.u32 t411, t308, %92, t411;\n\t"
+        "madc.hi.cc.u32 t412, t308, %93, t412;\n\t"
+        "madc.hi.cc.u32 t413, t308, %94, t413;\n\t"
+        "madc.hi.cc.u32 t414, t308, %95, t414;\n\t"
+        "madc.hi.cc.u32 t415, t308, %96, t415;\n\t"
+        "madc.hi.cc.u32 t416, t308, %97, t416;\n\t"
+        "madc.hi.cc.u32 t417, t308, %98, t417;\n\t"
+        "madc.hi.cc.u32 t418, t308, %99, t418;\n\t"
+        "madc.hi.cc.u32 t419, t308, %100, t419;\n\t"
+        "madc.hi.cc.u32 t420, t308, %101, t420;\n\t"
+        "madc.hi.u32 t421, t308, 0, t421;\n\t"
+        "shr.b32 t437, t308, 31;\n\t"
+        "sub.u32 t438, 0, t437;\n\t"
+        "and.b32 t439, %90, t438;\n\t"
+        "and.b32 t440, %91, t438;\n\t"
+        "and.b32 t441, %92, t438;\n\t"
+        "and.b32 t442, %93, t438;\n\t"
+        "and.b32 t443, %94, t438;\n\t"
+        "and.b32 t444, %95, t438;\n\t"
+        "and.b32 t445, %96, t438;\n\t"
+        "and.b32 t446, %97, t438;\n\t"
+        "and.b32 t447, %98, t438;\n\t"
+        "and.b32 t448, %99, t438;\n\t"
+        "and.b32 t449, %100, t438;\n\t"
+        "and.b32 t450, %101, t438;\n\t"
+        "and.b32 t451, 0, t438;\n\t"
+        "sub.cc.u32 t409, t409, t439;\n\t"
+        "subc.cc.u32 t410, t410, t440;\n\t"
+        "subc.cc.u32 t411, t411, t441;\n\t"
+        "subc.cc.u32 t412, t412, t442;\n\t"
+        "subc.cc.u32 t413, t413, t443;\n\t"
+        "subc.cc.u32 t414, t414, t444;\n\t"
+        "subc.cc.u32 t415, t415, t445;\n\t"
+        "subc.cc.u32 t416, t416, t446;\n\t"
+        "subc.cc.u32 t417, t417, t447;\n\t"
+        "subc.cc.u32 t418, t418, t448;\n\t"
+        "subc.cc.u32 t419, t419, t449;\n\t"
+        "subc.cc.u32 t420, t420, t450;\n\t"
+        "subc.u32 t421, t421, t451;\n\t"
+        "mul.lo.u32 t452, t408, %114;\n\t"
+        "and.b32 t452, t452, 1073741823;\n\t"
+        "mad.lo.cc.u32 t408, t452, %102, t408;\n\t"
+        "madc.lo.cc.u32 t409, t452, %103, t409;\n\t"
+        "madc.lo.cc.u32 t410, t452, %104, t410;\n\t"
+        "madc.lo.cc.u32 t411, t452, %105, t411;\n\t"
+        "madc.lo.cc.u32 t412, t452, %106, t412;\n\t"
+        "madc.lo.cc.u32 t413, t452, %107, t413;\n\t"
+        "madc.lo.cc.u32 t414, t452, %108, t414;\n\t"
+        "madc.lo.cc.u32 t415, t452, %109, t415;\n\t"
+        "madc.lo.cc.u32 t416, t452, %110, t416;\n\t"
+        "madc.lo.cc.u32 t417, t452, %111, t417;\n\t"
+        "madc.lo.cc.u32 t418, t452, %112, t418;\n\t"
+        "madc.lo.cc.u32 t419, t452, %113, t419;\n\t"
+        "addc.cc.u32 t420, t420, 0;\n\t"
+        "addc.u32 t421, t421, 0;\n\t"
+        "mad.hi.cc.u32 t409, t452, %102, t409;\n\t"
+        "madc.hi.cc.u32 t410, t452, %103, t410;\n\t"
+        "madc.hi.cc.u32 t411, t452, %104, t411;\n\t"
+        "madc.hi.cc.u32 t412, t452, %105, t412;\n\t"
+        "madc.hi.cc.u32 t413, t452, %106, t413;\n\t"
+        "madc.hi.cc.u32 t414, t452, %107, t414;\n\t"
+        "madc.hi.cc.u32 t415, t452, %108, t415;\n\t"
+        "madc.hi.cc.u32 t416, t452, %109, t416;\n\t"
+        "madc.hi.cc.u32 t417, t452, %110, t417;\n\t"
+        "madc.hi.cc.u32 t418, t452, %111, t418;\n\t"
+        "madc.hi.cc.u32 t419, t452, %112, t419;\n\t"
+        "madc.hi.cc.u32 t420, t452, %113, t420;\n\t"
+        "addc.u32 t421, t421, 0;\n\t"
+        "shf.r.clamp.b32 t453, t408, t409, 30;\n\t"
+        "shf.r.clamp.b32 t454, t409, t410, 30;\n\t"
+        "shf.r.clamp.b32 t455, t410, t411, 30;\n\t"
+        "shf.r.clamp.b32 t456, t411, t412, 30;\n\t"
+        "shf.r.clamp.b32 t457, t412, t413, 30;\n\t"
+        "shf.r.clamp.b32 t458, t413, t414, 30;\n\t"
+        "shf.r.clamp.b32 t459, t414, t415, 30;\n\t"
+        "shf.r.clamp.b32 t460, t415, t416, 30;\n\t"
+        "shf.r.clamp.b32 t461, t416, t417, 30;\n\t"
+        "shf.r.clamp.b32 t462, t417, t418, 30;\n\t"
+        "shf.r.clamp.b32 t463, t418, t419, 30;\n\t"
+        "shf.r.clamp.b32 t464, t419, t420, 30;\n\t"
+        "shf.r.clamp.b32 t465, t420, t421, 30;\n\t"
+        "shr.b32 t466, t465, 31;\n\t"
+        "sub.u32 t467, 0, t466;\n\t"
+        "and.b32 t468, %102, t467;\n\t"
+        "and.b32 t469, %103, t467;\n\t"
+        "and.b32 t470, %104, t467;\n\t"
+        "and.b32 t471, %105, t467;\n\t"
+        "and.b32 t472, %106, t467;\n\t"
+        "and.b32 t473, %107, t467;\n\t"
+        "and.b32 t474, %108, t467;\n\t"
+        "and.b32 t475, %109, t467;\n\t"
+        "and.b32 t476, %110, t467;\n\t"
+        "and.b32 t477, %111, t467;\n\t"
+        "and.b32 t478, %112, t467;\n\t"
+        "and.b32 t479, %113, t467;\n\t"
+        "add.cc.u32 t480, t453, t468;\n\t"
+        "addc.cc.u32 t481, t454, t469;\n\t"
+        "addc.cc.u32 t482, t455, t470;\n\t"
+        "addc.cc.u32 t483, t456, t471;\n\t"
+        "addc.cc.u32 t484, t457, t472;\n\t"
+        "addc.cc.u32 t485, t458, t473;\n\t"
+        "addc.cc.u32 t486, t459, t474;\n\t"
+        "addc.cc.u32 t487, t460, t475;\n\t"
+        "addc.cc.u32 t488, t461, t476;\n\t"
+        "addc.cc.u32 t489, t462, t477;\n\t"
+        "addc.cc.u32 t490, t463, t478;\n\t"
+        "addc.cc.u32 t491, t464, t479;\n\t"
+        "addc.u32 t492, t465, t467;\n\t"
+        "sub.cc.u32 t493, t480, %102;\n\t"
+        "subc.cc.u32 t494, t481, %103;\n\t"
+        "subc.cc.u32 t495, t482, %104;\n\t"
+        "subc.cc.u32 t496, t483, %105;\n\t"
+        "subc.cc.u32 t497, t484, %106;\n\t"
+        "subc.cc.u32 t498, t485, %107;\n\t"
+        "subc.cc.u32 t499, t486, %108;\n\t"
+        "subc.cc.u32 t500, t487, %109;\n\t"
+        "subc.cc.u32 t501, t488, %110;\n\t"
+        "subc.cc.u32 t502, t489, %111;\n\t"
+        "subc.cc.u32 t503, t490, %112;\n\t"
+        "subc.cc.u32 t504, t491, %113;\n\t"
+        "subc.u32 t505, t492, 0;\n\t"
+        "shr.b32 t506, t505, 31;\n\t"
+        "sub.u32 t507, 0, t506;\n\t"
+        "xor.b32 t508, t493, t480;\n\t"
+        "and.b32 t508, t508, t507;\n\t"
+        "xor.b32 %27, t493, t508;\n\t"
+        "xor.b32 t509, t494, t481;\n\t"
+        "and.b32 t509, t509, t507;\n\t"
+        "xor.b32 %28, t494, t509;\n\t"
+        "xor.b32 t510, t495, t482;\n\t"
+        "and.b32 t510, t510, t507;\n\t"
+        "xor.b32 %29, t495, t510;\n\t"
+        "xor.b32 t511, t496, t483;\n\t"
+        "and.b32 t511, t511, t507;\n\t"
+        "xor.b32 %30, t496, t511;\n\t"
+        "xor.b32 t512, t497, t484;\n\t"
+        "and.b32 t512, t512, t507;\n\t"
+        "xor.b32 %31, t497, t512;\n\t"
+        "xor.b32 t513, t498, t485;\n\t"
+        "and.b32 t513, t513, t507;\n\t"
+        "xor.b32 %32, t498, t513;\n\t"
+        "xor.b32 t514, t499, t486;\n\t"
+        "and.b32 t514, t514, t507;\n\t"
+        "xor.b32 %33, t499, t514;\n\t"
+        "xor.b32 t515, t500, t487;\n\t"
+        "and.b32 t515, t515, t507;\n\t"
+        "xor.b32 %34, t500, t515;\n\t"
+        "xor.b32 t516, t501, t488;\n\t"
+        "and.b32 t516, t516, t507;\n\t"
+        "xor.b32 %35, t501, t516;\n\t"
+        "xor.b32 t517, t502, t489;\n\t"
+        "and.b32 t517, t517, t507;\n\t"
+        "xor.b32 %36, t502, t517;\n\t"
+        "xor.b32 t518, t503, t490;\n\t"
+        "and.b32 t518, t518, t507;\n\t"
+        "xor.b32 %37, t503, t518;\n\t"
+        "xor.b32 t519, t504, t491;\n\t"
+        "and.b32 t519, t519, t507;\n\t"
+        "xor.b32 %38, t504, t519;\n\t"
+        "mul.lo.u32 t520, t309, %78;\n\t"
+        "mul.lo.u32 t521, t309, %79;\n\t"
+        "mul.lo.u32 t522, t309, %80;\n\t"
+        "mul.lo.u32 t523, t309, %81;\n\t"
+        "mul.lo.u32 t524, t309, %82;\n\t"
+        "mul.lo.u32 t525, t309, %83;\n\t"
+        "mul.lo.u32 t526, t309, %84;\n\t"
+        "mul.lo.u32 t527, t309, %85;\n\t"
+        "mul.lo.u32 t528, t309, %86;\n\t"
+        "mul.lo.u32 t529, t309, %87;\n\t"
+        "mul.lo.u32 t530, t309, %88;\n\t"
+        "mul.lo.u32 t531, t309, %89;\n\t"
+        "mul.lo.u32 t532, t309, 0;\n\t"
+        "mul.lo.u32 t533, t309, 0;\n\t"
+        "mad.hi.cc.u32 t521, t309, %78, t521;\n\t"
+        "madc.hi.cc.u32 t522, t309, %79, t522;\n\t"
+        "madc.hi.cc.u32 t523, t309, %80, t523;\n\t"
+        "madc.hi.cc.u32 t524, t309, %81, t524;\n\t"
+        "madc.hi.cc.u32 t525, t309, %82, t525;\n\t"
+        "madc.hi.cc.u32 t526, t309, %83, t526;\n\t"
+        "madc.hi.cc.u32 t527, t309, %84, t527;\n\t"
+        "madc.hi.cc.u32 t528, t309, %85, t528;\n\t"
+        "madc.hi.cc.u32 t529, t309, %86, t529;\n\t"
+        "madc.hi.cc.u32 t530, t309, %87, t530;\n\t"
+        "madc.hi.cc.u32 t531, t309, %88, t531;\n\t"
+        "madc.hi.cc.u32 t532, t309, %89, t532;\n\t"
+        "madc.hi.u32 t533, t309, 0, t533;\n\t"
+        "shr.b32 t534, t309, 31;\n\t"
+        "sub.u32 t535, 0, t534;\n\t"
+        "and.b32 t536, %78, t535;\n\t"
+        "and.b32 t537, %79, t535;\n\t"
+        "and.b32 t538, %80, t535;\n\t"
+        "and.b32 t539, %81, t535;\n\t"
+        "and.b32 t540, %82, t535;\n\t"
+        "and.b32 t541, %83, t535;\n\t"
+        "and.b32 t542, %84, t535;\n\t"
+        "and.b32 t543, %85, t535;\n\t"
+        "and.b32 t544, %86, t535;\n\t"
+        "and.b32 t545, %87, t535;\n\t"
+        "and.b32 t546, %88, t535;\n\t"
+        "and.b32 t547, %89, t535;\n\t"
+        "and.b32 t548, 0, t535;\n\t"
+        "sub.cc.u32 t521, t521, t536;\n\t"
+        "subc.cc.u32 t522, t522, t537;\n\t"
+        "subc.cc.u32 t523, t523, t538;\n\t"
+        "subc.cc.u32 t524, t524, t539;\n\t"
+        "subc.cc.u32 t525, t525, t540;\n\t"
+        "subc.cc.u32 t526, t526, t541;\n\t"
+        "subc.cc.u32 t527, t527, t542;\n\t"
+        "subc.cc.u32 t528, t528, t543;\n\t"
+        "subc.cc.u32 t529, t529, t544;\n\t"
+        "subc.cc.u32 t530, t530, t545;\n\t"
+        "subc.cc.u32 t531, t531, t546;\n\t"
+        "subc.cc.u32 t532, t532, t547;\n\t"
+        "subc.u32 t533, t533, t548;\n\t"
+        "mad.lo.cc.u32 t520, t310, %90, t520;\n\t"
+        "madc.lo.cc.u32 t521, t310, %91, t521;\n\t"
+        "madc.lo.cc.u32 t522, t310, %92, t522;\n\t"
+        "madc.lo.cc.u32 t523, t310, %93, t523;\n\t"
+        "madc.lo.cc.u32 t524, t310, %94, t524;\n\t"
+        "madc.lo.cc.u32 t525, t310, %95, t525;\n\t"
+        "madc.lo.cc.u32 t526, t310, %96, t526;\n\t"
+        "madc.lo.cc.u32 t527, t310, %97, t527;\n\t"
+        "madc.lo.cc.u32 t528, t310, %98, t528;\n\t"
+        "madc.lo.cc.u32 t529, t310, %99, t529;\n\t"
+        "madc.lo.cc.u32 t530, t310, %100, t530;\n\t"
+        "madc.lo.cc.u32 t531, t310, %101, t531;\n\t"
+        "madc.lo.cc.u32 t532, t310, 0, t532;\n\t"
+        "madc.lo.u32 t533, t310, 0, t533;\n\t"
+        "mad.hi.cc.u32 t521, t310, %90, t521;\n\t"
+        "madc.hi.cc.u32 t522, t310, %91, t522;\n\t"
+        "madc.hi.cc.u32 t523, t310, %92, t523;\n\t"
+        "madc.hi.cc.u32 t524, t310, %93, t524;\n\t"
+        "madc.hi.cc.u32 t525, t310, %94, t525;\n\t"
+        "madc.hi.cc.u32 t526, t310, %95, t526;\n\t"
+        "madc.hi.cc.u32 t527, t310, %96, t527;\n\t"
+        "madc.hi.cc.u32 t528, t310, %97, t528;\n\t"
+        "madc.hi.cc.u32 t529, t310, %98, t529;\n\t"
+        "madc.hi.cc.u32 t530, t310, %99, t530;\n\t"
+        "madc.hi.cc.u32 t531, t310, %100, t531;\n\t"
+        "madc.hi.cc.u32 t532, t310, %101, t532;\n\t"
+        "madc.hi.u32 t533, t310, 0, t533;\n\t"
+        "shr.b32 t549, t310, 31;\n\t"
+        "sub.u32 t550, 0, t549;\n\t"
+        "and.b32 t551, %90, t550;\n\t"
+        "and.b32 t552, %91, t550;\n\t"
+        "and.b32 t553, %92, t550;\n\t"
+        "and.b32 t554, %93, t550;\n\t"
+        "and.b32 t555, %94, t550;\n\t"
+        "and.b32 t556, %95, t550;\n\t"
+        "and.b32 t557, %96, t550;\n\t"
+        "and.b32 t558, %97, t550;\n\t"
+        "and.b32 t559, %98, t550;\n\t"
+        "and.b32 t560, %99, t550;\n\t"
+        "and.b32 t561, %100, t550;\n\t"
+        "and.b32 t562, %101, t550;\n\t"
+        "and.b32 t563, 0, t550;\n\t"
+        "sub.cc.u32 t521, t521, t551;\n\t"
+        "subc.cc.u32 t522, t522, t552;\n\t"
+        "subc.cc.u32 t523, t523, t553;\n\t"
+        "subc.cc.u32 t524, t524, t554;\n\t"
+        "subc.cc.u32 t525, t525, t555;\n\t"
+        "subc.cc.u32 t526, t526, t556;\n\t"
+        "subc.cc.u32 t527, t527, t557;\n\t"
+        "subc.cc.u32 t528, t528, t558;\n\t"
+        "subc.cc.u32 t529, t529, t559;\n\t"
+        "subc.cc.u32 t530, t530, t560;\n\t"
+        "subc.cc.u32 t531, t531, t561;\n\t"
+        "subc.cc.u32 t532, t532, t562;\n\t"
+        "subc.u32 t533, t533, t563;\n\t"
+        "mul.lo.u32 t564, t520, %114;\n\t"
+        "and.b32 t564, t564, 1073741823;\n\t"
+        "mad.lo.cc.u32 t520, t564, %102, t520;\n\t"
+        "madc.lo.cc.u32 t521, t564, %103, t521;\n\t"
+        "madc.lo.cc.u32 t522, t564, %104, t522;\n\t"
+        "madc.lo.cc.u32 t523, t564, %105, t523;\n\t"
+        "madc.lo.cc.u32 t524, t564, %106, t524;\n\t"
+        "madc.lo.cc.u32 t525, t564, %107, t525;\n\t"
+        "madc.lo.cc.u32 t526, t564, %108, t526;\n\t"
+        "madc.lo.cc.u32 t527, t564, %109, t527;\n\t"
+        "madc.lo.cc.u32 t528, t564, %110, t528;\n\t"
+        "madc.lo.cc.u32 t529, t564, %111, t529;\n\t"
+        "madc.lo.cc.u32 t530, t564, %112, t530;\n\t"
+        "madc.lo.cc.u32 t531, t564, %113, t531;\n\t"
+        "addc.cc.u32 t532, t532, 0;\n\t"
+        "addc.u32 t533, t533, 0;\n\t"
+        "mad.hi.cc.u32 t521, t564, %102, t521;\n\t"
+        "madc.hi.cc.u32 t522, t564, %103, t522;\n\t"
+        "madc.hi.cc.u32 t523, t564, %104, t523;\n\t"
+        "madc.hi.cc.u32 t524, t564, %105, t524;\n\t"
+        "madc.hi.cc.u32 t525, t564, %106, t525;\n\t"
+        "madc.hi.cc.u32 t526, t564, %107, t526;\n\t"
+        "madc.hi.cc.u32 t527, t564, %108, t527;\n\t"
+        "madc.hi.cc.u32 t528, t564, %109, t528;\n\t"
+        "madc.hi.cc.u32 t529, t564, %110, t529;\n\t"
+        "madc.hi.cc.u32 t530, t564, %111, t530;\n\t"
+        "madc.hi.cc.u32 t531, t564, %112, t531;\n\t"
+        "madc.hi.cc.u32 t532, t564, %113, t532;\n\t"
+        "addc.u32 t533, t533, 0;\n\t"
+        "shf.r.clamp.b32 t565, t520, t521, 30;\n\t"
+        "shf.r.clamp.b32 t566, t521, t522, 30;\n\t"
+        "shf.r.clamp.b32 t567, t522, t523, 30;\n\t"
+        "shf.r.clamp.b32 t568, t523, t524, 30;\n\t"
+        "shf.r.clamp.b32 t569, t524, t525, 30;\n\t"
+        "shf.r.clamp.b32 t570, t525, t526, 30;\n\t"
+        "shf.r.clamp.b32 t571, t526, t527, 30;\n\t"
+        "shf.r.clamp.b32 t572, t527, t528, 30;\n\t"
+        "shf.r.clamp.b32 t573, t528, t529, 30;\n\t"
+        "shf.r.clamp.b32 t574, t529, t530, 30;\n\t"
+        "shf.r.clamp.b32 t575, t530, t531, 30;\n\t"
+        "shf.r.clamp.b32 t576, t531, t532, 30;\n\t"
+        "shf.r.clamp.b32 t577, t532, t533, 30;\n\t"
+        "shr.b32 t578, t577, 31;\n\t"
+        "sub.u32 t579, 0, t578;\n\t"
+        "and.b32 t580, %102, t579;\n\t"
+        "and.b32 t581, %103, t579;\n\t"
+        "and.b32 t582, %104, t579;\n\t"
+        "and.b32 t583, %105, t579;\n\t"
+        "and.b32 t584, %106, t579;\n\t"
+        "and.b32 t585, %107, t579;\n\t"
+        "and.b32 t586, %108, t579;\n\t"
+        "and.b32 t587, %109, t579;\n\t"
+        "and.b32 t588, %110, t579;\n\t"
+        "and.b32 t589, %111, t579;\n\t"
+        "and.b32 t590, %112, t579;\n\t"
+        "and.b32 t591, %113, t579;\n\t"
+        "add.cc.u32 t592, t565, t580;\n\t"
+        "addc.cc.u32 t593, t566, t581;\n\t"
+        "addc.cc.u32 t594, t567, t582;\n\t"
+        "addc.cc.u32 t595, t568, t583;\n\t"
+        "addc.cc.u32 t596, t569, t584;\n\t"
+        "addc.cc.u32 t597, t570, t585;\n\t"
+        "addc.cc.u32 t598, t571, t586;\n\t"
+        "addc.cc.u32 t599, t572, t587;\n\t"
+        "addc.cc.u32 t600, t573, t588;\n\t"
+        "addc.cc.u32 t601, t574, t589;\n\t"
+        "addc.cc.u32 t602, t575, t590;\n\t"
+        "addc.cc.u32 t603, t576, t591;\n\t"
+        "addc.u32 t604, t577, t579;\n\t"
+        "sub.cc.u32 t605, t592, %102;\n\t"
+        "subc.cc.u32 t606, t593, %103;\n\t"
+        "subc.cc.u32 t607, t594, %104;\n\t"
+        "subc.cc.u32 t608, t595, %105;\n\t"
+        "subc.cc.u32 t609, t596, %106;\n\t"
+        "subc.cc.u32 t610, t597, %107;\n\t"
+        "subc.cc.u32 t611, t598, %108;\n\t"
+        "subc.cc.u32 t612, t599, %109;\n\t"
+        "subc.cc.u32 t613, t600, %110;\n\t"
+        "subc.cc.u32 t614, t601, %111;\n\t"
+        "subc.cc.u32 t615, t602, %112;\n\t"
+        "subc.cc.u32 t616, t603, %113;\n\t"
+        "subc.u32 t617, t604, 0;\n\t"
+        "shr.b32 t618, t617, 31;\n\t"
+        "sub.u32 t619, 0, t618;\n\t"
+        "xor.b32 t620, t605, t592;\n\t"
+        "and.b32 t620, t620, t619;\n\t"
+        "xor.b32 %39, t605, t620;\n\t"
+        "xor.b32 t621, t606, t593;\n\t"
+        "and.b32 t621, t621, t619;\n\t"
+        "xor.b32 %40, t606, t621;\n\t"
+        "xor.b32 t622, t607, t594;\n\t"
+        "and.b32 t622, t622, t619;\n\t"
+        "xor.b32 %41, t607, t622;\n\t"
+        "xor.b32 t623, t608, t595;\n\t"
+        "and.b32 t623, t623, t619;\n\t"
+        "xor.b32 %42, t608, t623;\n\t"
+        "xor.b32 t624, t609, t596;\n\t"
+        "and.b32 t624, t624, t619;\n\t"
+        "xor.b32 %43, t609, t624;\n\t"
+        "xor.b32 t625, t610, t597;\n\t"
+        "and.b32 t625, t625, t619;\n\t"
+        "xor.b32 %44, t610, t625;\n\t"
+        "xor.b32 t626, t611, t598;\n\t"
+        "and.b32 t626, t626, t619;\n\t"
+        "xor.b32 %45, t611, t626;\n\t"
+        "xor.b32 t627, t612, t599;\n\t"
+        "and.b32 t627, t627, t619;\n\t"
+        "xor.b32 %46, t612, t627;\n\t"
+        "xor.b32 t628, t613, t600;\n\t"
+        "and.b32 t628, t628, t619;\n\t"
+        "xor.b32 %47, t613, t628;\n\t"
+        "xor.b32 t629, t614, t601;\n\t"
+        "and.b32 t629, t629, t619;\n\t"
+        "xor.b32 %48, t614, t629;\n\t"
+        "xor.b32 t630, t615, t602;\n\t"
+        "and.b32 t630, t630, t619;\n\t"
+        "xor.b32 %49, t615, t630;\n\t"
+        "xor.b32 t631, t616, t603;\n\t"
+        "and.b32 t631, t631, t619;\n\t"
+        "xor.b32 %50, t616, t631;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
@@ -33619,1632 +33082,1451 @@ struct modinv_round {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[687];
-    static const uint32_t code[] = {
-      61952,0,0,0,0,
-      61952,1,1,0,0,
-      61952,2,14,0,0,
-      65024,3,1,0,0,
-      65024,4,0,0,0,
-      65024,5,0,0,0,
-      65024,6,1,0,0,
-      60943,7,0,0,0,
-      64006,8,7,31,0,
-      60943,9,0,8,0,
-      64002,10,2,1,0,
-      60943,11,0,10,0,
-      59908,12,1,9,0,
-      59919,12,12,9,0,
-      59906,12,12,11,0,
-      59918,2,2,12,0,
-      59908,13,3,9,0,
-      59919,13,13,9,0,
-      59906,13,13,11,0,
-      59918,5,5,13,0,
-      59908,14,4,9,0,
-      59919,14,14,9,0,
-      59906,14,14,11,0,
-      59918,6,6,14,0,
-      59906,15,9,11,0,
-      59908,0,0,15,0,
-      59919,0,0,15,0,
-      64014,0,0,1,0,
-      59906,16,2,15,0,
-      59918,1,1,16,0,
-      59906,17,5,15,0,
-      59918,3,3,17,0,
-      59906,18,6,15,0,
-      59918,4,4,18,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,19,0,0,0,
-      64006,20,19,31,0,
-      60943,21,0,20,0,
-      64002,22,2,1,0,
-      60943,23,0,22,0,
-      59908,24,1,21,0,
-      59919,24,24,21,0,
-      59906,24,24,23,0,
-      59918,2,2,24,0,
-      59908,25,3,21,0,
-      59919,25,25,21,0,
-      59906,25,25,23,0,
-      59918,5,5,25,0,
-      59908,26,4,21,0,
-      59919,26,26,21,0,
-      59906,26,26,23,0,
-      59918,6,6,26,0,
-      59906,27,21,23,0,
-      59908,0,0,27,0,
-      59919,0,0,27,0,
-      64014,0,0,1,0,
-      59906,28,2,27,0,
-      59918,1,1,28,0,
-      59906,29,5,27,0,
-      59918,3,3,29,0,
-      59906,30,6,27,0,
-      59918,4,4,30,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,31,0,0,0,
-      64006,32,31,31,0,
-      60943,33,0,32,0,
-      64002,34,2,1,0,
-      60943,35,0,34,0,
-      59908,36,1,33,0,
-      59919,36,36,33,0,
-      59906,36,36,35,0,
-      59918,2,2,36,0,
-      59908,37,3,33,0,
-      59919,37,37,33,0,
-      59906,37,37,35,0,
-      59918,5,5,37,0,
-      59908,38,4,33,0,
-      59919,38,38,33,0,
-      59906,38,38,35,0,
-      59918,6,6,38,0,
-      59906,39,33,35,0,
-      59908,0,0,39,0,
-      59919,0,0,39,0,
-      64014,0,0,1,0,
-      59906,40,2,39,0,
-      59918,1,1,40,0,
-      59906,41,5,39,0,
-      59918,3,3,41,0,
-      59906,42,6,39,0,
-      59918,4,4,42,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,43,0,0,0,
-      64006,44,43,31,0,
-      60943,45,0,44,0,
-      64002,46,2,1,0,
-      60943,47,0,46,0,
-      59908,48,1,45,0,
-      59919,48,48,45,0,
-      59906,48,48,47,0,
-      59918,2,2,48,0,
-      59908,49,3,45,0,
-      59919,49,49,45,0,
-      59906,49,49,47,0,
-      59918,5,5,49,0,
-      59908,50,4,45,0,
-      59919,50,50,45,0,
-      59906,50,50,47,0,
-      59918,6,6,50,0,
-      59906,51,45,47,0,
-      59908,0,0,51,0,
-      59919,0,0,51,0,
-      64014,0,0,1,0,
-      59906,52,2,51,0,
-      59918,1,1,52,0,
-      59906,53,5,51,0,
-      59918,3,3,53,0,
-      59906,54,6,51,0,
-      59918,4,4,54,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,55,0,0,0,
-      64006,56,55,31,0,
-      60943,57,0,56,0,
-      64002,58,2,1,0,
-      60943,59,0,58,0,
-      59908,60,1,57,0,
-      59919,60,60,57,0,
-      59906,60,60,59,0,
-      59918,2,2,60,0,
-      59908,61,3,57,0,
-      59919,61,61,57,0,
-      59906,61,61,59,0,
-      59918,5,5,61,0,
-      59908,62,4,57,0,
-      59919,62,62,57,0,
-      59906,62,62,59,0,
-      59918,6,6,62,0,
-      59906,63,57,59,0,
-      59908,0,0,63,0,
-      59919,0,0,63,0,
-      64014,0,0,1,0,
-      59906,64,2,63,0,
-      59918,1,1,64,0,
-      59906,65,5,63,0,
-      59918,3,3,65,0,
-      59906,66,6,63,0,
-      59918,4,4,66,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,67,0,0,0,
-      64006,68,67,31,0,
-      60943,69,0,68,0,
-      64002,70,2,1,0,
-      60943,71,0,70,0,
-      59908,72,1,69,0,
-      59919,72,72,69,0,
-      59906,72,72,71,0,
-      59918,2,2,72,0,
-      59908,73,3,69,0,
-      59919,73,73,69,0,
-      59906,73,73,71,0,
-      59918,5,5,73,0,
-      59908,74,4,69,0,
-      59919,74,74,69,0,
-      59906,74,74,71,0,
-      59918,6,6,74,0,
-      59906,75,69,71,0,
-      59908,0,0,75,0,
-      59919,0,0,75,0,
-      64014,0,0,1,0,
-      59906,76,2,75,0,
-      59918,1,1,76,0,
-      59906,77,5,75,0,
-      59918,3,3,77,0,
-      59906,78,6,75,0,
-      59918,4,4,78,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,79,0,0,0,
-      64006,80,79,31,0,
-      60943,81,0,80,0,
-      64002,82,2,1,0,
-      60943,83,0,82,0,
-      59908,84,1,81,0,
-      59919,84,84,81,0,
-      59906,84,84,83,0,
-      59918,2,2,84,0,
-      59908,85,3,81,0,
-      59919,85,85,81,0,
-      59906,85,85,83,0,
-      59918,5,5,85,0,
-      59908,86,4,81,0,
-      59919,86,86,81,0,
-      59906,86,86,83,0,
-      59918,6,6,86,0,
-      59906,87,81,83,0,
-      59908,0,0,87,0,
-      59919,0,0,87,0,
-      64014,0,0,1,0,
-      59906,88,2,87,0,
-      59918,1,1,88,0,
-      59906,89,5,87,0,
-      59918,3,3,89,0,
-      59906,90,6,87,0,
-      59918,4,4,90,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,91,0,0,0,
-      64006,92,91,31,0,
-      60943,93,0,92,0,
-      64002,94,2,1,0,
-      60943,95,0,94,0,
-      59908,96,1,93,0,
-      59919,96,96,93,0,
-      59906,96,96,95,0,
-      59918,2,2,96,0,
-      59908,97,3,93,0,
-      59919,97,97,93,0,
-      59906,97,97,95,0,
-      59918,5,5,97,0,
-      59908,98,4,93,0,
-      59919,98,98,93,0,
-      59906,98,98,95,0,
-      59918,6,6,98,0,
-      59906,99,93,95,0,
-      59908,0,0,99,0,
-      59919,0,0,99,0,
-      64014,0,0,1,0,
-      59906,100,2,99,0,
-      59918,1,1,100,0,
-      59906,101,5,99,0,
-      59918,3,3,101,0,
-      59906,102,6,99,0,
-      59918,4,4,102,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,103,0,0,0,
-      64006,104,103,31,0,
-      60943,105,0,104,0,
-      64002,106,2,1,0,
-      60943,107,0,106,0,
-      59908,108,1,105,0,
-      59919,108,108,105,0,
-      59906,108,108,107,0,
-      59918,2,2,108,0,
-      59908,109,3,105,0,
-      59919,109,109,105,0,
-      59906,109,109,107,0,
-      59918,5,5,109,0,
-      59908,110,4,105,0,
-      59919,110,110,105,0,
-      59906,110,110,107,0,
-      59918,6,6,110,0,
-      59906,111,105,107,0,
-      59908,0,0,111,0,
-      59919,0,0,111,0,
-      64014,0,0,1,0,
-      59906,112,2,111,0,
-      59918,1,1,112,0,
-      59906,113,5,111,0,
-      59918,3,3,113,0,
-      59906,114,6,111,0,
-      59918,4,4,114,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,115,0,0,0,
-      64006,116,115,31,0,
-      60943,117,0,116,0,
-      64002,118,2,1,0,
-      60943,119,0,118,0,
-      59908,120,1,117,0,
-      59919,120,120,117,0,
-      59906,120,120,119,0,
-      59918,2,2,120,0,
-      59908,121,3,117,0,
-      59919,121,121,117,0,
-      59906,121,121,119,0,
-      59918,5,5,121,0,
-      59908,122,4,117,0,
-      59919,122,122,117,0,
-      59906,122,122,119,0,
-      59918,6,6,122,0,
-      59906,123,117,119,0,
-      59908,0,0,123,0,
-      59919,0,0,123,0,
-      64014,0,0,1,0,
-      59906,124,2,123,0,
-      59918,1,1,124,0,
-      59906,125,5,123,0,
-      59918,3,3,125,0,
-      59906,126,6,123,0,
-      59918,4,4,126,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,127,0,0,0,
-      64006,128,127,31,0,
-      60943,129,0,128,0,
-      64002,130,2,1,0,
-      60943,131,0,130,0,
-      59908,132,1,129,0,
-      59919,132,132,129,0,
-      59906,132,132,131,0,
-      59918,2,2,132,0,
-      59908,133,3,129,0,
-      59919,133,133,129,0,
-      59906,133,133,131,0,
-      59918,5,5,133,0,
-      59908,134,4,129,0,
-      59919,134,134,129,0,
-      59906,134,134,131,0,
-      59918,6,6,134,0,
-      59906,135,129,131,0,
-      59908,0,0,135,0,
-      59919,0,0,135,0,
-      64014,0,0,1,0,
-      59906,136,2,135,0,
-      59918,1,1,136,0,
-      59906,137,5,135,0,
-      59918,3,3,137,0,
-      59906,138,6,135,0,
-      59918,4,4,138,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,139,0,0,0,
-      64006,140,139,31,0,
-      60943,141,0,140,0,
-      64002,142,2,1,0,
-      60943,143,0,142,0,
-      59908,144,1,141,0,
-      59919,144,144,141,0,
-      59906,144,144,143,0,
-      59918,2,2,144,0,
-      59908,145,3,141,0,
-      59919,145,145,141,0,
-      59906,145,145,143,0,
-      59918,5,5,145,0,
-      59908,146,4,141,0,
-      59919,146,146,141,0,
-      59906,146,146,143,0,
-      59918,6,6,146,0,
-      59906,147,141,143,0,
-      59908,0,0,147,0,
-      59919,0,0,147,0,
-      64014,0,0,1,0,
-      59906,148,2,147,0,
-      59918,1,1,148,0,
-      59906,149,5,147,0,
-      59918,3,3,149,0,
-      59906,150,6,147,0,
-      59918,4,4,150,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,151,0,0,0,
-      64006,152,151,31,0,
-      60943,153,0,152,0,
-      64002,154,2,1,0,
-      60943,155,0,154,0,
-      59908,156,1,153,0,
-      59919,156,156,153,0,
-      59906,156,156,155,0,
-      59918,2,2,156,0,
-      59908,157,3,153,0,
-      59919,157,157,153,0,
-      59906,157,157,155,0,
-      59918,5,5,157,0,
-      59908,158,4,153,0,
-      59919,158,158,153,0,
-      59906,158,158,155,0,
-      59918,6,6,158,0,
-      59906,159,153,155,0,
-      59908,0,0,159,0,
-      59919,0,0,159,0,
-      64014,0,0,1,0,
-      59906,160,2,159,0,
-      59918,1,1,160,0,
-      59906,161,5,159,0,
-      59918,3,3,161,0,
-      59906,162,6,159,0,
-      59918,4,4,162,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,163,0,0,0,
-      64006,164,163,31,0,
-      60943,165,0,164,0,
-      64002,166,2,1,0,
-      60943,167,0,166,0,
-      59908,168,1,165,0,
-      59919,168,168,165,0,
-      59906,168,168,167,0,
-      59918,2,2,168,0,
-      59908,169,3,165,0,
-      59919,169,169,165,0,
-      59906,169,169,167,0,
-      59918,5,5,169,0,
-      59908,170,4,165,0,
-      59919,170,170,165,0,
-      59906,170,170,167,0,
-      59918,6,6,170,0,
-      59906,171,165,167,0,
-      59908,0,0,171,0,
-      59919,0,0,171,0,
-      64014,0,0,1,0,
-      59906,172,2,171,0,
-      59918,1,1,172,0,
-      59906,173,5,171,0,
-      59918,3,3,173,0,
-      59906,174,6,171,0,
-      59918,4,4,174,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,175,0,0,0,
-      64006,176,175,31,0,
-      60943,177,0,176,0,
-      64002,178,2,1,0,
-      60943,179,0,178,0,
-      59908,180,1,177,0,
-      59919,180,180,177,0,
-      59906,180,180,179,0,
-      59918,2,2,180,0,
-      59908,181,3,177,0,
-      59919,181,181,177,0,
-      59906,181,181,179,0,
-      59918,5,5,181,0,
-      59908,182,4,177,0,
-      59919,182,182,177,0,
-      59906,182,182,179,0,
-      59918,6,6,182,0,
-      59906,183,177,179,0,
-      59908,0,0,183,0,
-      59919,0,0,183,0,
-      64014,0,0,1,0,
-      59906,184,2,183,0,
-      59918,1,1,184,0,
-      59906,185,5,183,0,
-      59918,3,3,185,0,
-      59906,186,6,183,0,
-      59918,4,4,186,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,187,0,0,0,
-      64006,188,187,31,0,
-      60943,189,0,188,0,
-      64002,190,2,1,0,
-      60943,191,0,190,0,
-      59908,192,1,189,0,
-      59919,192,192,189,0,
-      59906,192,192,191,0,
-      59918,2,2,192,0,
-      59908,193,3,189,0,
-      59919,193,193,189,0,
-      59906,193,193,191,0,
-      59918,5,5,193,0,
-      59908,194,4,189,0,
-      59919,194,194,189,0,
-      59906,194,194,191,0,
-      59918,6,6,194,0,
-      59906,195,189,191,0,
-      59908,0,0,195,0,
-      59919,0,0,195,0,
-      64014,0,0,1,0,
-      59906,196,2,195,0,
-      59918,1,1,196,0,
-      59906,197,5,195,0,
-      59918,3,3,197,0,
-      59906,198,6,195,0,
-      59918,4,4,198,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,199,0,0,0,
-      64006,200,199,31,0,
-      60943,201,0,200,0,
-      64002,202,2,1,0,
-      60943,203,0,202,0,
-      59908,204,1,201,0,
-      59919,204,204,201,0,
-      59906,204,204,203,0,
-      59918,2,2,204,0,
-      59908,205,3,201,0,
-      59919,205,205,201,0,
-      59906,205,205,203,0,
-      59918,5,5,205,0,
-      59908,206,4,201,0,
-      59919,206,206,201,0,
-      59906,206,206,203,0,
-      59918,6,6,206,0,
-      59906,207,201,203,0,
-      59908,0,0,207,0,
-      59919,0,0,207,0,
-      64014,0,0,1,0,
-      59906,208,2,207,0,
-      59918,1,1,208,0,
-      59906,209,5,207,0,
-      59918,3,3,209,0,
-      59906,210,6,207,0,
-      59918,4,4,210,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,211,0,0,0,
-      64006,212,211,31,0,
-      60943,213,0,212,0,
-      64002,214,2,1,0,
-      60943,215,0,214,0,
-      59908,216,1,213,0,
-      59919,216,216,213,0,
-      59906,216,216,215,0,
-      59918,2,2,216,0,
-      59908,217,3,213,0,
-      59919,217,217,213,0,
-      59906,217,217,215,0,
-      59918,5,5,217,0,
-      59908,218,4,213,0,
-      59919,218,218,213,0,
-      59906,218,218,215,0,
-      59918,6,6,218,0,
-      59906,219,213,215,0,
-      59908,0,0,219,0,
-      59919,0,0,219,0,
-      64014,0,0,1,0,
-      59906,220,2,219,0,
-      59918,1,1,220,0,
-      59906,221,5,219,0,
-      59918,3,3,221,0,
-      59906,222,6,219,0,
-      59918,4,4,222,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,223,0,0,0,
-      64006,224,223,31,0,
-      60943,225,0,224,0,
-      64002,226,2,1,0,
-      60943,227,0,226,0,
-      59908,228,1,225,0,
-      59919,228,228,225,0,
-      59906,228,228,227,0,
-      59918,2,2,228,0,
-      59908,229,3,225,0,
-      59919,229,229,225,0,
-      59906,229,229,227,0,
-      59918,5,5,229,0,
-      59908,230,4,225,0,
-      59919,230,230,225,0,
-      59906,230,230,227,0,
-      59918,6,6,230,0,
-      59906,231,225,227,0,
-      59908,0,0,231,0,
-      59919,0,0,231,0,
-      64014,0,0,1,0,
-      59906,232,2,231,0,
-      59918,1,1,232,0,
-      59906,233,5,231,0,
-      59918,3,3,233,0,
-      59906,234,6,231,0,
-      59918,4,4,234,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,235,0,0,0,
-      64006,236,235,31,0,
-      60943,237,0,236,0,
-      64002,238,2,1,0,
-      60943,239,0,238,0,
-      59908,240,1,237,0,
-      59919,240,240,237,0,
-      59906,240,240,239,0,
-      59918,2,2,240,0,
-      59908,241,3,237,0,
-      59919,241,241,237,0,
-      59906,241,241,239,0,
-      59918,5,5,241,0,
-      59908,242,4,237,0,
-      59919,242,242,237,0,
-      59906,242,242,239,0,
-      59918,6,6,242,0,
-      59906,243,237,239,0,
-      59908,0,0,243,0,
-      59919,0,0,243,0,
-      64014,0,0,1,0,
-      59906,244,2,243,0,
-      59918,1,1,244,0,
-      59906,245,5,243,0,
-      59918,3,3,245,0,
-      59906,246,6,243,0,
-      59918,4,4,246,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,247,0,0,0,
-      64006,248,247,31,0,
-      60943,249,0,248,0,
-      64002,250,2,1,0,
-      60943,251,0,250,0,
-      59908,252,1,249,0,
-      59919,252,252,249,0,
-      59906,252,252,251,0,
-      59918,2,2,252,0,
-      59908,253,3,249,0,
-      59919,253,253,249,0,
-      59906,253,253,251,0,
-      59918,5,5,253,0,
-      59908,254,4,249,0,
-      59919,254,254,249,0,
-      59906,254,254,251,0,
-      59918,6,6,254,0,
-      59906,255,249,251,0,
-      59908,0,0,255,0,
-      59919,0,0,255,0,
-      64014,0,0,1,0,
-      59906,256,2,255,0,
-      59918,1,1,256,0,
-      59906,257,5,255,0,
-      59918,3,3,257,0,
-      59906,258,6,255,0,
-      59918,4,4,258,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,259,0,0,0,
-      64006,260,259,31,0,
-      60943,261,0,260,0,
-      64002,262,2,1,0,
-      60943,263,0,262,0,
-      59908,264,1,261,0,
-      59919,264,264,261,0,
-      59906,264,264,263,0,
-      59918,2,2,264,0,
-      59908,265,3,261,0,
-      59919,265,265,261,0,
-      59906,265,265,263,0,
-      59918,5,5,265,0,
-      59908,266,4,261,0,
-      59919,266,266,261,0,
-      59906,266,266,263,0,
-      59918,6,6,266,0,
-      59906,267,261,263,0,
-      59908,0,0,267,0,
-      59919,0,0,267,0,
-      64014,0,0,1,0,
-      59906,268,2,267,0,
-      59918,1,1,268,0,
-      59906,269,5,267,0,
-      59918,3,3,269,0,
-      59906,270,6,267,0,
-      59918,4,4,270,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,271,0,0,0,
-      64006,272,271,31,0,
-      60943,273,0,272,0,
-      64002,274,2,1,0,
-      60943,275,0,274,0,
-      59908,276,1,273,0,
-      59919,276,276,273,0,
-      59906,276,276,275,0,
-      59918,2,2,276,0,
-      59908,277,3,273,0,
-      59919,277,277,273,0,
-      59906,277,277,275,0,
-      59918,5,5,277,0,
-      59908,278,4,273,0,
-      59919,278,278,273,0,
-      59906,278,278,275,0,
-      59918,6,6,278,0,
-      59906,279,273,275,0,
-      59908,0,0,279,0,
-      59919,0,0,279,0,
-      64014,0,0,1,0,
-      59906,280,2,279,0,
-      59918,1,1,280,0,
-      59906,281,5,279,0,
-      59918,3,3,281,0,
-      59906,282,6,279,0,
-      59918,4,4,282,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,283,0,0,0,
-      64006,284,283,31,0,
-      60943,285,0,284,0,
-      64002,286,2,1,0,
-      60943,287,0,286,0,
-      59908,288,1,285,0,
-      59919,288,288,285,0,
-      59906,288,288,287,0,
-      59918,2,2,288,0,
-      59908,289,3,285,0,
-      59919,289,289,285,0,
-      59906,289,289,287,0,
-      59918,5,5,289,0,
-      59908,290,4,285,0,
-      59919,290,290,285,0,
-      59906,290,290,287,0,
-      59918,6,6,290,0,
-      59906,291,285,287,0,
-      59908,0,0,291,0,
-      59919,0,0,291,0,
-      64014,0,0,1,0,
-      59906,292,2,291,0,
-      59918,1,1,292,0,
-      59906,293,5,291,0,
-      59918,3,3,293,0,
-      59906,294,6,291,0,
-      59918,4,4,294,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,295,0,0,0,
-      64006,296,295,31,0,
-      60943,297,0,296,0,
-      64002,298,2,1,0,
-      60943,299,0,298,0,
-      59908,300,1,297,0,
-      59919,300,300,297,0,
-      59906,300,300,299,0,
-      59918,2,2,300,0,
-      59908,301,3,297,0,
-      59919,301,301,297,0,
-      59906,301,301,299,0,
-      59918,5,5,301,0,
-      59908,302,4,297,0,
-      59919,302,302,297,0,
-      59906,302,302,299,0,
-      59918,6,6,302,0,
-      59906,303,297,299,0,
-      59908,0,0,303,0,
-      59919,0,0,303,0,
-      64014,0,0,1,0,
-      59906,304,2,303,0,
-      59918,1,1,304,0,
-      59906,305,5,303,0,
-      59918,3,3,305,0,
-      59906,306,6,303,0,
-      59918,4,4,306,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,307,0,0,0,
-      64006,308,307,31,0,
-      60943,309,0,308,0,
-      64002,310,2,1,0,
-      60943,311,0,310,0,
-      59908,312,1,309,0,
-      59919,312,312,309,0,
-      59906,312,312,311,0,
-      59918,2,2,312,0,
-      59908,313,3,309,0,
-      59919,313,313,309,0,
-      59906,313,313,311,0,
-      59918,5,5,313,0,
-      59908,314,4,309,0,
-      59919,314,314,309,0,
-      59906,314,314,311,0,
-      59918,6,6,314,0,
-      59906,315,309,311,0,
-      59908,0,0,315,0,
-      59919,0,0,315,0,
-      64014,0,0,1,0,
-      59906,316,2,315,0,
-      59918,1,1,316,0,
-      59906,317,5,315,0,
-      59918,3,3,317,0,
-      59906,318,6,315,0,
-      59918,4,4,318,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,319,0,0,0,
-      64006,320,319,31,0,
-      60943,321,0,320,0,
-      64002,322,2,1,0,
-      60943,323,0,322,0,
-      59908,324,1,321,0,
-      59919,324,324,321,0,
-      59906,324,324,323,0,
-      59918,2,2,324,0,
-      59908,325,3,321,0,
-      59919,325,325,321,0,
-      59906,325,325,323,0,
-      59918,5,5,325,0,
-      59908,326,4,321,0,
-      59919,326,326,321,0,
-      59906,326,326,323,0,
-      59918,6,6,326,0,
-      59906,327,321,323,0,
-      59908,0,0,327,0,
-      59919,0,0,327,0,
-      64014,0,0,1,0,
-      59906,328,2,327,0,
-      59918,1,1,328,0,
-      59906,329,5,327,0,
-      59918,3,3,329,0,
-      59906,330,6,327,0,
-      59918,4,4,330,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,331,0,0,0,
-      64006,332,331,31,0,
-      60943,333,0,332,0,
-      64002,334,2,1,0,
-      60943,335,0,334,0,
-      59908,336,1,333,0,
-      59919,336,336,333,0,
-      59906,336,336,335,0,
-      59918,2,2,336,0,
-      59908,337,3,333,0,
-      59919,337,337,333,0,
-      59906,337,337,335,0,
-      59918,5,5,337,0,
-      59908,338,4,333,0,
-      59919,338,338,333,0,
-      59906,338,338,335,0,
-      59918,6,6,338,0,
-      59906,339,333,335,0,
-      59908,0,0,339,0,
-      59919,0,0,339,0,
-      64014,0,0,1,0,
-      59906,340,2,339,0,
-      59918,1,1,340,0,
-      59906,341,5,339,0,
-      59918,3,3,341,0,
-      59906,342,6,339,0,
-      59918,4,4,342,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,343,0,0,0,
-      64006,344,343,31,0,
-      60943,345,0,344,0,
-      64002,346,2,1,0,
-      60943,347,0,346,0,
-      59908,348,1,345,0,
-      59919,348,348,345,0,
-      59906,348,348,347,0,
-      59918,2,2,348,0,
-      59908,349,3,345,0,
-      59919,349,349,345,0,
-      59906,349,349,347,0,
-      59918,5,5,349,0,
-      59908,350,4,345,0,
-      59919,350,350,345,0,
-      59906,350,350,347,0,
-      59918,6,6,350,0,
-      59906,351,345,347,0,
-      59908,0,0,351,0,
-      59919,0,0,351,0,
-      64014,0,0,1,0,
-      59906,352,2,351,0,
-      59918,1,1,352,0,
-      59906,353,5,351,0,
-      59918,3,3,353,0,
-      59906,354,6,351,0,
-      59918,4,4,354,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,355,0,0,0,
-      64006,356,355,31,0,
-      60943,357,0,356,0,
-      64002,358,2,1,0,
-      60943,359,0,358,0,
-      59908,360,1,357,0,
-      59919,360,360,357,0,
-      59906,360,360,359,0,
-      59918,2,2,360,0,
-      59908,361,3,357,0,
-      59919,361,361,357,0,
-      59906,361,361,359,0,
-      59918,5,5,361,0,
-      59908,362,4,357,0,
-      59919,362,362,357,0,
-      59906,362,362,359,0,
-      59918,6,6,362,0,
-      59906,363,357,359,0,
-      59908,0,0,363,0,
-      59919,0,0,363,0,
-      64014,0,0,1,0,
-      59906,364,2,363,0,
-      59918,1,1,364,0,
-      59906,365,5,363,0,
-      59918,3,3,365,0,
-      59906,366,6,363,0,
-      59918,4,4,366,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      63744,0,0,0,0,
-      61958,381,13,31,0,
-      60943,382,0,381,0,
-      51724,367,3,1,0,
-      51724,368,3,2,0,
-      51724,369,3,3,0,
-      51724,370,3,4,0,
-      51724,371,3,5,0,
-      51724,372,3,6,0,
-      51724,373,3,7,0,
-      51724,374,3,8,0,
-      51724,375,3,9,0,
-      51724,376,3,10,0,
-      51724,377,3,11,0,
-      51724,378,3,12,0,
-      51724,379,3,13,0,
-      59916,380,3,382,0,
-      35349,368,3,1,368,
-      35357,369,3,2,369,
-      35357,370,3,3,370,
-      35357,371,3,4,371,
-      35357,372,3,5,372,
-      35357,373,3,6,373,
-      35357,374,3,7,374,
-      35357,375,3,8,375,
-      35357,376,3,9,376,
-      35357,377,3,10,377,
-      35357,378,3,11,378,
-      35357,379,3,12,379,
-      35353,380,3,13,380,
-      64006,383,3,31,0,
-      60943,384,0,383,0,
-      57858,385,1,384,0,
-      57858,386,2,384,0,
-      57858,387,3,384,0,
-      57858,388,4,384,0,
-      57858,389,5,384,0,
-      57858,390,6,384,0,
-      57858,391,7,384,0,
-      57858,392,8,384,0,
-      57858,393,9,384,0,
-      57858,394,10,384,0,
-      57858,395,11,384,0,
-      57858,396,12,384,0,
-      57858,397,13,384,0,
-      59923,368,368,385,0,
-      59931,369,369,386,0,
-      59931,370,370,387,0,
-      59931,371,371,388,0,
-      59931,372,372,389,0,
-      59931,373,373,390,0,
-      59931,374,374,391,0,
-      59931,375,375,392,0,
-      59931,376,376,393,0,
-      59931,377,377,394,0,
-      59931,378,378,395,0,
-      59931,379,379,396,0,
-      59927,380,380,397,0,
-      61958,398,26,31,0,
-      60943,399,0,398,0,
-      35348,367,4,14,367,
-      35356,368,4,15,368,
-      35356,369,4,16,369,
-      35356,370,4,17,370,
-      35356,371,4,18,371,
-      35356,372,4,19,372,
-      35356,373,4,20,373,
-      35356,374,4,21,374,
-      35356,375,4,22,375,
-      35356,376,4,23,376,
-      35356,377,4,24,377,
-      35356,378,4,25,378,
-      35356,379,4,26,379,
-      43544,380,4,399,380,
-      35349,368,4,14,368,
-      35357,369,4,15,369,
-      35357,370,4,16,370,
-      35357,371,4,17,371,
-      35357,372,4,18,372,
-      35357,373,4,19,373,
-      35357,374,4,20,374,
-      35357,375,4,21,375,
-      35357,376,4,22,376,
-      35357,377,4,23,377,
-      35357,378,4,24,378,
-      35357,379,4,25,379,
-      35353,380,4,26,380,
-      64006,400,4,31,0,
-      60943,401,0,400,0,
-      57858,402,14,401,0,
-      57858,403,15,401,0,
-      57858,404,16,401,0,
-      57858,405,17,401,0,
-      57858,406,18,401,0,
-      57858,407,19,401,0,
-      57858,408,20,401,0,
-      57858,409,21,401,0,
-      57858,410,22,401,0,
-      57858,411,23,401,0,
-      57858,412,24,401,0,
-      57858,413,25,401,0,
-      57858,414,26,401,0,
-      59923,368,368,402,0,
-      59931,369,369,403,0,
-      59931,370,370,404,0,
-      59931,371,371,405,0,
-      59931,372,372,406,0,
-      59931,373,373,407,0,
-      59931,374,374,408,0,
-      59931,375,375,409,0,
-      59931,376,376,410,0,
-      59931,377,377,411,0,
-      59931,378,378,412,0,
-      59931,379,379,413,0,
-      59927,380,380,414,0,
-      59656,1,367,368,30,
-      59656,2,368,369,30,
-      59656,3,369,370,30,
-      59656,4,370,371,30,
-      59656,5,371,372,30,
-      59656,6,372,373,30,
-      59656,7,373,374,30,
-      59656,8,374,375,30,
-      59656,9,375,376,30,
-      59656,10,376,377,30,
-      59656,11,377,378,30,
-      59656,12,378,379,30,
-      59656,13,379,380,30,
-      61958,429,13,31,0,
-      60943,430,0,429,0,
-      51724,415,5,1,0,
-      51724,416,5,2,0,
-      51724,417,5,3,0,
-      51724,418,5,4,0,
-      51724,419,5,5,0,
-      51724,420,5,6,0,
-      51724,421,5,7,0,
-      51724,422,5,8,0,
-      51724,423,5,9,0,
-      51724,424,5,10,0,
-      51724,425,5,11,0,
-      51724,426,5,12,0,
-      51724,427,5,13,0,
-      59916,428,5,430,0,
-      35349,416,5,1,416,
-      35357,417,5,2,417,
-      35357,418,5,3,418,
-      35357,419,5,4,419,
-      35357,420,5,5,420,
-      35357,421,5,6,421,
-      35357,422,5,7,422,
-      35357,423,5,8,423,
-      35357,424,5,9,424,
-      35357,425,5,10,425,
-      35357,426,5,11,426,
-      35357,427,5,12,427,
-      35353,428,5,13,428,
-      64006,431,5,31,0,
-      60943,432,0,431,0,
-      57858,433,1,432,0,
-      57858,434,2,432,0,
-      57858,435,3,432,0,
-      57858,436,4,432,0,
-      57858,437,5,432,0,
-      57858,438,6,432,0,
-      57858,439,7,432,0,
-      57858,440,8,432,0,
-      57858,441,9,432,0,
-      57858,442,10,432,0,
-      57858,443,11,432,0,
-      57858,444,12,432,0,
-      57858,445,13,432,0,
-      59923,416,416,433,0,
-      59931,417,417,434,0,
-      59931,418,418,435,0,
-      59931,419,419,436,0,
-      59931,420,420,437,0,
-      59931,421,421,438,0,
-      59931,422,422,439,0,
-      59931,423,423,440,0,
-      59931,424,424,441,0,
-      59931,425,425,442,0,
-      59931,426,426,443,0,
-      59931,427,427,444,0,
-      59927,428,428,445,0,
-      61958,446,26,31,0,
-      60943,447,0,446,0,
-      35348,415,6,14,415,
-      35356,416,6,15,416,
-      35356,417,6,16,417,
-      35356,418,6,17,418,
-      35356,419,6,18,419,
-      35356,420,6,19,420,
-      35356,421,6,20,421,
-      35356,422,6,21,422,
-      35356,423,6,22,423,
-      35356,424,6,23,424,
-      35356,425,6,24,425,
-      35356,426,6,25,426,
-      35356,427,6,26,427,
-      43544,428,6,447,428,
-      35349,416,6,14,416,
-      35357,417,6,15,417,
-      35357,418,6,16,418,
-      35357,419,6,17,419,
-      35357,420,6,18,420,
-      35357,421,6,19,421,
-      35357,422,6,20,422,
-      35357,423,6,21,423,
-      35357,424,6,22,424,
-      35357,425,6,23,425,
-      35357,426,6,24,426,
-      35357,427,6,25,427,
-      35353,428,6,26,428,
-      64006,448,6,31,0,
-      60943,449,0,448,0,
-      57858,450,14,449,0,
-      57858,451,15,449,0,
-      57858,452,16,449,0,
-      57858,453,17,449,0,
-      57858,454,18,449,0,
-      57858,455,19,449,0,
-      57858,456,20,449,0,
-      57858,457,21,449,0,
-      57858,458,22,449,0,
-      57858,459,23,449,0,
-      57858,460,24,449,0,
-      57858,461,25,449,0,
-      57858,462,26,449,0,
-      59923,416,416,450,0,
-      59931,417,417,451,0,
-      59931,418,418,452,0,
-      59931,419,419,453,0,
-      59931,420,420,454,0,
-      59931,421,421,455,0,
-      59931,422,422,456,0,
-      59931,423,423,457,0,
-      59931,424,424,458,0,
-      59931,425,425,459,0,
-      59931,426,426,460,0,
-      59931,427,427,461,0,
-      59927,428,428,462,0,
-      59656,14,415,416,30,
-      59656,15,416,417,30,
-      59656,16,417,418,30,
-      59656,17,418,419,30,
-      59656,18,419,420,30,
-      59656,19,420,421,30,
-      59656,20,421,422,30,
-      59656,21,422,423,30,
-      59656,22,423,424,30,
-      59656,23,424,425,30,
-      59656,24,425,426,30,
-      59656,25,426,427,30,
-      59656,26,427,428,30,
-      51724,463,3,27,0,
-      51724,464,3,28,0,
-      51724,465,3,29,0,
-      51724,466,3,30,0,
-      51724,467,3,31,0,
-      51724,468,3,32,0,
-      51724,469,3,33,0,
-      51724,470,3,34,0,
-      51724,471,3,35,0,
-      51724,472,3,36,0,
-      51724,473,3,37,0,
-      51724,474,3,38,0,
-      64012,475,3,0,0,
-      64012,476,3,0,0,
-      35349,464,3,27,464,
-      35357,465,3,28,465,
-      35357,466,3,29,466,
-      35357,467,3,30,467,
-      35357,468,3,31,468,
-      35357,469,3,32,469,
-      35357,470,3,33,470,
-      35357,471,3,34,471,
-      35357,472,3,35,472,
-      35357,473,3,36,473,
-      35357,474,3,37,474,
-      35357,475,3,38,475,
-      47641,476,3,0,476,
-      64006,477,3,31,0,
-      60943,478,0,477,0,
-      57858,479,27,478,0,
-      57858,480,28,478,0,
-      57858,481,29,478,0,
-      57858,482,30,478,0,
-      57858,483,31,478,0,
-      57858,484,32,478,0,
-      57858,485,33,478,0,
-      57858,486,34,478,0,
-      57858,487,35,478,0,
-      57858,488,36,478,0,
-      57858,489,37,478,0,
-      57858,490,38,478,0,
-      60930,491,0,478,0,
-      59923,464,464,479,0,
-      59931,465,465,480,0,
-      59931,466,466,481,0,
-      59931,467,467,482,0,
-      59931,468,468,483,0,
-      59931,469,469,484,0,
-      59931,470,470,485,0,
-      59931,471,471,486,0,
-      59931,472,472,487,0,
-      59931,473,473,488,0,
-      59931,474,474,489,0,
-      59931,475,475,490,0,
-      59927,476,476,491,0,
-      35348,463,4,39,463,
-      35356,464,4,40,464,
-      35356,465,4,41,465,
-      35356,466,4,42,466,
-      35356,467,4,43,467,
-      35356,468,4,44,468,
-      35356,469,4,45,469,
-      35356,470,4,46,470,
-      35356,471,4,47,471,
-      35356,472,4,48,472,
-      35356,473,4,49,473,
-      35356,474,4,50,474,
-      47644,475,4,0,475,
-      47640,476,4,0,476,
-      35349,464,4,39,464,
-      35357,465,4,40,465,
-      35357,466,4,41,466,
-      35357,467,4,42,467,
-      35357,468,4,43,468,
-      35357,469,4,44,469,
-      35357,470,4,45,470,
-      35357,471,4,46,471,
-      35357,472,4,47,472,
-      35357,473,4,48,473,
-      35357,474,4,49,474,
-      35357,475,4,50,475,
-      47641,476,4,0,476,
-      64006,492,4,31,0,
-      60943,493,0,492,0,
-      57858,494,39,493,0,
-      57858,495,40,493,0,
-      57858,496,41,493,0,
-      57858,497,42,493,0,
-      57858,498,43,493,0,
-      57858,499,44,493,0,
-      57858,500,45,493,0,
-      57858,501,46,493,0,
-      57858,502,47,493,0,
-      57858,503,48,493,0,
-      57858,504,49,493,0,
-      57858,505,50,493,0,
-      60930,506,0,493,0,
-      59923,464,464,494,0,
-      59931,465,465,495,0,
-      59931,466,466,496,0,
-      59931,467,467,497,0,
-      59931,468,468,498,0,
-      59931,469,469,499,0,
-      59931,470,470,500,0,
-      59931,471,471,501,0,
-      59931,472,472,502,0,
-      59931,473,473,503,0,
-      59931,474,474,504,0,
-      59931,475,475,505,0,
-      59927,476,476,506,0,
-      51724,507,463,63,0,
-      64002,507,507,1073741823,0,
-      35348,463,507,51,463,
-      35356,464,507,52,464,
-      35356,465,507,53,465,
-      35356,466,507,54,466,
-      35356,467,507,55,467,
-      35356,468,507,56,468,
-      35356,469,507,57,469,
-      35356,470,507,58,470,
-      35356,471,507,59,471,
-      35356,472,507,60,472,
-      35356,473,507,61,473,
-      35356,474,507,62,474,
-      64026,475,475,0,0,
-      64022,476,476,0,0,
-      35349,464,507,51,464,
-      35357,465,507,52,465,
-      35357,466,507,53,466,
-      35357,467,507,54,467,
-      35357,468,507,55,468,
-      35357,469,507,56,469,
-      35357,470,507,57,470,
-      35357,471,507,58,471,
-      35357,472,507,59,472,
-      35357,473,507,60,473,
-      35357,474,507,61,474,
-      35357,475,507,62,475,
-      64022,476,476,0,0,
-      59912,508,463,464,30,
-      59912,509,464,465,30,
-      59912,510,465,466,30,
-      59912,511,466,467,30,
-      59912,512,467,468,30,
-      59912,513,468,469,30,
-      59912,514,469,470,30,
-      59912,515,470,471,30,
-      59912,516,471,472,30,
-      59912,517,472,473,30,
-      59912,518,473,474,30,
-      59912,519,474,475,30,
-      59912,520,475,476,30,
-      64006,521,520,31,0,
-      60943,522,0,521,0,
-      57858,523,51,522,0,
-      57858,524,52,522,0,
-      57858,525,53,522,0,
-      57858,526,54,522,0,
-      57858,527,55,522,0,
-      57858,528,56,522,0,
-      57858,529,57,522,0,
-      57858,530,58,522,0,
-      57858,531,59,522,0,
-      57858,532,60,522,0,
-      57858,533,61,522,0,
-      57858,534,62,522,0,
-      59922,535,508,523,0,
-      59930,536,509,524,0,
-      59930,537,510,525,0,
-      59930,538,511,526,0,
-      59930,539,512,527,0,
-      59930,540,513,528,0,
-      59930,541,514,529,0,
-      59930,542,515,530,0,
-      59930,543,516,531,0,
-      59930,544,517,532,0,
-      59930,545,518,533,0,
-      59930,546,519,534,0,
-      59926,547,520,522,0,
-      51731,548,535,51,0,
-      51739,549,536,52,0,
-      51739,550,537,53,0,
-      51739,551,538,54,0,
-      51739,552,539,55,0,
-      51739,553,540,56,0,
-      51739,554,541,57,0,
-      51739,555,542,58,0,
-      51739,556,543,59,0,
-      51739,557,544,60,0,
-      51739,558,545,61,0,
-      51739,559,546,62,0,
-      64023,560,547,0,0,
-      64006,561,560,31,0,
-      60943,562,0,561,0,
-      59908,563,548,535,0,
-      59906,563,563,562,0,
-      59652,27,548,563,0,
-      59908,564,549,536,0,
-      59906,564,564,562,0,
-      59652,28,549,564,0,
-      59908,565,550,537,0,
-      59906,565,565,562,0,
-      59652,29,550,565,0,
-      59908,566,551,538,0,
-      59906,566,566,562,0,
-      59652,30,551,566,0,
-      59908,567,552,539,0,
-      59906,567,567,562,0,
-      59652,31,552,567,0,
-      59908,568,553,540,0,
-      59906,568,568,562,0,
-      59652,32,553,568,0,
-      59908,569,554,541,0,
-      59906,569,569,562,0,
-      59652,33,554,569,0,
-      59908,570,555,542,0,
-      59906,570,570,562,0,
-      59652,34,555,570,0,
-      59908,571,556,543,0,
-      59906,571,571,562,0,
-      59652,35,556,571,0,
-      59908,572,557,544,0,
-      59906,572,572,562,0,
-      59652,36,557,572,0,
-      59908,573,558,545,0,
-      59906,573,573,562,0,
-      59652,37,558,573,0,
-      59908,574,559,546,0,
-      59906,574,574,562,0,
-      59652,38,559,574,0,
-      51724,575,5,27,0,
-      51724,576,5,28,0,
-      51724,577,5,29,0,
-      51724,578,5,30,0,
-      51724,579,5,31,0,
-      51724,580,5,32,0,
-      51724,581,5,33,0,
-      51724,582,5,34,0,
-      51724,583,5,35,0,
-      51724,584,5,36,0,
-      51724,585,5,37,0,
-      51724,586,5,38,0,
-      64012,587,5,0,0,
-      64012,588,5,0,0,
-      35349,576,5,27,576,
-      35357,577,5,28,577,
-      35357,578,5,29,578,
-      35357,579,5,30,579,
-      35357,580,5,31,580,
-      35357,581,5,32,581,
-      35357,582,5,33,582,
-      35357,583,5,34,583,
-      35357,584,5,35,584,
-      35357,585,5,36,585,
-      35357,586,5,37,586,
-      35357,587,5,38,587,
-      47641,588,5,0,588,
-      64006,589,5,31,0,
-      60943,590,0,589,0,
-      57858,591,27,590,0,
-      57858,592,28,590,0,
-      57858,593,29,590,0,
-      57858,594,30,590,0,
-      57858,595,31,590,0,
-      57858,596,32,590,0,
-      57858,597,33,590,0,
-      57858,598,34,590,0,
-      57858,599,35,590,0,
-      57858,600,36,590,0,
-      57858,601,37,590,0,
-      57858,602,38,590,0,
-      60930,603,0,590,0,
-      59923,576,576,591,0,
-      59931,577,577,592,0,
-      59931,578,578,593,0,
-      59931,579,579,594,0,
-      59931,580,580,595,0,
-      59931,581,581,596,0,
-      59931,582,582,597,0,
-      59931,583,583,598,0,
-      59931,584,584,599,0,
-      59931,585,585,600,0,
-      59931,586,586,601,0,
-      59931,587,587,602,0,
-      59927,588,588,603,0,
-      35348,575,6,39,575,
-      35356,576,6,40,576,
-      35356,577,6,41,577,
-      35356,578,6,42,578,
-      35356,579,6,43,579,
-      35356,580,6,44,580,
-      35356,581,6,45,581,
-      35356,582,6,46,582,
-      35356,583,6,47,583,
-      35356,584,6,48,584,
-      35356,585,6,49,585,
-      35356,586,6,50,586,
-      47644,587,6,0,587,
-      47640,588,6,0,588,
-      35349,576,6,39,576,
-      35357,577,6,40,577,
-      35357,578,6,41,578,
-      35357,579,6,42,579,
-      35357,580,6,43,580,
-      35357,581,6,44,581,
-      35357,582,6,45,582,
-      35357,583,6,46,583,
-      35357,584,6,47,584,
-      35357,585,6,48,585,
-      35357,586,6,49,586,
-      35357,587,6,50,587,
-      47641,588,6,0,588,
-      64006,604,6,31,0,
-      60943,605,0,604,0,
-      57858,606,39,605,0,
-      57858,607,40,605,0,
-      57858,608,41,605,0,
-      57858,609,42,605,0,
-      57858,610,43,605,0,
-      57858,611,44,605,0,
-      57858,612,45,605,0,
-      57858,613,46,605,0,
-      57858,614,47,605,0,
-      57858,615,48,605,0,
-      57858,616,49,605,0,
-      57858,617,50,605,0,
-      60930,618,0,605,0,
-      59923,576,576,606,0,
-      59931,577,577,607,0,
-      59931,578,578,608,0,
-      59931,579,579,609,0,
-      59931,580,580,610,0,
-      59931,581,581,611,0,
-      59931,582,582,612,0,
-      59931,583,583,613,0,
-      59931,584,584,614,0,
-      59931,585,585,615,0,
-      59931,586,586,616,0,
-      59931,587,587,617,0,
-      59927,588,588,618,0,
-      51724,619,575,63,0,
-      64002,619,619,1073741823,0,
-      35348,575,619,51,575,
-      35356,576,619,52,576,
-      35356,577,619,53,577,
-      35356,578,619,54,578,
-      35356,579,619,55,579,
-      35356,580,619,56,580,
-      35356,581,619,57,581,
-      35356,582,619,58,582,
-      35356,583,619,59,583,
-      35356,584,619,60,584,
-      35356,585,619,61,585,
-      35356,586,619,62,586,
-      64026,587,587,0,0,
-      64022,588,588,0,0,
-      35349,576,619,51,576,
-      35357,577,619,52,577,
-      35357,578,619,53,578,
-      35357,579,619,54,579,
-      35357,580,619,55,580,
-      35357,581,619,56,581,
-      35357,582,619,57,582,
-      35357,583,619,58,583,
-      35357,584,619,59,584,
-      35357,585,619,60,585,
-      35357,586,619,61,586,
-      35357,587,619,62,587,
-      64022,588,588,0,0,
-      59912,620,575,576,30,
-      59912,621,576,577,30,
-      59912,622,577,578,30,
-      59912,623,578,579,30,
-      59912,624,579,580,30,
-      59912,625,580,581,30,
-      59912,626,581,582,30,
-      59912,627,582,583,30,
-      59912,628,583,584,30,
-      59912,629,584,585,30,
-      59912,630,585,586,30,
-      59912,631,586,587,30,
-      59912,632,587,588,30,
-      64006,633,632,31,0,
-      60943,634,0,633,0,
-      57858,635,51,634,0,
-      57858,636,52,634,0,
-      57858,637,53,634,0,
-      57858,638,54,634,0,
-      57858,639,55,634,0,
-      57858,640,56,634,0,
-      57858,641,57,634,0,
-      57858,642,58,634,0,
-      57858,643,59,634,0,
-      57858,644,60,634,0,
-      57858,645,61,634,0,
-      57858,646,62,634,0,
-      59922,647,620,635,0,
-      59930,648,621,636,0,
-      59930,649,622,637,0,
-      59930,650,623,638,0,
-      59930,651,624,639,0,
-      59930,652,625,640,0,
-      59930,653,626,641,0,
-      59930,654,627,642,0,
-      59930,655,628,643,0,
-      59930,656,629,644,0,
-      59930,657,630,645,0,
-      59930,658,631,646,0,
-      59926,659,632,634,0,
-      51731,660,647,51,0,
-      51739,661,648,52,0,
-      51739,662,649,53,0,
-      51739,663,650,54,0,
-      51739,664,651,55,0,
-      51739,665,652,56,0,
-      51739,666,653,57,0,
-      51739,667,654,58,0,
-      51739,668,655,59,0,
-      51739,669,656,60,0,
-      51739,670,657,61,0,
-      51739,671,658,62,0,
-      64023,672,659,0,0,
-      64006,673,672,31,0,
-      60943,674,0,673,0,
-      59908,675,660,647,0,
-      59906,675,675,674,0,
-      59652,39,660,675,0,
-      59908,676,661,648,0,
-      59906,676,676,674,0,
-      59652,40,661,676,0,
-      59908,677,662,649,0,
-      59906,677,677,674,0,
-      59652,41,662,677,0,
-      59908,678,663,650,0,
-      59906,678,678,674,0,
-      59652,42,663,678,0,
-      59908,679,664,651,0,
-      59906,679,679,674,0,
-      59652,43,664,679,0,
-      59908,680,665,652,0,
-      59906,680,680,674,0,
-      59652,44,665,680,0,
-      59908,681,666,653,0,
-      59906,681,681,674,0,
-      59652,45,666,681,0,
-      59908,682,667,654,0,
-      59906,682,682,674,0,
-      59652,46,667,682,0,
-      59908,683,668,655,0,
-      59906,683,683,674,0,
-      59652,47,668,683,0,
-      59908,684,669,656,0,
-      59906,684,684,674,0,
-      59652,48,669,684,0,
-      59908,685,670,657,0,
-      59906,685,685,674,0,
-      59652,49,670,685,0,
-      59908,686,671,658,0,
-      59906,686,686,674,0,
-      59652,50,671,686,0,
-    };
-    interpret(code, 1622, y, x, t);
+    uint32_t cf = 0;
+    uint32_t t[632];
+    t[0] = ptx_sub(0u, x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[14]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[207], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[207], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[326] = ptx_shr(x[13], 31u);
+    t[327] = ptx_sub(0u, t[326]);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], x[7]);
+    t[319] = ptx_mul_lo(t[307], x[8]);
+    t[320] = ptx_mul_lo(t[307], x[9]);
+    t[321] = ptx_mul_lo(t[307], x[10]);
+    t[322] = ptx_mul_lo(t[307], x[11]);
+    t[323] = ptx_mul_lo(t[307], x[12]);
+    t[324] = ptx_mul_lo(t[307], x[13]);
+    t[325] = ptx_mul_lo(t[307], t[327]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[307], x[6], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[307], x[7], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[307], x[8], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[307], x[9], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[307], x[10], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[307], x[11], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[307], x[12], t[324]);
+    t[325] = ptx_madc_hi(cf, t[307], x[13], t[325]);
+    t[328] = ptx_shr(t[307], 31u);
+    t[329] = ptx_sub(0u, t[328]);
+    t[330] = ptx_and(x[1], t[329]);
+    t[331] = ptx_and(x[2], t[329]);
+    t[332] = ptx_and(x[3], t[329]);
+    t[333] = ptx_and(x[4], t[329]);
+    t[334] = ptx_and(x[5], t[329]);
+    t[335] = ptx_and(x[6], t[329]);
+    t[336] = ptx_and(x[7], t[329]);
+    t[337] = ptx_and(x[8], t[329]);
+    t[338] = ptx_and(x[9], t[329]);
+    t[339] = ptx_and(x[10], t[329]);
+    t[340] = ptx_and(x[11], t[329]);
+    t[341] = ptx_and(x[12], t[329]);
+    t[342] = ptx_and(x[13], t[329]);
+    t[313] = ptx_sub_cc(cf, t[313], t[330]);
+    t[314] = ptx_subc_cc(cf, t[314], t[331]);
+    t[315] = ptx_subc_cc(cf, t[315], t[332]);
+    t[316] = ptx_subc_cc(cf, t[316], t[333]);
+    t[317] = ptx_subc_cc(cf, t[317], t[334]);
+    t[318] = ptx_subc_cc(cf, t[318], t[335]);
+    t[319] = ptx_subc_cc(cf, t[319], t[336]);
+    t[320] = ptx_subc_cc(cf, t[320], t[337]);
+    t[321] = ptx_subc_cc(cf, t[321], t[338]);
+    t[322] = ptx_subc_cc(cf, t[322], t[339]);
+    t[323] = ptx_subc_cc(cf, t[323], t[340]);
+    t[324] = ptx_subc_cc(cf, t[324], t[341]);
+    t[325] = ptx_subc(cf, t[325], t[342]);
+    t[343] = ptx_shr(x[26], 31u);
+    t[344] = ptx_sub(0u, t[343]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[14], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[15], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[16], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[17], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[18], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[19], t[317]);
+    t[318] = ptx_madc_lo_cc(cf, t[308], x[20], t[318]);
+    t[319] = ptx_madc_lo_cc(cf, t[308], x[21], t[319]);
+    t[320] = ptx_madc_lo_cc(cf, t[308], x[22], t[320]);
+    t[321] = ptx_madc_lo_cc(cf, t[308], x[23], t[321]);
+    t[322] = ptx_madc_lo_cc(cf, t[308], x[24], t[322]);
+    t[323] = ptx_madc_lo_cc(cf, t[308], x[25], t[323]);
+    t[324] = ptx_madc_lo_cc(cf, t[308], x[26], t[324]);
+    t[325] = ptx_madc_lo(cf, t[308], t[344], t[325]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[14], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[15], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[16], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[17], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[18], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[308], x[19], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[308], x[20], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[308], x[21], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[308], x[22], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[308], x[23], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[308], x[24], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[308], x[25], t[324]);
+    t[325] = ptx_madc_hi(cf, t[308], x[26], t[325]);
+    t[345] = ptx_shr(t[308], 31u);
+    t[346] = ptx_sub(0u, t[345]);
+    t[347] = ptx_and(x[14], t[346]);
+    t[348] = ptx_and(x[15], t[346]);
+    t[349] = ptx_and(x[16], t[346]);
+    t[350] = ptx_and(x[17], t[346]);
+    t[351] = ptx_and(x[18], t[346]);
+    t[352] = ptx_and(x[19], t[346]);
+    t[353] = ptx_and(x[20], t[346]);
+    t[354] = ptx_and(x[21], t[346]);
+    t[355] = ptx_and(x[22], t[346]);
+    t[356] = ptx_and(x[23], t[346]);
+    t[357] = ptx_and(x[24], t[346]);
+    t[358] = ptx_and(x[25], t[346]);
+    t[359] = ptx_and(x[26], t[346]);
+    t[313] = ptx_sub_cc(cf, t[313], t[347]);
+    t[314] = ptx_subc_cc(cf, t[314], t[348]);
+    t[315] = ptx_subc_cc(cf, t[315], t[349]);
+    t[316] = ptx_subc_cc(cf, t[316], t[350]);
+    t[317] = ptx_subc_cc(cf, t[317], t[351]);
+    t[318] = ptx_subc_cc(cf, t[318], t[352]);
+    t[319] = ptx_subc_cc(cf, t[319], t[353]);
+    t[320] = ptx_subc_cc(cf, t[320], t[354]);
+    t[321] = ptx_subc_cc(cf, t[321], t[355]);
+    t[322] = ptx_subc_cc(cf, t[322], t[356]);
+    t[323] = ptx_subc_cc(cf, t[323], t[357]);
+    t[324] = ptx_subc_cc(cf, t[324], t[358]);
+    t[325] = ptx_subc(cf, t[325], t[359]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    y[7] = ptx_shf_r_clamp(t[318], t[319], 30u);
+    y[8] = ptx_shf_r_clamp(t[319], t[320], 30u);
+    y[9] = ptx_shf_r_clamp(t[320], t[321], 30u);
+    y[10] = ptx_shf_r_clamp(t[321], t[322], 30u);
+    y[11] = ptx_shf_r_clamp(t[322], t[323], 30u);
+    y[12] = ptx_shf_r_clamp(t[323], t[324], 30u);
+    y[13] = ptx_shf_r_clamp(t[324], t[325], 30u);
+    t[374] = ptx_shr(x[13], 31u);
+    t[375] = ptx_sub(0u, t[374]);
+    t[360] = ptx_mul_lo(t[309], x[1]);
+    t[361] = ptx_mul_lo(t[309], x[2]);
+    t[362] = ptx_mul_lo(t[309], x[3]);
+    t[363] = ptx_mul_lo(t[309], x[4]);
+    t[364] = ptx_mul_lo(t[309], x[5]);
+    t[365] = ptx_mul_lo(t[309], x[6]);
+    t[366] = ptx_mul_lo(t[309], x[7]);
+    t[367] = ptx_mul_lo(t[309], x[8]);
+    t[368] = ptx_mul_lo(t[309], x[9]);
+    t[369] = ptx_mul_lo(t[309], x[10]);
+    t[370] = ptx_mul_lo(t[309], x[11]);
+    t[371] = ptx_mul_lo(t[309], x[12]);
+    t[372] = ptx_mul_lo(t[309], x[13]);
+    t[373] = ptx_mul_lo(t[309], t[375]);
+    t[361] = ptx_mad_hi_cc(cf, t[309], x[1], t[361]);
+    t[362] = ptx_madc_hi_cc(cf, t[309], x[2], t[362]);
+    t[363] = ptx_madc_hi_cc(cf, t[309], x[3], t[363]);
+    t[364] = ptx_madc_hi_cc(cf, t[309], x[4], t[364]);
+    t[365] = ptx_madc_hi_cc(cf, t[309], x[5], t[365]);
+    t[366] = ptx_madc_hi_cc(cf, t[309], x[6], t[366]);
+    t[367] = ptx_madc_hi_cc(cf, t[309], x[7], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[309], x[8], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[309], x[9], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[309], x[10], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[309], x[11], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[309], x[12], t[372]);
+    t[373] = ptx_madc_hi(cf, t[309], x[13], t[373]);
+    t[376] = ptx_shr(t[309], 31u);
+    t[377] = ptx_sub(0u, t[376]);
+    t[378] = ptx_and(x[1], t[377]);
+    t[379] = ptx_and(x[2], t[377]);
+    t[380] = ptx_and(x[3], t[377]);
+    t[381] = ptx_and(x[4], t[377]);
+    t[382] = ptx_and(x[5], t[377]);
+    t[383] = ptx_and(x[6], t[377]);
+    t[384] = ptx_and(x[7], t[377]);
+    t[385] = ptx_and(x[8], t[377]);
+    t[386] = ptx_and(x[9], t[377]);
+    t[387] = ptx_and(x[10], t[377]);
+    t[388] = ptx_and(x[11], t[377]);
+    t[389] = ptx_and(x[12], t[377]);
+    t[390] = ptx_and(x[13], t[377]);
+    t[361] = ptx_sub_cc(cf, t[361], t[378]);
+    t[362] = ptx_subc_cc(cf, t[362], t[379]);
+    t[363] = ptx_subc_cc(cf, t[363], t[380]);
+    t[364] = ptx_subc_cc(cf, t[364], t[381]);
+    t[365] = ptx_subc_cc(cf, t[365], t[382]);
+    t[366] = ptx_subc_cc(cf, t[366], t[383]);
+    t[367] = ptx_subc_cc(cf, t[367], t[384]);
+    t[368] = ptx_subc_cc(cf, t[368], t[385]);
+    t[369] = ptx_subc_cc(cf, t[369], t[386]);
+    t[370] = ptx_subc_cc(cf, t[370], t[387]);
+    t[371] = ptx_subc_cc(cf, t[371], t[388]);
+    t[372] = ptx_subc_cc(cf, t[372], t[389]);
+    t[373] = ptx_subc(cf, t[373], t[390]);
+    t[391] = ptx_shr(x[26], 31u);
+    t[392] = ptx_sub(0u, t[391]);
+    t[360] = ptx_mad_lo_cc(cf, t[310], x[14], t[360]);
+    t[361] = ptx_madc_lo_cc(cf, t[310], x[15], t[361]);
+    t[362] = ptx_madc_lo_cc(cf, t[310], x[16], t[362]);
+    t[363] = ptx_madc_lo_cc(cf, t[310], x[17], t[363]);
+    t[364] = ptx_madc_lo_cc(cf, t[310], x[18], t[364]);
+    t[365] = ptx_madc_lo_cc(cf, t[310], x[19], t[365]);
+    t[366] = ptx_madc_lo_cc(cf, t[310], x[20], t[366]);
+    t[367] = ptx_madc_lo_cc(cf, t[310], x[21], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[310], x[22], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[310], x[23], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[310], x[24], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[310], x[25], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[310], x[26], t[372]);
+    t[373] = ptx_madc_lo(cf, t[310], t[392], t[373]);
+    t[361] = ptx_mad_hi_cc(cf, t[310], x[14], t[361]);
+    t[362] = ptx_madc_hi_cc(cf, t[310], x[15], t[362]);
+    t[363] = ptx_madc_hi_cc(cf, t[310], x[16], t[363]);
+    t[364] = ptx_madc_hi_cc(cf, t[310], x[17], t[364]);
+    t[365] = ptx_madc_hi_cc(cf, t[310], x[18], t[365]);
+    t[366] = ptx_madc_hi_cc(cf, t[310], x[19], t[366]);
+    t[367] = ptx_madc_hi_cc(cf, t[310], x[20], t[367]);
+    t[368] = ptx_madc_hi_cc(cf, t[310], x[21], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[310], x[22], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[310], x[23], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[310], x[24], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[310], x[25], t[372]);
+    t[373] = ptx_madc_hi(cf, t[310], x[26], t[373]);
+    t[393] = ptx_shr(t[310], 31u);
+    t[394] = ptx_sub(0u, t[393]);
+    t[395] = ptx_and(x[14], t[394]);
+    t[396] = ptx_and(x[15], t[394]);
+    t[397] = ptx_and(x[16], t[394]);
+    t[398] = ptx_and(x[17], t[394]);
+    t[399] = ptx_and(x[18], t[394]);
+    t[400] = ptx_and(x[19], t[394]);
+    t[401] = ptx_and(x[20], t[394]);
+    t[402] = ptx_and(x[21], t[394]);
+    t[403] = ptx_and(x[22], t[394]);
+    t[404] = ptx_and(x[23], t[394]);
+    t[405] = ptx_and(x[24], t[394]);
+    t[406] = ptx_and(x[25], t[394]);
+    t[407] = ptx_and(x[26], t[394]);
+    t[361] = ptx_sub_cc(cf, t[361], t[395]);
+    t[362] = ptx_subc_cc(cf, t[362], t[396]);
+    t[363] = ptx_subc_cc(cf, t[363], t[397]);
+    t[364] = ptx_subc_cc(cf, t[364], t[398]);
+    t[365] = ptx_subc_cc(cf, t[365], t[399]);
+    t[366] = ptx_subc_cc(cf, t[366], t[400]);
+    t[367] = ptx_subc_cc(cf, t[367], t[401]);
+    t[368] = ptx_subc_cc(cf, t[368], t[402]);
+    t[369] = ptx_subc_cc(cf, t[369], t[403]);
+    t[370] = ptx_subc_cc(cf, t[370], t[404]);
+    t[371] = ptx_subc_cc(cf, t[371], t[405]);
+    t[372] = ptx_subc_cc(cf, t[372], t[406]);
+    t[373] = ptx_subc(cf, t[373], t[407]);
+    y[14] = ptx_shf_r_clamp(t[360], t[361], 30u);
+    y[15] = ptx_shf_r_clamp(t[361], t[362], 30u);
+    y[16] = ptx_shf_r_clamp(t[362], t[363], 30u);
+    y[17] = ptx_shf_r_clamp(t[363], t[364], 30u);
+    y[18] = ptx_shf_r_clamp(t[364], t[365], 30u);
+    y[19] = ptx_shf_r_clamp(t[365], t[366], 30u);
+    y[20] = ptx_shf_r_clamp(t[366], t[367], 30u);
+    y[21] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[22] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[23] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[24] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[25] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[26] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    t[408] = ptx_mul_lo(t[307], x[27]);
+    t[409] = ptx_mul_lo(t[307], x[28]);
+    t[410] = ptx_mul_lo(t[307], x[29]);
+    t[411] = ptx_mul_lo(t[307], x[30]);
+    t[412] = ptx_mul_lo(t[307], x[31]);
+    t[413] = ptx_mul_lo(t[307], x[32]);
+    t[414] = ptx_mul_lo(t[307], x[33]);
+    t[415] = ptx_mul_lo(t[307], x[34]);
+    t[416] = ptx_mul_lo(t[307], x[35]);
+    t[417] = ptx_mul_lo(t[307], x[36]);
+    t[418] = ptx_mul_lo(t[307], x[37]);
+    t[419] = ptx_mul_lo(t[307], x[38]);
+    t[420] = ptx_mul_lo(t[307], 0u);
+    t[421] = ptx_mul_lo(t[307], 0u);
+    t[409] = ptx_mad_hi_cc(cf, t[307], x[27], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[307], x[28], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[307], x[29], t[411]);
+    t[412] = ptx_madc_hi_cc(cf, t[307], x[30], t[412]);
+    t[413] = ptx_madc_hi_cc(cf, t[307], x[31], t[413]);
+    t[414] = ptx_madc_hi_cc(cf, t[307], x[32], t[414]);
+    t[415] = ptx_madc_hi_cc(cf, t[307], x[33], t[415]);
+    t[416] = ptx_madc_hi_cc(cf, t[307], x[34], t[416]);
+    t[417] = ptx_madc_hi_cc(cf, t[307], x[35], t[417]);
+    t[418] = ptx_madc_hi_cc(cf, t[307], x[36], t[418]);
+    t[419] = ptx_madc_hi_cc(cf, t[307], x[37], t[419]);
+    t[420] = ptx_madc_hi_cc(cf, t[307], x[38], t[420]);
+    t[421] = ptx_madc_hi(cf, t[307], 0u, t[421]);
+    t[422] = ptx_shr(t[307], 31u);
+    t[423] = ptx_sub(0u, t[422]);
+    t[424] = ptx_and(x[27], t[423]);
+    t[425] = ptx_and(x[28], t[423]);
+    t[426] = ptx_and(x[29], t[423]);
+    t[427] = ptx_and(x[30], t[423]);
+    t[428] = ptx_and(x[31], t[423]);
+    t[429] = ptx_and(x[32], t[423]);
+    t[430] = ptx_and(x[33], t[423]);
+    t[431] = ptx_and(x[34], t[423]);
+    t[432] = ptx_and(x[35], t[423]);
+    t[433] = ptx_and(x[36], t[423]);
+    t[434] = ptx_and(x[37], t[423]);
+    t[435] = ptx_and(x[38], t[423]);
+    t[436] = ptx_and(0u, t[423]);
+    t[409] = ptx_sub_cc(cf, t[409], t[424]);
+    t[410] = ptx_subc_cc(cf, t[410], t[425]);
+    t[411] = ptx_subc_cc(cf, t[411], t[426]);
+    t[412] = ptx_subc_cc(cf, t[412], t[427]);
+    t[413] = ptx_subc_cc(cf, t[413], t[428]);
+    t[414] = ptx_subc_cc(cf, t[414], t[429]);
+    t[415] = ptx_subc_cc(cf, t[415], t[430]);
+    t[416] = ptx_subc_cc(cf, t[416], t[431]);
+    t[417] = ptx_subc_cc(cf, t[417], t[432]);
+    t[418] = ptx_subc_cc(cf, t[418], t[433]);
+    t[419] = ptx_subc_cc(cf, t[419], t[434]);
+    t[420] = ptx_subc_cc(cf, t[420], t[435]);
+    t[421] = ptx_subc(cf, t[421], t[436]);
+    t[408] = ptx_mad_lo_cc(cf, t[308], x[39], t[408]);
+    t[409] = ptx_madc_lo_cc(cf, t[308], x[40], t[409]);
+    t[410] = ptx_madc_lo_cc(cf, t[308], x[41], t[410]);
+    t[411] = ptx_madc_lo_cc(cf, t[308], x[42], t[411]);
+    t[412] = ptx_madc_lo_cc(cf, t[308], x[43], t[412]);
+    t[413] = ptx_madc_lo_cc(cf, t[308], x[44], t[413]);
+    t[414] = ptx_madc_lo_cc(cf, t[308], x[45], t[414]);
+    t[415] = ptx_madc_lo_cc(cf, t[308], x[46], t[415]);
+    t[416] = ptx_madc_lo_cc(cf, t[308], x[47], t[416]);
+    t[417] = ptx_madc_lo_cc(cf, t[308], x[48], t[417]);
+    t[418] = ptx_madc_lo_cc(cf, t[308], x[49], t[418]);
+    t[419] = ptx_madc_lo_cc(cf, t[308], x[50], t[419]);
+    t[420] = ptx_madc_lo_cc(cf, t[308], 0u, t[420]);
+    t[421] = ptx_madc_lo(cf, t[308], 0u, t[421]);
+    t[409] = ptx_mad_hi_cc(cf, t[308], x[39], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[308], x[40], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[308], x[41], t[411]);
+    t[412] = ptx_madc_hi_cc(cf, t[308], x[42], t[412]);
+    t[413] = ptx_madc_hi_cc(cf, t[308], x[43], t[413]);
+    t[414] = ptx_madc_hi_cc(cf, t[308], x[44], t[414]);
+    t[415] = ptx_madc_hi_cc(cf, t[308], x[45], t[415]);
+    t[416] = ptx_madc_hi_cc(cf, t[308], x[46], t[416]);
+    t[417] = ptx_madc_hi_cc(cf, t[308], x[47], t[417]);
+    t[418] = ptx_madc_hi_cc(cf, t[308], x[48], t[418]);
+    t[419] = ptx_madc_hi_cc(cf, t[308], x[49], t[419]);
+    t[420] = ptx_madc_hi_cc(cf, t[308], x[50], t[420]);
+    t[421] = ptx_madc_hi(cf, t[308], 0u, t[421]);
+    t[437] = ptx_shr(t[308], 31u);
+    t[438] = ptx_sub(0u, t[437]);
+    t[439] = ptx_and(x[39], t[438]);
+    t[440] = ptx_and(x[40], t[438]);
+    t[441] = ptx_and(x[41], t[438]);
+    t[442] = ptx_and(x[42], t[438]);
+    t[443] = ptx_and(x[43], t[438]);
+    t[444] = ptx_and(x[44], t[438]);
+    t[445] = ptx_and(x[45], t[438]);
+    t[446] = ptx_and(x[46], t[438]);
+    t[447] = ptx_and(x[47], t[438]);
+    t[448] = ptx_and(x[48], t[438]);
+    t[449] = ptx_and(x[49], t[438]);
+    t[450] = ptx_and(x[50], t[438]);
+    t[451] = ptx_and(0u, t[438]);
+    t[409] = ptx_sub_cc(cf, t[409], t[439]);
+    t[410] = ptx_subc_cc(cf, t[410], t[440]);
+    t[411] = ptx_subc_cc(cf, t[411], t[441]);
+    t[412] = ptx_subc_cc(cf, t[412], t[442]);
+    t[413] = ptx_subc_cc(cf, t[413], t[443]);
+    t[414] = ptx_subc_cc(cf, t[414], t[444]);
+    t[415] = ptx_subc_cc(cf, t[415], t[445]);
+    t[416] = ptx_subc_cc(cf, t[416], t[446]);
+    t[417] = ptx_subc_cc(cf, t[417], t[447]);
+    t[418] = ptx_subc_cc(cf, t[418], t[448]);
+    t[419] = ptx_subc_cc(cf, t[419], t[449]);
+    t[420] = ptx_subc_cc(cf, t[420], t[450]);
+    t[421] = ptx_subc(cf, t[421], t[451]);
+    t[452] = ptx_mul_lo(t[408], x[63]);
+    t[452] = ptx_and(t[452], 1073741823u);
+    t[408] = ptx_mad_lo_cc(cf, t[452], x[51], t[408]);
+    t[409] = ptx_madc_lo_cc(cf, t[452], x[52], t[409]);
+    t[410] = ptx_madc_lo_cc(cf, t[452], x[53], t[410]);
+    t[411] = ptx_madc_lo_cc(cf, t[452], x[54], t[411]);
+    t[412] = ptx_madc_lo_cc(cf, t[452], x[55], t[412]);
+    t[413] = ptx_madc_lo_cc(cf, t[452], x[56], t[413]);
+    t[414] = ptx_madc_lo_cc(cf, t[452], x[57], t[414]);
+    t[415] = ptx_madc_lo_cc(cf, t[452], x[58], t[415]);
+    t[416] = ptx_madc_lo_cc(cf, t[452], x[59], t[416]);
+    t[417] = ptx_madc_lo_cc(cf, t[452], x[60], t[417]);
+    t[418] = ptx_madc_lo_cc(cf, t[452], x[61], t[418]);
+    t[419] = ptx_madc_lo_cc(cf, t[452], x[62], t[419]);
+    t[420] = ptx_addc_cc(cf, t[420], 0u);
+    t[421] = ptx_addc(cf, t[421], 0u);
+    t[409] = ptx_mad_hi_cc(cf, t[452], x[51], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[452], x[52], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[452], x[53], t[411]);
+    t[412] = ptx_madc_hi_cc(cf, t[452], x[54], t[412]);
+    t[413] = ptx_madc_hi_cc(cf, t[452], x[55], t[413]);
+    t[414] = ptx_madc_hi_cc(cf, t[452], x[56], t[414]);
+    t[415] = ptx_madc_hi_cc(cf, t[452], x[57], t[415]);
+    t[416] = ptx_madc_hi_cc(cf, t[452], x[58], t[416]);
+    t[417] = ptx_madc_hi_cc(cf, t[452], x[59], t[417]);
+    t[418] = ptx_madc_hi_cc(cf, t[452], x[60], t[418]);
+    t[419] = ptx_madc_hi_cc(cf, t[452], x[61], t[419]);
+    t[420] = ptx_madc_hi_cc(cf, t[452], x[62], t[420]);
+    t[421] = ptx_addc(cf, t[421], 0u);
+    t[453] = ptx_shf_r_clamp(t[408], t[409], 30u);
+    t[454] = ptx_shf_r_clamp(t[409], t[410], 30u);
+    t[455] = ptx_shf_r_clamp(t[410], t[411], 30u);
+    t[456] = ptx_shf_r_clamp(t[411], t[412], 30u);
+    t[457] = ptx_shf_r_clamp(t[412], t[413], 30u);
+    t[458] = ptx_shf_r_clamp(t[413], t[414], 30u);
+    t[459] = ptx_shf_r_clamp(t[414], t[415], 30u);
+    t[460] = ptx_shf_r_clamp(t[415], t[416], 30u);
+    t[461] = ptx_shf_r_clamp(t[416], t[417], 30u);
+    t[462] = ptx_shf_r_clamp(t[417], t[418], 30u);
+    t[463] = ptx_shf_r_clamp(t[418], t[419], 30u);
+    t[464] = ptx_shf_r_clamp(t[419], t[420], 30u);
+    t[465] = ptx_shf_r_clamp(t[420], t[421], 30u);
+    t[466] = ptx_shr(t[465], 31u);
+    t[467] = ptx_sub(0u, t[466]);
+    t[468] = ptx_and(x[51], t[467]);
+    t[469] = ptx_and(x[52], t[467]);
+    t[470] = ptx_and(x[53], t[467]);
+    t[471] = ptx_and(x[54], t[467]);
+    t[472] = ptx_and(x[55], t[467]);
+    t[473] = ptx_and(x[56], t[467]);
+    t[474] = ptx_and(x[57], t[467]);
+    t[475] = ptx_and(x[58], t[467]);
+    t[476] = ptx_and(x[59], t[467]);
+    t[477] = ptx_and(x[60], t[467]);
+    t[478] = ptx_and(x[61], t[467]);
+    t[479] = ptx_and(x[62], t[467]);
+    t[480] = ptx_add_cc(cf, t[453], t[468]);
+    t[481] = ptx_addc_cc(cf, t[454], t[469]);
+    t[482] = ptx_addc_cc(cf, t[455], t[470]);
+    t[483] = ptx_addc_cc(cf, t[456], t[471]);
+    t[484] = ptx_addc_cc(cf, t[457], t[472]);
+    t[485] = ptx_addc_cc(cf, t[458], t[473]);
+    t[486] = ptx_addc_cc(cf, t[459], t[474]);
+    t[487] = ptx_addc_cc(cf, t[460], t[475]);
+    t[488] = ptx_addc_cc(cf, t[461], t[476]);
+    t[489] = ptx_addc_cc(cf, t[462], t[477]);
+    t[490] = ptx_addc_cc(cf, t[463], t[478]);
+    t[491] = ptx_addc_cc(cf, t[464], t[479]);
+    t[492] = ptx_addc(cf, t[465], t[467]);
+    t[493] = ptx_sub_cc(cf, t[480], x[51]);
+    t[494] = ptx_subc_cc(cf, t[481], x[52]);
+    t[495] = ptx_subc_cc(cf, t[482], x[53]);
+    t[496] = ptx_subc_cc(cf, t[483], x[54]);
+    t[497] = ptx_subc_cc(cf, t[484], x[55]);
+    t[498] = ptx_subc_cc(cf, t[485], x[56]);
+    t[499] = ptx_subc_cc(cf, t[486], x[57]);
+    t[500] = ptx_subc_cc(cf, t[487], x[58]);
+    t[501] = ptx_subc_cc(cf, t[488], x[59]);
+    t[502] = ptx_subc_cc(cf, t[489], x[60]);
+    t[503] = ptx_subc_cc(cf, t[490], x[61]);
+    t[504] = ptx_subc_cc(cf, t[491], x[62]);
+    t[505] = ptx_subc(cf, t[492], 0u);
+    t[506] = ptx_shr(t[505], 31u);
+    t[507] = ptx_sub(0u, t[506]);
+    t[508] = ptx_xor(t[493], t[480]);
+    t[508] = ptx_and(t[508], t[507]);
+    y[27] = ptx_xor(t[493], t[508]);
+    t[509] = ptx_xor(t[494], t[481]);
+    t[509] = ptx_and(t[509], t[507]);
+    y[28] = ptx_xor(t[494], t[509]);
+    t[510] = ptx_xor(t[495], t[482]);
+    t[510] = ptx_and(t[510], t[507]);
+    y[29] = ptx_xor(t[495], t[510]);
+    t[511] = ptx_xor(t[496], t[483]);
+    t[511] = ptx_and(t[511], t[507]);
+    y[30] = ptx_xor(t[496], t[511]);
+    t[512] = ptx_xor(t[497], t[484]);
+    t[512] = ptx_and(t[512], t[507]);
+    y[31] = ptx_xor(t[497], t[512]);
+    t[513] = ptx_xor(t[498], t[485]);
+    t[513] = ptx_and(t[513], t[507]);
+    y[32] = ptx_xor(t[498], t[513]);
+    t[514] = ptx_xor(t[499], t[486]);
+    t[514] = ptx_and(t[514], t[507]);
+    y[33] = ptx_xor(t[499], t[514]);
+    t[515] = ptx_xor(t[500], t[487]);
+    t[515] = ptx_and(t[515], t[507]);
+    y[34] = ptx_xor(t[500], t[515]);
+    t[516] = ptx_xor(t[501], t[488]);
+    t[516] = ptx_and(t[516], t[507]);
+    y[35] = ptx_xor(t[501], t[516]);
+    t[517] = ptx_xor(t[502], t[489]);
+    t[517] = ptx_and(t[517], t[507]);
+    y[36] = ptx_xor(t[502], t[517]);
+    t[518] = ptx_xor(t[503], t[490]);
+    t[518] = ptx_and(t[518], t[507]);
+    y[37] = ptx_xor(t[503], t[518]);
+    t[519] = ptx_xor(t[504], t[491]);
+    t[519] = ptx_and(t[519], t[507]);
+    y[38] = ptx_xor(t[504], t[519]);
+    t[520] = ptx_mul_lo(t[309], x[27]);
+    t[521] = ptx_mul_lo(t[309], x[28]);
+    t[522] = ptx_mul_lo(t[309], x[29]);
+    t[523] = ptx_mul_lo(t[309], x[30]);
+    t[524] = ptx_mul_lo(t[309], x[31]);
+    t[525] = ptx_mul_lo(t[309], x[32]);
+    t[526] = ptx_mul_lo(t[309], x[33]);
+    t[527] = ptx_mul_lo(t[309], x[34]);
+    t[528] = ptx_mul_lo(t[309], x[35]);
+    t[529] = ptx_mul_lo(t[309], x[36]);
+    t[530] = ptx_mul_lo(t[309], x[37]);
+    t[531] = ptx_mul_lo(t[309], x[38]);
+    t[532] = ptx_mul_lo(t[309], 0u);
+    t[533] = ptx_mul_lo(t[309], 0u);
+    t[521] = ptx_mad_hi_cc(cf, t[309], x[27], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[309], x[28], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[309], x[29], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[309], x[30], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[309], x[31], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[309], x[32], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[309], x[33], t[527]);
+    t[528] = ptx_madc_hi_cc(cf, t[309], x[34], t[528]);
+    t[529] = ptx_madc_hi_cc(cf, t[309], x[35], t[529]);
+    t[530] = ptx_madc_hi_cc(cf, t[309], x[36], t[530]);
+    t[531] = ptx_madc_hi_cc(cf, t[309], x[37], t[531]);
+    t[532] = ptx_madc_hi_cc(cf, t[309], x[38], t[532]);
+    t[533] = ptx_madc_hi(cf, t[309], 0u, t[533]);
+    t[534] = ptx_shr(t[309], 31u);
+    t[535] = ptx_sub(0u, t[534]);
+    t[536] = ptx_and(x[27], t[535]);
+    t[537] = ptx_and(x[28], t[535]);
+    t[538] = ptx_and(x[29], t[535]);
+    t[539] = ptx_and(x[30], t[535]);
+    t[540] = ptx_and(x[31], t[535]);
+    t[541] = ptx_and(x[32], t[535]);
+    t[542] = ptx_and(x[33], t[535]);
+    t[543] = ptx_and(x[34], t[535]);
+    t[544] = ptx_and(x[35], t[535]);
+    t[545] = ptx_and(x[36], t[535]);
+    t[546] = ptx_and(x[37], t[535]);
+    t[547] = ptx_and(x[38], t[535]);
+    t[548] = ptx_and(0u, t[535]);
+    t[521] = ptx_sub_cc(cf, t[521], t[536]);
+    t[522] = ptx_subc_cc(cf, t[522], t[537]);
+    t[523] = ptx_subc_cc(cf, t[523], t[538]);
+    t[524] = ptx_subc_cc(cf, t[524], t[539]);
+    t[525] = ptx_subc_cc(cf, t[525], t[540]);
+    t[526] = ptx_subc_cc(cf, t[526], t[541]);
+    t[527] = ptx_subc_cc(cf, t[527], t[542]);
+    t[528] = ptx_subc_cc(cf, t[528], t[543]);
+    t[529] = ptx_subc_cc(cf, t[529], t[544]);
+    t[530] = ptx_subc_cc(cf, t[530], t[545]);
+    t[531] = ptx_subc_cc(cf, t[531], t[546]);
+    t[532] = ptx_subc_cc(cf, t[532], t[547]);
+    t[533] = ptx_subc(cf, t[533], t[548]);
+    t[520] = ptx_mad_lo_cc(cf, t[310], x[39], t[520]);
+    t[521] = ptx_madc_lo_cc(cf, t[310], x[40], t[521]);
+    t[522] = ptx_madc_lo_cc(cf, t[310], x[41], t[522]);
+    t[523] = ptx_madc_lo_cc(cf, t[310], x[42], t[523]);
+    t[524] = ptx_madc_lo_cc(cf, t[310], x[43], t[524]);
+    t[525] = ptx_madc_lo_cc(cf, t[310], x[44], t[525]);
+    t[526] = ptx_madc_lo_cc(cf, t[310], x[45], t[526]);
+    t[527] = ptx_madc_lo_cc(cf, t[310], x[46], t[527]);
+    t[528] = ptx_madc_lo_cc(cf, t[310], x[47], t[528]);
+    t[529] = ptx_madc_lo_cc(cf, t[310], x[48], t[529]);
+    t[530] = ptx_madc_lo_cc(cf, t[310], x[49], t[530]);
+    t[531] = ptx_madc_lo_cc(cf, t[310], x[50], t[531]);
+    t[532] = ptx_madc_lo_cc(cf, t[310], 0u, t[532]);
+    t[533] = ptx_madc_lo(cf, t[310], 0u, t[533]);
+    t[521] = ptx_mad_hi_cc(cf, t[310], x[39], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[310], x[40], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[310], x[41], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[310], x[42], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[310], x[43], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[310], x[44], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[310], x[45], t[527]);
+    t[528] = ptx_madc_hi_cc(cf, t[310], x[46], t[528]);
+    t[529] = ptx_madc_hi_cc(cf, t[310], x[47], t[529]);
+    t[530] = ptx_madc_hi_cc(cf, t[310], x[48], t[530]);
+    t[531] = ptx_madc_hi_cc(cf, t[310], x[49], t[531]);
+    t[532] = ptx_madc_hi_cc(cf, t[310], x[50], t[532]);
+    t[533] = ptx_madc_hi(cf, t[310], 0u, t[533]);
+    t[549] = ptx_shr(t[310], 31u);
+    t[550] = ptx_sub(0u, t[549]);
+    t[551] = ptx_and(x[39], t[550]);
+    t[552] = ptx_and(x[40], t[550]);
+    t[553] = ptx_and(x[41], t[550]);
+    t[554] = ptx_and(x[42], t[550]);
+    t[555] = ptx_and(x[43], t[550]);
+    t[556] = ptx_and(x[44], t[550]);
+    t[557] = ptx_and(x[45], t[550]);
+    t[558] = ptx_and(x[46], t[550]);
+    t[559] = ptx_and(x[47], t[550]);
+    t[560] = ptx_and(x[48], t[550]);
+    t[561] = ptx_and(x[49], t[550]);
+    t[562] = ptx_and(x[50], t[550]);
+    t[563] = ptx_and(0u, t[550]);
+    t[521] = ptx_sub_cc(cf, t[521], t[551]);
+    t[522] = ptx_subc_cc(cf, t[522], t[552]);
+    t[523] = ptx_subc_cc(cf, t[523], t[553]);
+    t[524] = ptx_subc_cc(cf, t[524], t[554]);
+    t[525] = ptx_subc_cc(cf, t[525], t[555]);
+    t[526] = ptx_subc_cc(cf, t[526], t[556]);
+    t[527] = ptx_subc_cc(cf, t[527], t[557]);
+    t[528] = ptx_subc_cc(cf, t[528], t[558]);
+    t[529] = ptx_subc_cc(cf, t[529], t[559]);
+    t[530] = ptx_subc_cc(cf, t[530], t[560]);
+    t[531] = ptx_subc_cc(cf, t[531], t[561]);
+    t[532] = ptx_subc_cc(cf, t[532], t[562]);
+    t[533] = ptx_subc(cf, t[533], t[563]);
+    t[564] = ptx_mul_lo(t[520], x[63]);
+    t[564] = ptx_and(t[564], 1073741823u);
+    t[520] = ptx_mad_lo_cc(cf, t[564], x[51], t[520]);
+    t[521] = ptx_madc_lo_cc(cf, t[564], x[52], t[521]);
+    t[522] = ptx_madc_lo_cc(cf, t[564], x[53], t[522]);
+    t[523] = ptx_madc_lo_cc(cf, t[564], x[54], t[523]);
+    t[524] = ptx_madc_lo_cc(cf, t[564], x[55], t[524]);
+    t[525] = ptx_madc_lo_cc(cf, t[564], x[56], t[525]);
+    t[526] = ptx_madc_lo_cc(cf, t[564], x[57], t[526]);
+    t[527] = ptx_madc_lo_cc(cf, t[564], x[58], t[527]);
+    t[528] = ptx_madc_lo_cc(cf, t[564], x[59], t[528]);
+    t[529] = ptx_madc_lo_cc(cf, t[564], x[60], t[529]);
+    t[530] = ptx_madc_lo_cc(cf, t[564], x[61], t[530]);
+    t[531] = ptx_madc_lo_cc(cf, t[564], x[62], t[531]);
+    t[532] = ptx_addc_cc(cf, t[532], 0u);
+    t[533] = ptx_addc(cf, t[533], 0u);
+    t[521] = ptx_mad_hi_cc(cf, t[564], x[51], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[564], x[52], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[564], x[53], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[564], x[54], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[564], x[55], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[564], x[56], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[564], x[57], t[527]);
+    t[528] = ptx_madc_hi_cc(cf, t[564], x[58], t[528]);
+    t[529] = ptx_madc_hi_cc(cf, t[564], x[59], t[529]);
+    t[530] = ptx_madc_hi_cc(cf, t[564], x[60], t[530]);
+    t[531] = ptx_madc_hi_cc(cf, t[564], x[61], t[531]);
+    t[532] = ptx_madc_hi_cc(cf, t[564], x[62], t[532]);
+    t[533] = ptx_addc(cf, t[533], 0u);
+    t[565] = ptx_shf_r_clamp(t[520], t[521], 30u);
+    t[566] = ptx_shf_r_clamp(t[521], t[522], 30u);
+    t[567] = ptx_shf_r_clamp(t[522], t[523], 30u);
+    t[568] = ptx_shf_r_clamp(t[523], t[524], 30u);
+    t[569] = ptx_shf_r_clamp(t[524], t[525], 30u);
+    t[570] = ptx_shf_r_clamp(t[525], t[526], 30u);
+    t[571] = ptx_shf_r_clamp(t[526], t[527], 30u);
+    t[572] = ptx_shf_r_clamp(t[527], t[528], 30u);
+    t[573] = ptx_shf_r_clamp(t[528], t[529], 30u);
+    t[574] = ptx_shf_r_clamp(t[529], t[530], 30u);
+    t[575] = ptx_shf_r_clamp(t[530], t[531], 30u);
+    t[576] = ptx_shf_r_clamp(t[531], t[532], 30u);
+    t[577] = ptx_shf_r_clamp(t[532], t[533], 30u);
+    t[578] = ptx_shr(t[577], 31u);
+    t[579] = ptx_sub(0u, t[578]);
+    t[580] = ptx_and(x[51], t[579]);
+    t[581] = ptx_and(x[52], t[579]);
+    t[582] = ptx_and(x[53], t[579]);
+    t[583] = ptx_and(x[54], t[579]);
+    t[584] = ptx_and(x[55], t[579]);
+    t[585] = ptx_and(x[56], t[579]);
+    t[586] = ptx_and(x[57], t[579]);
+    t[587] = ptx_and(x[58], t[579]);
+    t[588] = ptx_and(x[59], t[579]);
+    t[589] = ptx_and(x[60], t[579]);
+    t[590] = ptx_and(x[61], t[579]);
+    t[591] = ptx_and(x[62], t[579]);
+    t[592] = ptx_add_cc(cf, t[565], t[580]);
+    t[593] = ptx_addc_cc(cf, t[566], t[581]);
+    t[594] = ptx_addc_cc(cf, t[567], t[582]);
+    t[595] = ptx_addc_cc(cf, t[568], t[583]);
+    t[596] = ptx_addc_cc(cf, t[569], t[584]);
+    t[597] = ptx_addc_cc(cf, t[570], t[585]);
+    t[598] = ptx_addc_cc(cf, t[571], t[586]);
+    t[599] = ptx_addc_cc(cf, t[572], t[587]);
+    t[600] = ptx_addc_cc(cf, t[573], t[588]);
+    t[601] = ptx_addc_cc(cf, t[574], t[589]);
+    t[602] = ptx_addc_cc(cf, t[575], t[590]);
+    t[603] = ptx_addc_cc(cf, t[576], t[591]);
+    t[604] = ptx_addc(cf, t[577], t[579]);
+    t[605] = ptx_sub_cc(cf, t[592], x[51]);
+    t[606] = ptx_subc_cc(cf, t[593], x[52]);
+    t[607] = ptx_subc_cc(cf, t[594], x[53]);
+    t[608] = ptx_subc_cc(cf, t[595], x[54]);
+    t[609] = ptx_subc_cc(cf, t[596], x[55]);
+    t[610] = ptx_subc_cc(cf, t[597], x[56]);
+    t[611] = ptx_subc_cc(cf, t[598], x[57]);
+    t[612] = ptx_subc_cc(cf, t[599], x[58]);
+    t[613] = ptx_subc_cc(cf, t[600], x[59]);
+    t[614] = ptx_subc_cc(cf, t[601], x[60]);
+    t[615] = ptx_subc_cc(cf, t[602], x[61]);
+    t[616] = ptx_subc_cc(cf, t[603], x[62]);
+    t[617] = ptx_subc(cf, t[604], 0u);
+    t[618] = ptx_shr(t[617], 31u);
+    t[619] = ptx_sub(0u, t[618]);
+    t[620] = ptx_xor(t[605], t[592]);
+    t[620] = ptx_and(t[620], t[619]);
+    y[39] = ptx_xor(t[605], t[620]);
+    t[621] = ptx_xor(t[606], t[593]);
+    t[621] = ptx_and(t[621], t[619]);
+    y[40] = ptx_xor(t[606], t[621]);
+    t[622] = ptx_xor(t[607], t[594]);
+    t[622] = ptx_and(t[622], t[619]);
+    y[41] = ptx_xor(t[607], t[622]);
+    t[623] = ptx_xor(t[608], t[595]);
+    t[623] = ptx_and(t[623], t[619]);
+    y[42] = ptx_xor(t[608], t[623]);
+    t[624] = ptx_xor(t[609], t[596]);
+    t[624] = ptx_and(t[624], t[619]);
+    y[43] = ptx_xor(t[609], t[624]);
+    t[625] = ptx_xor(t[610], t[597]);
+    t[625] = ptx_and(t[625], t[619]);
+    y[44] = ptx_xor(t[610], t[625]);
+    t[626] = ptx_xor(t[611], t[598]);
+    t[626] = ptx_and(t[626], t[619]);
+    y[45] = ptx_xor(t[611], t[626]);
+    t[627] = ptx_xor(t[612], t[599]);
+    t[627] = ptx_and(t[627], t[619]);
+    y[46] = ptx_xor(t[612], t[627]);
+    t[628] = ptx_xor(t[613], t[600]);
+    t[628] = ptx_and(t[628], t[619]);
+    y[47] = ptx_xor(t[613], t[628]);
+    t[629] = ptx_xor(t[614], t[601]);
+    t[629] = ptx_and(t[629], t[619]);
+    y[48] = ptx_xor(t[614], t[629]);
+    t[630] = ptx_xor(t[615], t[602]);
+    t[630] = ptx_and(t[630], t[619]);
+    y[49] = ptx_xor(t[615], t[630]);
+    t[631] = ptx_xor(t[616], t[603]);
+    t[631] = ptx_and(t[631], t[619]);
+    y[50] = ptx_xor(t[616], t[631]);
   }
 #endif
 };

@@ -36724,7 +36724,7 @@ struct gcd_start {
 #endif
 };
 
-// gcd_round: a step that the loops below call; 1252 instructions.
+// gcd_round: a step that the loops below call; 1073 instructions.
 struct gcd_round {
   static constexpr unsigned in_words = 37;
   static constexpr unsigned out_words = 37;
@@ -36732,76 +36732,79 @@ struct gcd_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<493>;\n\t"
-        "mov.b32 t0, %37;\n\t"
+        ".reg .u32 t<438>;\n\t"
+        "sub.u32 t0, 0, %37;\n\t"
         "mov.b32 t1, %38;\n\t"
         "mov.b32 t2, %56;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -36812,86 +36815,84 @@ struct gcd_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -36902,416 +36903,388 @@ struct gcd_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -37319,89 +37292,87 @@ struct gcd_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -37409,306 +37380,320 @@ struct gcd_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
-        "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t386, %55, 31;\n\t"
-        "sub.u32 t387, 0, t386;\n\t"
-        "mul.lo.u32 t367, t3, %38;\n\t"
-        "mul.lo.u32 t368, t3, %39;\n\t"
-        "mul.lo.u32 t369, t3, %40;\n\t"
-        "mul.lo.u32 t370, t3, %41;\n\t"
-        "mul.lo.u32 t371, t3, %42;\n\t"
-        "mul.lo.u32 t372, t3, %43;\n\t"
-        "mul.lo.u32 t373, t3, %44;\n\t"
-        "mul.lo.u32 t374, t3, %45;\n\t"
-        "mul.lo.u32 t375, t3, %46;\n\t"
-        "mul.lo.u32 t376, t3, %47;\n\t"
-        "mul.lo.u32 t377, t3, %48;\n\t"
-        "mul.lo.u32 t378, t3, %49;\n\t"
-        "mul.lo.u32 t379, t3, %50;\n\t"
-        "mul.lo.u32 t380, t3, %51;\n\t"
-        "mul.lo.u32 t381, t3, %52;\n\t"
-        "mul.lo.u32 t382, t3, %53;\n\t"
-        "mul.lo.u32 t383, t3, %54;\n\t"
-        "mul.lo.u32 t384, t3, %55;\n\t"
-        "mul.lo.u32 t385, t3, t387;\n\t"
-        "mad.hi.cc.u32 t368, t3, %38, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %39, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %40, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %41, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %42, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %43, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %44, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %45, t375;\n\t"
-        "madc.hi.cc.u32 t376, t3, %46, t376;\n\t"
-        "madc.hi.cc.u32 t377, t3, %47, t377;\n\t"
-        "madc.hi.cc.u32 t378, t3, %48, t378;\n\t"
-        "madc.hi.cc.u32 t379, t3, %49, t379;\n\t"
-        "madc.hi.cc.u32 t380, t3, %50, t380;\n\t"
-        "madc.hi.cc.u32 t381, t3, %51, t381;\n\t"
-        "madc.hi.cc.u32 t382, t3, %52, t382;\n\t"
-        "madc.hi.cc.u32 t383, t3, %53, t383;\n\t"
-        "madc.hi.cc.u32 t384, t3, %54, t384;\n\t"
-        "madc.hi.u32 t385, t3, %55, t385;\n\t"
-        "shr.b32 t388, t3, 31;\n\t"
-        "sub.u32 t389, 0, t388;\n\t"
-        "and.b32 t390, %38, t389;\n\t"
-        "and.b32 t391, %39, t389;\n\t"
-        "and.b32 t392, %40, t389;\n\t"
-        "and.b32 t393, %41, t389;\n\t"
-        "and.b32 t394, %42, t389;\n\t"
-        "and.b32 t395, %43, t389;\n\t"
-        "and.b32 t396, %44, t389;\n\t"
-        "and.b32 t397, %45, t389;\n\t"
-        "and.b32 t398, %46, t389;\n\t"
-        "and.b32 t399, %47, t389;\n\t"
-        "and.b32 t400, %48, t389;\n\t"
-        "and.b32 t401, %49, t389;\n\t"
-        "and.b32 t402, %50, t389;\n\t"
-        "and.b32 t403, %51, t389;\n\t"
-        "and.b32 t404, %52, t389;\n\t"
-        "and.b32 t405, %53, t389;\n\t"
-        "and.b32 t406, %54, t389;\n\t"
-        "and.b32 t407, %55, t389;\n\t"
-        "sub.cc.u32 t368, t368, t390;\n\t"
-        "subc.cc.u32 t369, t369, t391;\n\t"
-        "subc.cc.u32 t370, t370, t392;\n\t"
-        "subc.cc.u32 t371, t371, t393;\n\t"
-        "subc.cc.u32 t372, t372, t394;\n\t"
-        "subc.cc.u32 t373, t373, t395;\n\t"
-        "subc.cc.u32 t374, t374, t396;\n\t"
-        "subc.cc.u32 t375, t375, t397;\n\t"
-        "subc.cc.u32 t376, t376, t398;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t331, %55, 31;\n\t"
+        "sub.u32 t332, 0, t331;\n\t"
+        "mul.lo.u32 t312, t307, %38;\n\t"
+        "mul.lo.u32 t313, t307, %39;\n\t"
+        "mul.lo.u32 t314, t307, %40;\n\t"
+        "mul.lo.u32 t315, t307, %41;\n\t"
+        "mul.lo.u32 t316, t307, %42;\n\t"
+        "mul.lo.u32 t317, t307, %43;\n\t"
+        "mul.lo.u32 t318, t307, %44;\n\t"
+        "mul.lo.u32 t319, t307, %45;\n\t"
+        "mul.lo.u32 t320, t307, %46;\n\t"
+        "mul.lo.u32 t321, t307, %47;\n\t"
+        "mul.lo.u32 t322, t307, %48;\n\t"
+        "mul.lo.u32 t323, t307, %49;\n\t"
+        "mul.lo.u32 t324, t307, %50;\n\t"
+        "mul.lo.u32 t325, t307, %51;\n\t"
+        "mul.lo.u32 t326, t307, %52;\n\t"
+        "mul.lo.u32 t327, t307, %53;\n\t"
+        "mul.lo.u32 t328, t307, %54;\n\t"
+        "mul.lo.u32 t329, t307, %55;\n\t"
+        "mul.lo.u32 t330, t307, t332;\n\t"
+        "mad.hi.cc.u32 t313, t307, %38, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %39, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %40, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %41, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %42, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %43, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %44, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %45, t320;\n\t"
+        "madc.hi.cc.u32 t321, t307, %46, t321;\n\t"
+        "madc.hi.cc.u32 t322, t307, %47, t322;\n\t"
+        "madc.hi.cc.u32 t323, t307, %48, t323;\n\t"
+        "madc.hi.cc.u32 t324, t307, %49, t324;\n\t"
+        "madc.hi.cc.u32 t325, t307, %50, t325;\n\t"
+        "madc.hi.cc.u32 t326, t307, %51, t326;\n\t"
+        "madc.hi.cc.u32 t327, t307, %52, t327;\n\t"
+        "madc.hi.cc.u32 t328, t307, %53, t328;\n\t"
+        "madc.hi.cc.u32 t329, t307, %54, t329;\n\t"
+        "madc.hi.u32 t330, t307, %55, t330;\n\t"
+        "shr.b32 t333, t307, 31;\n\t"
+        "sub.u32 t334, 0, t333;\n\t"
+        "and.b32 t335, %38, t334;\n\t"
+        "and.b32 t336, %39, t334;\n\t"
+        "and.b32 t337, %40, t334;\n\t"
+        "and.b32 t338, %41, t334;\n\t"
+        "and.b32 t339, %42, t334;\n\t"
+        "and.b32 t340, %43, t334;\n\t"
+        "and.b32 t341, %44, t334;\n\t"
+        "and.b32 t342, %45, t334;\n\t"
+        "and.b32 t343, %46, t334;\n\t"
+        "and.b32 t344, %47, t334;\n\t"
+        "and.b32 t345, %48, t334;\n\t"
+        "and.b32 t346, %49, t334;\n\t"
+        "and.b32 t347, %50, t334;\n\t"
+        "and.b32 t348, %51, t334;\n\t"
+        "and.b32 t349, %52, t334;\n\t"
+        "and.b32 t350, %53, t334;\n\t"
+        "and.b32 t351, %54, t334;\n\t"
+        "and.b32 t352, %55, t334;\n\t"
+        "sub.cc.u32 t313, t313, t335;\n\t"
+        "subc.cc.u32 t314, t314, t336;\n\t"
+        "subc.cc.u32 t315, t315, t337;\n\t"
+        "subc.cc.u32 t316, t316, t338;\n\t"
+        "subc.cc.u32 t317, t317, t339;\n\t"
+        "subc.cc.u32 t318, t318, t340;\n\t"
+        "subc.cc.u32 t319, t319, t341;\n\t"
+        "subc.cc.u32 t320, t320, t342;\n\t"
+        "subc.cc.u32 t321, t321, t343;\n\t"
+        "subc.cc.u32 t322, t322, t344;\n\t"
+        "subc.cc.u32 t323, t323, t345;\n\t"
+        "subc.cc.u32 t324, t324, t346;\n\t"
+        "subc.cc.u32 t325, t325, t347;\n\t"
+        "subc.cc.u32 t326, t326, t348;\n\t"
+        "subc.cc.u32 t327, t327, t349;\n\t"
+        "subc.cc.u32 t328, t328, t350;\n\t"
+        "subc.cc.u32 t329, t329, t351;\n\t"
+        "subc.u32 t330, t330, t352;\n\t"
+        "shr.b32 t353, %73, 31;\n\t"
+        "sub.u32 t354, 0, t353;\n\t"
+        "mad.lo.cc.u32 t312, t308, %56, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %57, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %58, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %59, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %60, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %61, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %62, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %63, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %64, t320;\n\t"
+        "madc.lo.cc.u32 t321, t308, %65, t321;\n\t"
+        "madc.lo.cc.u32 t322, t308, %66, t322;\n\t"
+        "madc.lo.cc.u32 t323, t308, %67, t323;\n\t"
+        "madc.lo.cc.u32 t324, t308, %68, t324;\n\t"
+        "madc.lo.cc.u32 t325, t308, %69, t325;\n\t"
+        "madc.lo.cc.u32 t326, t308, %70, t326;\n\t"
+        "madc.lo.cc.u32 t327, t308, %71, t327;\n\t"
+        "madc.lo.cc.u32 t328, t308, %72, t328;\n\t"
+        "madc.lo.cc.u32 t329, t308, %73, t329;\n\t"
+        "madc.lo.u32 t330, t308, t354, t330;\n\t"
+        "mad.hi.cc.u32 t313, t308, %56, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %57, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %58, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %59, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %60, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %61, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %62, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %63, t320;\n\t"
+        "madc.hi.cc.u32 t321, t308, %64, t321;\n\t"
+        "madc.hi.cc.u32 t322, t308, %65, t322;\n\t"
+        "madc.hi.cc.u32 t323, t308, %66, t323;\n\t"
+        "madc.hi.cc.u32 t324, t308, %67, t324;\n\t"
+        "madc.hi.cc.u32 t325, t308, %68, t325;\n\t"
+        "madc.hi.cc.u32 t326, t308, %69, t326;\n\t"
+        "madc.hi.cc.u32 t327, t308, %70, t327;\n\t"
+        "madc.hi.cc.u32 t328, t308, %71, t328;\n\t"
+        "madc.hi.cc.u32 t329, t308, %72, t329;\n\t"
+        "madc.hi.u32 t330, t308, %73, t330;\n\t"
+        "shr.b32 t355, t308, 31;\n\t"
+        "sub.u32 t356, 0, t355;\n\t"
+        "and.b32 t357, %56, t356;\n\t"
+        "and.b32 t358, %57, t356;\n\t"
+        "and.b32 t359, %58, t356;\n\t"
+        "and.b32 t360, %59, t356;\n\t"
+        "and.b32 t361, %60, t356;\n\t"
+        "and.b32 t362, %61, t356;\n\t"
+        "and.b32 t363, %62, t356;\n\t"
+        "and.b32 t364, %63, t356;\n\t"
+        "and.b32 t365, %64, t356;\n\t"
+        "and.b32 t366, %65, t356;\n\t"
+        "and.b32 t367, %66, t356;\n\t"
+        "and.b32 t368, %67, t356;\n\t"
+        "and.b32 t369, %68, t356;\n\t"
+        "and.b32 t370, %69, t356;\n\t"
+        "and.b32 t371, %70, t356;\n\t"
+        "and.b32 t372, %71, t356;\n\t"
+        "and.b32 t373, %72, t356;\n\t"
+        "and.b32 t374, %73, t356;\n\t"
+        "sub.cc.u32 t313, t313, t357;\n\t"
+        "subc.cc.u32 t314, t314, t358;\n\t"
+        "subc.cc.u32 t315, t315, t359;\n\t"
+        "subc.cc.u32 t316, t316, t360;\n\t"
+        "subc.cc.u32 t317, t317, t361;\n\t"
+        "subc.cc.u32 t318, t318, t362;\n\t"
+        "subc.cc.u32 t319, t319, t363;\n\t"
+        "subc.cc.u32 t320, t320, t364;\n\t"
+        "subc.cc.u32 t321, t321, t365;\n\t"
+        "subc.cc.u32 t322, t322, t366;\n\t"
+        "subc.cc.u32 t323, t323, t367;\n\t"
+        "subc.cc.u32 t324, t324, t368;\n\t"
+        "subc.cc.u32 t325, t325, t369;\n\t"
+        "subc.cc.u32 t326, t326, t370;\n\t"
+        "subc.cc.u32 t327, t327, t371;\n\t"
+        "subc.cc.u32 t328, t328, t372;\n\t"
+        "subc.cc.u32 t329, t329, t373;\n\t"
+        "subc.u32 t330, t330, t374;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shf.r.clamp.b32 %10, t321, t322, 30;\n\t"
+        "shf.r.clamp.b32 %11, t322, t323, 30;\n\t"
+        "shf.r.clamp.b32 %12, t323, t324, 30;\n\t"
+        "shf.r.clamp.b32 %13, t324, t325, 30;\n\t"
+        "shf.r.clamp.b32 %14, t325, t326, 30;\n\t"
+        "shf.r.clamp.b32 %15, t326, t327, 30;\n\t"
+        "shf.r.clamp.b32 %16, t327, t328, 30;\n\t"
+        "shf.r.clamp.b32 %17, t328, t329, 30;\n\t"
+        "shf.r.clamp.b32 %18, t329, t330, 30;\n\t"
+        "shr.b32 t394, %55, 31;\n\t"
+        "sub.u32 t395, 0, t394;\n\t"
+        "mul.lo.u32 t375, t309, %38;\n\t"
+        "mul.lo.u32 t376, t309, %39;\n\t"
+        "mul.lo.u32 t377, t309, %40;\n\t"
+        "mul.lo.u32 t378, t309, %41;\n\t"
+        "mul.lo.u32 t379, t309, %42;\n\t"
+        "mul.lo.u32 t380, t309, %43;\n\t"
+        "mul.lo.u32 t381, t309, %44;\n\t"
+        "mul.lo.u32 t382, t309, %45;\n\t"
+        "mul.lo.u32 t383, t309, %46;\n\t"
+        "mul.lo.u32 t384, t309, %47;\n\t"
+        "mul.lo.u32 t385, t309, %48;\n\t"
+        "mul.lo.u32 t386, t309, %49;\n\t"
+        "mul.lo.u32 t387, t309, %50;\n\t"
+        "mul.lo.u32 t388, t309, %51;\n\t"
+        "mul.lo.u32 t389, t309, %52;\n\t"
+        "mul.lo.u32 t390, t309, %53;\n\t"
+        "mul.lo.u32 t391, t309, %54;\n\t"
+        "mul.lo.u32 t392, t309, %55;\n\t"
+        "mul.lo.u32 t393, t309, t395;\n\t"
+        "mad.hi.cc.u32 t376, t309, %38, t376;\n\t"
+        "madc.hi.cc.u32 t377, t309, %39, t377;\n\t"
+        "madc.hi.cc.u32 t378, t309, %40, t378;\n\t"
+        "madc.hi.cc.u32 t379, t309, %41, t379;\n\t"
+        "madc.hi.cc.u32 t380, t309, %42, t380;\n\t"
+        "madc.hi.cc.u32 t381, t309, %43, t381;\n\t"
+        "madc.hi.cc.u32 t382, t309, %44, t382;\n\t"
+        "madc.hi.cc.u32 t383, t309, %45, t383;\n\t"
+        "madc.hi.cc.u32 t384, t309, %46, t384;\n\t"
+        "madc.hi.cc.u32 t385, t309, %47, t385;\n\t"
+        "madc.hi.cc.u32 t386, t309, %48, t386;\n\t"
+        "madc.hi.cc.u32 t387, t309, %49, t387;\n\t"
+        "madc.hi.cc.u32 t388, t309, %50, t388;\n\t"
+        "madc.hi.cc.u32 t389, t309, %51, t389;\n\t"
+        "madc.hi.cc.u32 t390, t309, %52, t390;\n\t"
+        "madc.hi.cc.u32 t391, t309, %53, t391;\n\t"
+        "madc.hi.cc.u32 t392, t309, %54, t392;\n\t"
+        "madc.hi.u32 t393, t309, %55, t393;\n\t"
+        "shr.b32 t396, t309, 31;\n\t"
+        "sub.u32 t397, 0, t396;\n\t"
+        "and.b32 t398, %38, t397;\n\t"
+        "and.b32 t399, %39, t397;\n\t"
+        "and.b32 t400, %40, t397;\n\t"
+        "and.b32 t401, %41, t397;\n\t"
+        "and.b32 t402, %42, t397;\n\t"
+        "and.b32 t403, %43, t397;\n\t"
+        "and.b32 t404, %44, t397;\n\t"
+        "and.b32 t405, %45, t397;\n\t"
+        "and.b32 t406, %46, t397;\n\t"
+        "and.b32 t407, %47, t397;\n\t"
+        "and.b32 t408, %48, t397;\n\t"
+        "and.b32 t409, %49, t397;\n\t"
+        "and.b32 t410, %50, t397;\n\t"
+        "and.b32 t411, %51, t397;\n\t"
+        "and.b32 t412, %52, t397;\n\t"
+        "and.b32 t413, %53, t397;\n\t"
+        "and.b32 t414, %54, t397;\n\t"
+        "and.b32 t415, %55, t397;\n\t"
+        "sub.cc.u32 t376, t376, t398;\n\t"
         "subc.cc.u32 t377, t377, t399;\n\t"
         "subc.cc.u32 t378, t378, t400;\n\t"
         "subc.cc.u32 t379, t379, t401;\n\t"
@@ -37717,75 +37702,75 @@ struct gcd_round {
         "subc.cc.u32 t382, t382, t404;\n\t"
         "subc.cc.u32 t383, t383, t405;\n\t"
         "subc.cc.u32 t384, t384, t406;\n\t"
-        "subc.u32 t385, t385, t407;\n\t"
-        "shr.b32 t408, %73, 31;\n\t"
-        "sub.u32 t409, 0, t408;\n\t"
-        "mad.lo.cc.u32 t367, t4, %56, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %57, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %58, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %59, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %60, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %61, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %62, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %63, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %64, t375;\n\t"
-        "madc.lo.cc.u32 t376, t4, %65, t376;\n\t"
-        "madc.lo.cc.u32 t377, t4, %66, t377;\n\t"
-        "madc.lo.cc.u32 t378, t4, %67, t378;\n\t"
-        "madc.lo.cc.u32 t379, t4, %68, t379;\n\t"
-        "madc.lo.cc.u32 t380, t4, %69, t380;\n\t"
-        "madc.lo.cc.u32 t381, t4, %70, t381;\n\t"
-        "madc.lo.cc.u32 t382, t4, %71, t382;\n\t"
-        "madc.lo.cc.u32 t383, t4, %72, t383;\n\t"
-        "madc.lo.cc.u32 t384, t4, %73, t384;\n\t"
-        "madc.lo.u32 t385, t4, t409, t385;\n\t"
-        "mad.hi.cc.u32 t368, t4, %56, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %57, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %58, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %59, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %60, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %61, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %62, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %63, t375;\n\t"
-        "madc.hi.cc.u32 t376, t4, %64, t376;\n\t"
-        "madc.hi.cc.u32 t377, t4, %65, t377;\n\t"
-        "madc.hi.cc.u32 t378, t4, %66, t378;\n\t"
-        "madc.hi.cc.u32 t379, t4, %67, t379;\n\t"
-        "madc.hi.cc.u32 t380, t4, %68, t380;\n\t"
-        "madc.hi.cc.u32 t381, t4, %69, t381;\n\t"
-        "madc.hi.cc.u32 t382, t4, %70, t382;\n\t"
-        "madc.hi.cc.u32 t383, t4, %71, t383;\n\t"
-        "madc.hi.cc.u32 t384, t4, %72, t384;\n\t"
-        "madc.hi.u32 t385, t4, %73, t385;\n\t"
-        "shr.b32 t410, t4, 31;\n\t"
-        "sub.u32 t411, 0, t410;\n\t"
-        "and.b32 t412, %56, t411;\n\t"
-        "and.b32 t413, %57, t411;\n\t"
-        "and.b32 t414, %58, t411;\n\t"
-        "and.b32 t415, %59, t411;\n\t"
-        "and.b32 t416, %60, t411;\n\t"
-        "and.b32 t417, %61, t411;\n\t"
-        "and.b32 t418, %62, t411;\n\t"
-        "and.b32 t419, %63, t411;\n\t"
-        "and.b32 t420, %64, t411;\n\t"
-        "and.b32 t421, %65, t411;\n\t"
-        "and.b32 t422, %66, t411;\n\t"
-        "and.b32 t423, %67, t411;\n\t"
-        "and.b32 t424, %68, t411;\n\t"
-        "and.b32 t425, %69, t411;\n\t"
-        "and.b32 t426, %70, t411;\n\t"
-        "and.b32 t427, %71, t411;\n\t"
-        "and.b32 t428, %72, t411;\n\t"
-        "and.b32 t429, %73, t411;\n\t"
-        "sub.cc.u32 t368, t368, t412;\n\t"
-        "subc.cc.u32 t369, t369, t413;\n\t"
-        "subc.cc.u32 t370, t370, t414;\n\t"
-        "subc.cc.u32 t371, t371, t415;\n\t"
-        "subc.cc.u32 t372, t372, t416;\n\t"
-        "subc.cc.u32 t373, t373, t417;\n\t"
-        "subc.cc.u32 t374, t374, t418;\n\t"
-        "subc.cc.u32 t375, t375, t419;\n\t"
-        "subc.cc.u32 t376, t376, t420;\n\t"
+        "subc.cc.u32 t385, t385, t407;\n\t"
+        "subc.cc.u32 t386, t386, t408;\n\t"
+        "subc.cc.u32 t387, t387, t409;\n\t"
+        "subc.cc.u32 t388, t388, t410;\n\t"
+        "subc.cc.u32 t389, t389, t411;\n\t"
+        "subc.cc.u32 t390, t390, t412;\n\t"
+        "subc.cc.u32 t391, t391, t413;\n\t"
+        "subc.cc.u32 t392, t392, t414;\n\t"
+        "subc.u32 t393, t393, t415;\n\t"
+        "shr.b32 t416, %73, 31;\n\t"
+        "sub.u32 t417, 0, t416;\n\t"
+        "mad.lo.cc.u32 t375, t310, %56, t375;\n\t"
+        "madc.lo.cc.u32 t376, t310, %57, t376;\n\t"
+        "madc.lo.cc.u32 t377, t310, %58, t377;\n\t"
+        "madc.lo.cc.u32 t378, t310, %59, t378;\n\t"
+        "madc.lo.cc.u32 t379, t310, %60, t379;\n\t"
+        "madc.lo.cc.u32 t380, t310, %61, t380;\n\t"
+        "madc.lo.cc.u32 t381, t310, %62, t381;\n\t"
+        "madc.lo.cc.u32 t382, t310, %63, t382;\n\t"
+        "madc.lo.cc.u32 t383, t310, %64, t383;\n\t"
+        "madc.lo.cc.u32 t384, t310, %65, t384;\n\t"
+        "madc.lo.cc.u32 t385, t310, %66, t385;\n\t"
+        "madc.lo.cc.u32 t386, t310, %67, t386;\n\t"
+        "madc.lo.cc.u32 t387, t310, %68, t387;\n\t"
+        "madc.lo.cc.u32 t388, t310, %69, t388;\n\t"
+        "madc.lo.cc.u32 t389, t310, %70, t389;\n\t"
+        "madc.lo.cc.u32 t390, t310, %71, t390;\n\t"
+        "madc.lo.cc.u32 t391, t310, %72, t391;\n\t"
+        "madc.lo.cc.u32 t392, t310, %73, t392;\n\t"
+        "madc.lo.u32 t393, t310, t417, t393;\n\t"
+        "mad.hi.cc.u32 t376, t310, %56, t376;\n\t"
+        "madc.hi.cc.u32 t377, t310, %57, t377;\n\t"
+        "madc.hi.cc.u32 t378, t310, %58, t378;\n\t"
+        "madc.hi.cc.u32 t379, t310, %59, t379;\n\t"
+        "madc.hi.cc.u32 t380, t310, %60, t380;\n\t"
+        "madc.hi.cc.u32 t381, t310, %61, t381;\n\t"
+        "madc.hi.cc.u32 t382, t310, %62, t382;\n\t"
+        "madc.hi.cc.u32 t383, t310, %63, t383;\n\t"
+        "madc.hi.cc.u32 t384, t310, %64, t384;\n\t"
+        "madc.hi.cc.u32 t385, t310, %65, t385;\n\t"
+        "madc.hi.cc.u32 t386, t310, %66, t386;\n\t"
+        "madc.hi.cc.u32 t387, t310, %67, t387;\n\t"
+        "madc.hi.cc.u32 t388, t310, %68, t388;\n\t"
+        "madc.hi.cc.u32 t389, t310, %69, t389;\n\t"
+        "madc.hi.cc.u32 t390, t310, %70, t390;\n\t"
+        "madc.hi.cc.u32 t391, t310, %71, t391;\n\t"
+        "madc.hi.cc.u32 t392, t310, %72, t392;\n\t"
+        "madc.hi.u32 t393, t310, %73, t393;\n\t"
+        "shr.b32 t418, t310, 31;\n\t"
+        "sub.u32 t419, 0, t418;\n\t"
+        "and.b32 t420, %56, t419;\n\t"
+        "and.b32 t421, %57, t419;\n\t"
+        "and.b32 t422, %58, t419;\n\t"
+        "and.b32 t423, %59, t419;\n\t"
+        "and.b32 t424, %60, t419;\n\t"
+        "and.b32 t425, %61, t419;\n\t"
+        "and.b32 t426, %62, t419;\n\t"
+        "and.b32 t427, %63, t419;\n\t"
+        "and.b32 t428, %64, t419;\n\t"
+        "and.b32 t429, %65, t419;\n\t"
+        "and.b32 t430, %66, t419;\n\t"
+        "and.b32 t431, %67, t419;\n\t"
+        "and.b32 t432, %68, t419;\n\t"
+        "and.b32 t433, %69, t419;\n\t"
+        "and.b32 t434, %70, t419;\n\t"
+        "and.b32 t435, %71, t419;\n\t"
+        "and.b32 t436, %72, t419;\n\t"
+        "and.b32 t437, %73, t419;\n\t"
+        "sub.cc.u32 t376, t376, t420;\n\t"
         "subc.cc.u32 t377, t377, t421;\n\t"
         "subc.cc.u32 t378, t378, t422;\n\t"
         "subc.cc.u32 t379, t379, t423;\n\t"
@@ -37794,197 +37779,33 @@ struct gcd_round {
         "subc.cc.u32 t382, t382, t426;\n\t"
         "subc.cc.u32 t383, t383, t427;\n\t"
         "subc.cc.u32 t384, t384, t428;\n\t"
-        "subc.u32 t385, t385, t429;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
-        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
-        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
-        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
-        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
-        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
-        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
-        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
-        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
-        "shr.b32 t449, %55, 31;\n\t"
-        "sub.u32 t450, 0, t449;\n\t"
-        "mul.lo.u32 t430, t5, %38;\n\t"
-        "mul.lo.u32 t431, t5, %39;\n\t"
-        "mul.lo.u32 t432, t5, %40;\n\t"
-        "mul.lo.u32 t433, t5, %41;\n\t"
-        "mul.lo.u32 t434, t5, %42;\n\t"
-        "mul.lo.u32 t435, t5, %43;\n\t"
-        "mul.lo.u32 t436, t5, %44;\n\t"
-        "mul.lo.u32 t437, t5, %45;\n\t"
-        "mul.lo.u32 t438, t5, %46;\n\t"
-        "mul.lo.u32 t439, t5, %47;\n\t"
-        "mul.lo.u32 t440, t5, %48;\n\t"
-        "mul.lo.u32 t441, t5, %49;\n\t"
-        "mul.lo.u32 t442, t5, %50;\n\t"
-        "mul.lo.u32 t443, t5, %51;\n\t"
-        "mul.lo.u32 t444, t5, %52;\n\t"
-        "mul.lo.u32 t445, t5, %53;\n\t"
-        "mul.lo.u32 t446, t5, %54;\n\t"
-        "mul.lo.u32 t447, t5, %55;\n\t"
-        "mul.lo.u32 t448, t5, t450;\n\t"
-        "mad.hi.cc.u32 t431, t5, %38, t431;\n\t"
-        "madc.hi.cc.u32 t432, t5, %39, t432;\n\t"
-        "madc.hi.cc.u32 t433, t5, %40, t433;\n\t"
-        "madc.hi.cc.u32 t434, t5, %41, t434;\n\t"
-        "madc.hi.cc.u32 t435, t5, %42, t435;\n\t"
-        "madc.hi.cc.u32 t436, t5, %43, t436;\n\t"
-        "madc.hi.cc.u32 t437, t5, %44, t437;\n\t"
-        "madc.hi.cc.u32 t438, t5, %45, t438;\n\t"
-        "madc.hi.cc.u32 t439, t5, %46, t439;\n\t"
-        "madc.hi.cc.u32 t440, t5, %47, t440;\n\t"
-        "madc.hi.cc.u32 t441, t5, %48, t441;\n\t"
-        "madc.hi.cc.u32 t442, t5, %49, t442;\n\t"
-        "madc.hi.cc.u32 t443, t5, %50, t443;\n\t"
-        "madc.hi.cc.u32 t444, t5, %51, t444;\n\t"
-        "madc.hi.cc.u32 t445, t5, %52, t445;\n\t"
-        "madc.hi.cc.u32 t446, t5, %53, t446;\n\t"
-        "madc.hi.cc.u32 t447, t5, %54, t447;\n\t"
-        "madc.hi.u32 t448, t5, %55, t448;\n\t"
-        "shr.b32 t451, t5, 31;\n\t"
-        "sub.u32 t452, 0, t451;\n\t"
-        "and.b32 t453, %38, t452;\n\t"
-        "and.b32 t454, %39, t452;\n\t"
-        "and.b32 t455, %40, t452;\n\t"
-        "and.b32 t456, %41, t452;\n\t"
-        "and.b32 t457, %42, t452;\n\t"
-        "and.b32 t458, %43, t452;\n\t"
-        "and.b32 t459, %44, t452;\n\t"
-        "and.b32 t460, %45, t452;\n\t"
-        "and.b32 t461, %46, t452;\n\t"
-        "and.b32 t462, %47, t452;\n\t"
-        "and.b32 t463, %48, t452;\n\t"
-        "and.b32 t464, %49, t452;\n\t"
-        "and.b32 t465, %50, t452;\n\t"
-        "and.b32 t466, %51, t452;\n\t"
-        "and.b32 t467, %52, t452;\n\t"
-        "and.b32 t468, %53, t452;\n\t"
-        "and.b32 t469, %54, t452;\n\t"
-        "and.b32 t470, %55, t452;\n\t"
-        "sub.cc.u32 t431, t431, t453;\n\t"
-        "subc.cc.u32 t432, t432, t454;\n\t"
-        "subc.cc.u32 t433, t433, t455;\n\t"
-        "subc.cc.u32 t434, t434, t456;\n\t"
-        "subc.cc.u32 t435, t435, t457;\n\t"
-        "subc.cc.u32 t436, t436, t458;\n\t"
-        "subc.cc.u32 t437, t437, t459;\n\t"
-        "subc.cc.u32 t438, t438, t460;\n\t"
-        "subc.cc.u32 t439, t439, t461;\n\t"
-        "subc.cc.u32 t440, t440, t462;\n\t"
-        "subc.cc.u32 t441, t441, t463;\n\t"
-        "subc.cc.u32 t442, t442, t464;\n\t"
-        "subc.cc.u32 t443, t443, t465;\n\t"
-        "subc.cc.u32 t444, t444, t466;\n\t"
-        "subc.cc.u32 t445, t445, t467;\n\t"
-        "subc.cc.u32 t446, t446, t468;\n\t"
-        "subc.cc.u32 t447, t447, t469;\n\t"
-        "subc.u32 t448, t448, t470;\n\t"
-        "shr.b32 t471, %73, 31;\n\t"
-        "sub.u32 t472, 0, t471;\n\t"
-        "mad.lo.cc.u32 t430, t6, %56, t430;\n\t"
-        "madc.lo.cc.u32 t431, t6, %57, t431;\n\t"
-        "madc.lo.cc.u32 t432, t6, %58, t432;\n\t"
-        "madc.lo.cc.u32 t433, t6, %59, t433;\n\t"
-        "madc.lo.cc.u32 t434, t6, %60, t434;\n\t"
-        "madc.lo.cc.u32 t435, t6, %61, t435;\n\t"
-        "madc.lo.cc.u32 t436, t6, %62, t436;\n\t"
-        "madc.lo.cc.u32 t437, t6, %63, t437;\n\t"
-        "madc.lo.cc.u32 t438, t6, %64, t438;\n\t"
-        "madc.lo.cc.u32 t439, t6, %65, t439;\n\t"
-        "madc.lo.cc.u32 t440, t6, %66, t440;\n\t"
-        "madc.lo.cc.u32 t441, t6, %67, t441;\n\t"
-        "madc.lo.cc.u32 t442, t6, %68, t442;\n\t"
-        "madc.lo.cc.u32 t443, t6, %69, t443;\n\t"
-        "madc.lo.cc.u32 t444, t6, %70, t444;\n\t"
-        "madc.lo.cc.u32 t445, t6, %71, t445;\n\t"
-        "madc.lo.cc.u32 t446, t6, %72, t446;\n\t"
-        "madc.lo.cc.u32 t447, t6, %73, t447;\n\t"
-        "madc.lo.u32 t448, t6, t472, t448;\n\t"
-        "mad.hi.cc.u32 t431, t6, %56, t431;\n\t"
-        "madc.hi.cc.u32 t432, t6, %57, t432;\n\t"
-        "madc.hi.cc.u32 t433, t6, %58, t433;\n\t"
-        "madc.hi.cc.u32 t434, t6, %59, t434;\n\t"
-        "madc.hi.cc.u32 t435, t6, %60, t435;\n\t"
-        "madc.hi.cc.u32 t436, t6, %61, t436;\n\t"
-        "madc.hi.cc.u32 t437, t6, %62, t437;\n\t"
-        "madc.hi.cc.u32 t438, t6, %63, t438;\n\t"
-        "madc.hi.cc.u32 t439, t6, %64, t439;\n\t"
-        "madc.hi.cc.u32 t440, t6, %65, t440;\n\t"
-        "madc.hi.cc.u32 t441, t6, %66, t441;\n\t"
-        "madc.hi.cc.u32 t442, t6, %67, t442;\n\t"
-        "madc.hi.cc.u32 t443, t6, %68, t443;\n\t"
-        "madc.hi.cc.u32 t444, t6, %69, t444;\n\t"
-        "madc.hi.cc.u32 t445, t6, %70, t445;\n\t"
-        "madc.hi.cc.u32 t446, t6, %71, t446;\n\t"
-        "madc.hi.cc.u32 t447, t6, %72, t447;\n\t"
-        "madc.hi.u32 t448, t6, %73, t448;\n\t"
-        "shr.b32 t473, t6, 31;\n\t"
-        "sub.u32 t474, 0, t473;\n\t"
-        "and.b32 t475, %56, t474;\n\t"
-        "and.b32 t476, %57, t474;\n\t"
-        "and.b32 t477, %58, t474;\n\t"
-        "and.b32 t478, %59, t474;\n\t"
-        "and.b32 t479, %60, t474;\n\t"
-        "and.b32 t480, %61, t474;\n\t"
-        "and.b32 t481, %62, t474;\n\t"
-        "and.b32 t482, %63, t474;\n\t"
-        "and.b32 t483, %64, t474;\n\t"
-        "and.b32 t484, %65, t474;\n\t"
-        "and.b32 t485, %66, t474;\n\t"
-        "and.b32 t486, %67, t474;\n\t"
-        "and.b32 t487, %68, t474;\n\t"
-        "and.b32 t488, %69, t474;\n\t"
-        "and.b32 t489, %70, t474;\n\t"
-        "and.b32 t490, %71, t474;\n\t"
-        "and.b32 t491, %72, t474;\n\t"
-        "and.b32 t492, %73, t474;\n\t"
-        "sub.cc.u32 t431, t431, t475;\n\t"
-        "subc.cc.u32 t432, t432, t476;\n\t"
-        "subc.cc.u32 t433, t433, t477;\n\t"
-        "subc.cc.u32 t434, t434, t478;\n\t"
-        "subc.cc.u32 t435, t435, t479;\n\t"
-        "subc.cc.u32 t436, t436, t480;\n\t"
-        "subc.cc.u32 t437, t437, t481;\n\t"
-        "subc.cc.u32 t438, t438, t482;\n\t"
-        "subc.cc.u32 t439, t439, t483;\n\t"
-        "subc.cc.u32 t440, t440, t484;\n\t"
-        "subc.cc.u32 t441, t441, t485;\n\t"
-        "subc.cc.u32 t442, t442, t486;\n\t"
-        "subc.cc.u32 t443, t443, t487;\n\t"
-        "subc.cc.u32 t444, t444, t488;\n\t"
-        "subc.cc.u32 t445, t445, t489;\n\t"
-        "subc.cc.u32 t446, t446, t490;\n\t"
-        "subc.cc.u32 t447, t447, t491;\n\t"
-        "subc.u32 t448, t448, t492;\n\t"
-        "shf.r.clamp.b32 %19, t430, t431, 30;\n\t"
-        "shf.r.clamp.b32 %20, t431, t432, 30;\n\t"
-        "shf.r.clamp.b32 %21, t432, t433, 30;\n\t"
-        "shf.r.clamp.b32 %22, t433, t434, 30;\n\t"
-        "shf.r.clamp.b32 %23, t434, t435, 30;\n\t"
-        "shf.r.clamp.b32 %24, t435, t436, 30;\n\t"
-        "shf.r.clamp.b32 %25, t436, t437, 30;\n\t"
-        "shf.r.clamp.b32 %26, t437, t438, 30;\n\t"
-        "shf.r.clamp.b32 %27, t438, t439, 30;\n\t"
-        "shf.r.clamp.b32 %28, t439, t440, 30;\n\t"
-        "shf.r.clamp.b32 %29, t440, t441, 30;\n\t"
-        "shf.r.clamp.b32 %30, t441, t442, 30;\n\t"
-        "shf.r.clamp.b32 %31, t442, t443, 30;\n\t"
-        "shf.r.clamp.b32 %32, t443, t444, 30;\n\t"
-        "shf.r.clamp.b32 %33, t444, t445, 30;\n\t"
-        "shf.r.clamp.b32 %34, t445, t446, 30;\n\t"
-        "shf.r.clamp.b32 %35, t446, t447, 30;\n\t"
-        "shf.r.clamp.b32 %36, t447, t448, 30;\n\t"
+        "subc.cc.u32 t385, t385, t429;\n\t"
+        "subc.cc.u32 t386, t386, t430;\n\t"
+        "subc.cc.u32 t387, t387, t431;\n\t"
+        "subc.cc.u32 t388, t388, t432;\n\t"
+        "subc.cc.u32 t389, t389, t433;\n\t"
+        "subc.cc.u32 t390, t390, t434;\n\t"
+        "subc.cc.u32 t391, t391, t435;\n\t"
+        "subc.cc.u32 t392, t392, t436;\n\t"
+        "subc.u32 t393, t393, t437;\n\t"
+        "shf.r.clamp.b32 %19, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %20, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %21, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %22, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %23, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %24, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %25, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %26, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %27, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %28, t384, t385, 30;\n\t"
+        "shf.r.clamp.b32 %29, t385, t386, 30;\n\t"
+        "shf.r.clamp.b32 %30, t386, t387, 30;\n\t"
+        "shf.r.clamp.b32 %31, t387, t388, 30;\n\t"
+        "shf.r.clamp.b32 %32, t388, t389, 30;\n\t"
+        "shf.r.clamp.b32 %33, t389, t390, 30;\n\t"
+        "shf.r.clamp.b32 %34, t390, t391, 30;\n\t"
+        "shf.r.clamp.b32 %35, t391, t392, 30;\n\t"
+        "shf.r.clamp.b32 %36, t392, t393, 30;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36])
@@ -37996,76 +37817,79 @@ struct gcd_round {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[493];
-    t[0] = ptx_mov(x[0]);
+    uint32_t t[438];
+    t[0] = ptx_sub(0u, x[0]);
     t[1] = ptx_mov(x[1]);
     t[2] = ptx_mov(x[19]);
     t[3] = ptx_mov(1u);
-    t[4] = ptx_mov(0u);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_mov(1u);
-    t[7] = ptx_sub(0u, t[0]);
-    t[8] = ptx_shr(t[7], 31u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[10] = ptx_and(t[2], 1u);
-    t[11] = ptx_sub(0u, t[10]);
-    t[12] = ptx_xor(t[1], t[9]);
-    t[12] = ptx_sub(t[12], t[9]);
-    t[12] = ptx_and(t[12], t[11]);
-    t[2] = ptx_add(t[2], t[12]);
-    t[13] = ptx_xor(t[3], t[9]);
-    t[13] = ptx_sub(t[13], t[9]);
-    t[13] = ptx_and(t[13], t[11]);
-    t[5] = ptx_add(t[5], t[13]);
-    t[14] = ptx_xor(t[4], t[9]);
-    t[14] = ptx_sub(t[14], t[9]);
-    t[14] = ptx_and(t[14], t[11]);
-    t[6] = ptx_add(t[6], t[14]);
-    t[15] = ptx_and(t[9], t[11]);
-    t[0] = ptx_xor(t[0], t[15]);
-    t[0] = ptx_sub(t[0], t[15]);
-    t[0] = ptx_add(t[0], 1u);
-    t[16] = ptx_and(t[2], t[15]);
-    t[1] = ptx_add(t[1], t[16]);
-    t[17] = ptx_and(t[5], t[15]);
-    t[3] = ptx_add(t[3], t[17]);
-    t[18] = ptx_and(t[6], t[15]);
-    t[4] = ptx_add(t[4], t[18]);
+    t[4] = ptx_mov(65536u);
+    t[5] = ptx_shr(t[0], 31u);
+    t[6] = ptx_sub(0u, t[5]);
+    t[7] = ptx_and(t[2], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[9] = ptx_xor(t[1], t[6]);
+    t[9] = ptx_sub(t[9], t[6]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[2] = ptx_add(t[2], t[9]);
+    t[10] = ptx_xor(t[3], t[6]);
+    t[10] = ptx_sub(t[10], t[6]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[4] = ptx_add(t[4], t[10]);
+    t[11] = ptx_and(t[6], t[8]);
+    t[0] = ptx_xor(t[0], t[11]);
+    t[0] = ptx_sub(t[0], t[11]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[12] = ptx_and(t[2], t[11]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[13] = ptx_and(t[4], t[11]);
+    t[3] = ptx_add(t[3], t[13]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[19] = ptx_sub(0u, t[0]);
-    t[20] = ptx_shr(t[19], 31u);
-    t[21] = ptx_sub(0u, t[20]);
-    t[22] = ptx_and(t[2], 1u);
-    t[23] = ptx_sub(0u, t[22]);
-    t[24] = ptx_xor(t[1], t[21]);
-    t[24] = ptx_sub(t[24], t[21]);
-    t[24] = ptx_and(t[24], t[23]);
-    t[2] = ptx_add(t[2], t[24]);
-    t[25] = ptx_xor(t[3], t[21]);
-    t[25] = ptx_sub(t[25], t[21]);
-    t[25] = ptx_and(t[25], t[23]);
-    t[5] = ptx_add(t[5], t[25]);
-    t[26] = ptx_xor(t[4], t[21]);
-    t[26] = ptx_sub(t[26], t[21]);
-    t[26] = ptx_and(t[26], t[23]);
-    t[6] = ptx_add(t[6], t[26]);
-    t[27] = ptx_and(t[21], t[23]);
-    t[0] = ptx_xor(t[0], t[27]);
-    t[0] = ptx_sub(t[0], t[27]);
-    t[0] = ptx_add(t[0], 1u);
-    t[28] = ptx_and(t[2], t[27]);
-    t[1] = ptx_add(t[1], t[28]);
-    t[29] = ptx_and(t[5], t[27]);
-    t[3] = ptx_add(t[3], t[29]);
-    t[30] = ptx_and(t[6], t[27]);
-    t[4] = ptx_add(t[4], t[30]);
+    t[14] = ptx_shr(t[0], 31u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[16] = ptx_and(t[2], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[18] = ptx_xor(t[1], t[15]);
+    t[18] = ptx_sub(t[18], t[15]);
+    t[18] = ptx_and(t[18], t[17]);
+    t[2] = ptx_add(t[2], t[18]);
+    t[19] = ptx_xor(t[3], t[15]);
+    t[19] = ptx_sub(t[19], t[15]);
+    t[19] = ptx_and(t[19], t[17]);
+    t[4] = ptx_add(t[4], t[19]);
+    t[20] = ptx_and(t[15], t[17]);
+    t[0] = ptx_xor(t[0], t[20]);
+    t[0] = ptx_sub(t[0], t[20]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[21] = ptx_and(t[2], t[20]);
+    t[1] = ptx_add(t[1], t[21]);
+    t[22] = ptx_and(t[4], t[20]);
+    t[3] = ptx_add(t[3], t[22]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[31] = ptx_sub(0u, t[0]);
-    t[32] = ptx_shr(t[31], 31u);
+    t[23] = ptx_shr(t[0], 31u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[25] = ptx_and(t[2], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[27] = ptx_xor(t[1], t[24]);
+    t[27] = ptx_sub(t[27], t[24]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[2] = ptx_add(t[2], t[27]);
+    t[28] = ptx_xor(t[3], t[24]);
+    t[28] = ptx_sub(t[28], t[24]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[4] = ptx_add(t[4], t[28]);
+    t[29] = ptx_and(t[24], t[26]);
+    t[0] = ptx_xor(t[0], t[29]);
+    t[0] = ptx_sub(t[0], t[29]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[30] = ptx_and(t[2], t[29]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[31] = ptx_and(t[4], t[29]);
+    t[3] = ptx_add(t[3], t[31]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[32] = ptx_shr(t[0], 31u);
     t[33] = ptx_sub(0u, t[32]);
     t[34] = ptx_and(t[2], 1u);
     t[35] = ptx_sub(0u, t[34]);
@@ -38076,86 +37900,84 @@ struct gcd_round {
     t[37] = ptx_xor(t[3], t[33]);
     t[37] = ptx_sub(t[37], t[33]);
     t[37] = ptx_and(t[37], t[35]);
-    t[5] = ptx_add(t[5], t[37]);
-    t[38] = ptx_xor(t[4], t[33]);
-    t[38] = ptx_sub(t[38], t[33]);
-    t[38] = ptx_and(t[38], t[35]);
-    t[6] = ptx_add(t[6], t[38]);
-    t[39] = ptx_and(t[33], t[35]);
-    t[0] = ptx_xor(t[0], t[39]);
-    t[0] = ptx_sub(t[0], t[39]);
-    t[0] = ptx_add(t[0], 1u);
-    t[40] = ptx_and(t[2], t[39]);
-    t[1] = ptx_add(t[1], t[40]);
-    t[41] = ptx_and(t[5], t[39]);
-    t[3] = ptx_add(t[3], t[41]);
-    t[42] = ptx_and(t[6], t[39]);
-    t[4] = ptx_add(t[4], t[42]);
+    t[4] = ptx_add(t[4], t[37]);
+    t[38] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[38]);
+    t[0] = ptx_sub(t[0], t[38]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[39] = ptx_and(t[2], t[38]);
+    t[1] = ptx_add(t[1], t[39]);
+    t[40] = ptx_and(t[4], t[38]);
+    t[3] = ptx_add(t[3], t[40]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[43] = ptx_sub(0u, t[0]);
-    t[44] = ptx_shr(t[43], 31u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[46] = ptx_and(t[2], 1u);
-    t[47] = ptx_sub(0u, t[46]);
-    t[48] = ptx_xor(t[1], t[45]);
-    t[48] = ptx_sub(t[48], t[45]);
-    t[48] = ptx_and(t[48], t[47]);
-    t[2] = ptx_add(t[2], t[48]);
-    t[49] = ptx_xor(t[3], t[45]);
-    t[49] = ptx_sub(t[49], t[45]);
-    t[49] = ptx_and(t[49], t[47]);
-    t[5] = ptx_add(t[5], t[49]);
-    t[50] = ptx_xor(t[4], t[45]);
-    t[50] = ptx_sub(t[50], t[45]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[6] = ptx_add(t[6], t[50]);
-    t[51] = ptx_and(t[45], t[47]);
-    t[0] = ptx_xor(t[0], t[51]);
-    t[0] = ptx_sub(t[0], t[51]);
-    t[0] = ptx_add(t[0], 1u);
-    t[52] = ptx_and(t[2], t[51]);
-    t[1] = ptx_add(t[1], t[52]);
-    t[53] = ptx_and(t[5], t[51]);
-    t[3] = ptx_add(t[3], t[53]);
-    t[54] = ptx_and(t[6], t[51]);
-    t[4] = ptx_add(t[4], t[54]);
+    t[41] = ptx_shr(t[0], 31u);
+    t[42] = ptx_sub(0u, t[41]);
+    t[43] = ptx_and(t[2], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[45] = ptx_xor(t[1], t[42]);
+    t[45] = ptx_sub(t[45], t[42]);
+    t[45] = ptx_and(t[45], t[44]);
+    t[2] = ptx_add(t[2], t[45]);
+    t[46] = ptx_xor(t[3], t[42]);
+    t[46] = ptx_sub(t[46], t[42]);
+    t[46] = ptx_and(t[46], t[44]);
+    t[4] = ptx_add(t[4], t[46]);
+    t[47] = ptx_and(t[42], t[44]);
+    t[0] = ptx_xor(t[0], t[47]);
+    t[0] = ptx_sub(t[0], t[47]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[48] = ptx_and(t[2], t[47]);
+    t[1] = ptx_add(t[1], t[48]);
+    t[49] = ptx_and(t[4], t[47]);
+    t[3] = ptx_add(t[3], t[49]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[55] = ptx_sub(0u, t[0]);
-    t[56] = ptx_shr(t[55], 31u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[58] = ptx_and(t[2], 1u);
-    t[59] = ptx_sub(0u, t[58]);
-    t[60] = ptx_xor(t[1], t[57]);
-    t[60] = ptx_sub(t[60], t[57]);
-    t[60] = ptx_and(t[60], t[59]);
-    t[2] = ptx_add(t[2], t[60]);
-    t[61] = ptx_xor(t[3], t[57]);
-    t[61] = ptx_sub(t[61], t[57]);
-    t[61] = ptx_and(t[61], t[59]);
-    t[5] = ptx_add(t[5], t[61]);
-    t[62] = ptx_xor(t[4], t[57]);
-    t[62] = ptx_sub(t[62], t[57]);
-    t[62] = ptx_and(t[62], t[59]);
-    t[6] = ptx_add(t[6], t[62]);
-    t[63] = ptx_and(t[57], t[59]);
-    t[0] = ptx_xor(t[0], t[63]);
-    t[0] = ptx_sub(t[0], t[63]);
-    t[0] = ptx_add(t[0], 1u);
-    t[64] = ptx_and(t[2], t[63]);
-    t[1] = ptx_add(t[1], t[64]);
-    t[65] = ptx_and(t[5], t[63]);
-    t[3] = ptx_add(t[3], t[65]);
-    t[66] = ptx_and(t[6], t[63]);
-    t[4] = ptx_add(t[4], t[66]);
+    t[50] = ptx_shr(t[0], 31u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[52] = ptx_and(t[2], 1u);
+    t[53] = ptx_sub(0u, t[52]);
+    t[54] = ptx_xor(t[1], t[51]);
+    t[54] = ptx_sub(t[54], t[51]);
+    t[54] = ptx_and(t[54], t[53]);
+    t[2] = ptx_add(t[2], t[54]);
+    t[55] = ptx_xor(t[3], t[51]);
+    t[55] = ptx_sub(t[55], t[51]);
+    t[55] = ptx_and(t[55], t[53]);
+    t[4] = ptx_add(t[4], t[55]);
+    t[56] = ptx_and(t[51], t[53]);
+    t[0] = ptx_xor(t[0], t[56]);
+    t[0] = ptx_sub(t[0], t[56]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[57] = ptx_and(t[2], t[56]);
+    t[1] = ptx_add(t[1], t[57]);
+    t[58] = ptx_and(t[4], t[56]);
+    t[3] = ptx_add(t[3], t[58]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[67] = ptx_sub(0u, t[0]);
-    t[68] = ptx_shr(t[67], 31u);
+    t[59] = ptx_shr(t[0], 31u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_and(t[2], 1u);
+    t[62] = ptx_sub(0u, t[61]);
+    t[63] = ptx_xor(t[1], t[60]);
+    t[63] = ptx_sub(t[63], t[60]);
+    t[63] = ptx_and(t[63], t[62]);
+    t[2] = ptx_add(t[2], t[63]);
+    t[64] = ptx_xor(t[3], t[60]);
+    t[64] = ptx_sub(t[64], t[60]);
+    t[64] = ptx_and(t[64], t[62]);
+    t[4] = ptx_add(t[4], t[64]);
+    t[65] = ptx_and(t[60], t[62]);
+    t[0] = ptx_xor(t[0], t[65]);
+    t[0] = ptx_sub(t[0], t[65]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[66] = ptx_and(t[2], t[65]);
+    t[1] = ptx_add(t[1], t[66]);
+    t[67] = ptx_and(t[4], t[65]);
+    t[3] = ptx_add(t[3], t[67]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[68] = ptx_shr(t[0], 31u);
     t[69] = ptx_sub(0u, t[68]);
     t[70] = ptx_and(t[2], 1u);
     t[71] = ptx_sub(0u, t[70]);
@@ -38166,416 +37988,388 @@ struct gcd_round {
     t[73] = ptx_xor(t[3], t[69]);
     t[73] = ptx_sub(t[73], t[69]);
     t[73] = ptx_and(t[73], t[71]);
-    t[5] = ptx_add(t[5], t[73]);
-    t[74] = ptx_xor(t[4], t[69]);
-    t[74] = ptx_sub(t[74], t[69]);
-    t[74] = ptx_and(t[74], t[71]);
-    t[6] = ptx_add(t[6], t[74]);
-    t[75] = ptx_and(t[69], t[71]);
-    t[0] = ptx_xor(t[0], t[75]);
-    t[0] = ptx_sub(t[0], t[75]);
-    t[0] = ptx_add(t[0], 1u);
-    t[76] = ptx_and(t[2], t[75]);
-    t[1] = ptx_add(t[1], t[76]);
-    t[77] = ptx_and(t[5], t[75]);
-    t[3] = ptx_add(t[3], t[77]);
-    t[78] = ptx_and(t[6], t[75]);
-    t[4] = ptx_add(t[4], t[78]);
+    t[4] = ptx_add(t[4], t[73]);
+    t[74] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[74]);
+    t[0] = ptx_sub(t[0], t[74]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[75] = ptx_and(t[2], t[74]);
+    t[1] = ptx_add(t[1], t[75]);
+    t[76] = ptx_and(t[4], t[74]);
+    t[3] = ptx_add(t[3], t[76]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[79] = ptx_sub(0u, t[0]);
-    t[80] = ptx_shr(t[79], 31u);
-    t[81] = ptx_sub(0u, t[80]);
-    t[82] = ptx_and(t[2], 1u);
-    t[83] = ptx_sub(0u, t[82]);
-    t[84] = ptx_xor(t[1], t[81]);
-    t[84] = ptx_sub(t[84], t[81]);
-    t[84] = ptx_and(t[84], t[83]);
-    t[2] = ptx_add(t[2], t[84]);
-    t[85] = ptx_xor(t[3], t[81]);
-    t[85] = ptx_sub(t[85], t[81]);
-    t[85] = ptx_and(t[85], t[83]);
-    t[5] = ptx_add(t[5], t[85]);
-    t[86] = ptx_xor(t[4], t[81]);
-    t[86] = ptx_sub(t[86], t[81]);
-    t[86] = ptx_and(t[86], t[83]);
-    t[6] = ptx_add(t[6], t[86]);
-    t[87] = ptx_and(t[81], t[83]);
-    t[0] = ptx_xor(t[0], t[87]);
-    t[0] = ptx_sub(t[0], t[87]);
-    t[0] = ptx_add(t[0], 1u);
-    t[88] = ptx_and(t[2], t[87]);
-    t[1] = ptx_add(t[1], t[88]);
-    t[89] = ptx_and(t[5], t[87]);
-    t[3] = ptx_add(t[3], t[89]);
-    t[90] = ptx_and(t[6], t[87]);
-    t[4] = ptx_add(t[4], t[90]);
+    t[77] = ptx_shr(t[0], 31u);
+    t[78] = ptx_sub(0u, t[77]);
+    t[79] = ptx_and(t[2], 1u);
+    t[80] = ptx_sub(0u, t[79]);
+    t[81] = ptx_xor(t[1], t[78]);
+    t[81] = ptx_sub(t[81], t[78]);
+    t[81] = ptx_and(t[81], t[80]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[82] = ptx_xor(t[3], t[78]);
+    t[82] = ptx_sub(t[82], t[78]);
+    t[82] = ptx_and(t[82], t[80]);
+    t[4] = ptx_add(t[4], t[82]);
+    t[83] = ptx_and(t[78], t[80]);
+    t[0] = ptx_xor(t[0], t[83]);
+    t[0] = ptx_sub(t[0], t[83]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[84] = ptx_and(t[2], t[83]);
+    t[1] = ptx_add(t[1], t[84]);
+    t[85] = ptx_and(t[4], t[83]);
+    t[3] = ptx_add(t[3], t[85]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[91] = ptx_sub(0u, t[0]);
-    t[92] = ptx_shr(t[91], 31u);
-    t[93] = ptx_sub(0u, t[92]);
-    t[94] = ptx_and(t[2], 1u);
-    t[95] = ptx_sub(0u, t[94]);
-    t[96] = ptx_xor(t[1], t[93]);
-    t[96] = ptx_sub(t[96], t[93]);
-    t[96] = ptx_and(t[96], t[95]);
-    t[2] = ptx_add(t[2], t[96]);
-    t[97] = ptx_xor(t[3], t[93]);
-    t[97] = ptx_sub(t[97], t[93]);
-    t[97] = ptx_and(t[97], t[95]);
-    t[5] = ptx_add(t[5], t[97]);
-    t[98] = ptx_xor(t[4], t[93]);
-    t[98] = ptx_sub(t[98], t[93]);
-    t[98] = ptx_and(t[98], t[95]);
-    t[6] = ptx_add(t[6], t[98]);
-    t[99] = ptx_and(t[93], t[95]);
-    t[0] = ptx_xor(t[0], t[99]);
-    t[0] = ptx_sub(t[0], t[99]);
-    t[0] = ptx_add(t[0], 1u);
-    t[100] = ptx_and(t[2], t[99]);
-    t[1] = ptx_add(t[1], t[100]);
-    t[101] = ptx_and(t[5], t[99]);
-    t[3] = ptx_add(t[3], t[101]);
-    t[102] = ptx_and(t[6], t[99]);
-    t[4] = ptx_add(t[4], t[102]);
+    t[86] = ptx_shr(t[0], 31u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[88] = ptx_and(t[2], 1u);
+    t[89] = ptx_sub(0u, t[88]);
+    t[90] = ptx_xor(t[1], t[87]);
+    t[90] = ptx_sub(t[90], t[87]);
+    t[90] = ptx_and(t[90], t[89]);
+    t[2] = ptx_add(t[2], t[90]);
+    t[91] = ptx_xor(t[3], t[87]);
+    t[91] = ptx_sub(t[91], t[87]);
+    t[91] = ptx_and(t[91], t[89]);
+    t[4] = ptx_add(t[4], t[91]);
+    t[92] = ptx_and(t[87], t[89]);
+    t[0] = ptx_xor(t[0], t[92]);
+    t[0] = ptx_sub(t[0], t[92]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[93] = ptx_and(t[2], t[92]);
+    t[1] = ptx_add(t[1], t[93]);
+    t[94] = ptx_and(t[4], t[92]);
+    t[3] = ptx_add(t[3], t[94]);
     t[2] = ptx_shr(t[2], 1u);
     t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[103] = ptx_sub(0u, t[0]);
-    t[104] = ptx_shr(t[103], 31u);
-    t[105] = ptx_sub(0u, t[104]);
-    t[106] = ptx_and(t[2], 1u);
-    t[107] = ptx_sub(0u, t[106]);
-    t[108] = ptx_xor(t[1], t[105]);
-    t[108] = ptx_sub(t[108], t[105]);
-    t[108] = ptx_and(t[108], t[107]);
-    t[2] = ptx_add(t[2], t[108]);
-    t[109] = ptx_xor(t[3], t[105]);
-    t[109] = ptx_sub(t[109], t[105]);
-    t[109] = ptx_and(t[109], t[107]);
-    t[5] = ptx_add(t[5], t[109]);
-    t[110] = ptx_xor(t[4], t[105]);
-    t[110] = ptx_sub(t[110], t[105]);
-    t[110] = ptx_and(t[110], t[107]);
-    t[6] = ptx_add(t[6], t[110]);
-    t[111] = ptx_and(t[105], t[107]);
+    t[95] = ptx_and(t[3], 65535u);
+    t[97] = ptx_xor(t[95], 32768u);
+    t[97] = ptx_sub(t[97], 32768u);
+    t[96] = ptx_sub(t[3], t[97]);
+    t[96] = ptx_shr(t[96], 16u);
+    t[98] = ptx_xor(t[96], 32768u);
+    t[98] = ptx_sub(t[98], 32768u);
+    t[99] = ptx_and(t[4], 65535u);
+    t[101] = ptx_xor(t[99], 32768u);
+    t[101] = ptx_sub(t[101], 32768u);
+    t[100] = ptx_sub(t[4], t[101]);
+    t[100] = ptx_shr(t[100], 16u);
+    t[102] = ptx_xor(t[100], 32768u);
+    t[102] = ptx_sub(t[102], 32768u);
+    t[103] = ptx_mov(1u);
+    t[104] = ptx_mov(65536u);
+    t[105] = ptx_shr(t[0], 31u);
+    t[106] = ptx_sub(0u, t[105]);
+    t[107] = ptx_and(t[2], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[109] = ptx_xor(t[1], t[106]);
+    t[109] = ptx_sub(t[109], t[106]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[2] = ptx_add(t[2], t[109]);
+    t[110] = ptx_xor(t[103], t[106]);
+    t[110] = ptx_sub(t[110], t[106]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[104] = ptx_add(t[104], t[110]);
+    t[111] = ptx_and(t[106], t[108]);
     t[0] = ptx_xor(t[0], t[111]);
     t[0] = ptx_sub(t[0], t[111]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[112] = ptx_and(t[2], t[111]);
     t[1] = ptx_add(t[1], t[112]);
-    t[113] = ptx_and(t[5], t[111]);
-    t[3] = ptx_add(t[3], t[113]);
-    t[114] = ptx_and(t[6], t[111]);
-    t[4] = ptx_add(t[4], t[114]);
+    t[113] = ptx_and(t[104], t[111]);
+    t[103] = ptx_add(t[103], t[113]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[115] = ptx_sub(0u, t[0]);
-    t[116] = ptx_shr(t[115], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[114] = ptx_shr(t[0], 31u);
+    t[115] = ptx_sub(0u, t[114]);
+    t[116] = ptx_and(t[2], 1u);
     t[117] = ptx_sub(0u, t[116]);
-    t[118] = ptx_and(t[2], 1u);
-    t[119] = ptx_sub(0u, t[118]);
-    t[120] = ptx_xor(t[1], t[117]);
-    t[120] = ptx_sub(t[120], t[117]);
-    t[120] = ptx_and(t[120], t[119]);
-    t[2] = ptx_add(t[2], t[120]);
-    t[121] = ptx_xor(t[3], t[117]);
-    t[121] = ptx_sub(t[121], t[117]);
-    t[121] = ptx_and(t[121], t[119]);
-    t[5] = ptx_add(t[5], t[121]);
-    t[122] = ptx_xor(t[4], t[117]);
-    t[122] = ptx_sub(t[122], t[117]);
-    t[122] = ptx_and(t[122], t[119]);
-    t[6] = ptx_add(t[6], t[122]);
-    t[123] = ptx_and(t[117], t[119]);
-    t[0] = ptx_xor(t[0], t[123]);
-    t[0] = ptx_sub(t[0], t[123]);
-    t[0] = ptx_add(t[0], 1u);
-    t[124] = ptx_and(t[2], t[123]);
-    t[1] = ptx_add(t[1], t[124]);
-    t[125] = ptx_and(t[5], t[123]);
-    t[3] = ptx_add(t[3], t[125]);
-    t[126] = ptx_and(t[6], t[123]);
-    t[4] = ptx_add(t[4], t[126]);
+    t[118] = ptx_xor(t[1], t[115]);
+    t[118] = ptx_sub(t[118], t[115]);
+    t[118] = ptx_and(t[118], t[117]);
+    t[2] = ptx_add(t[2], t[118]);
+    t[119] = ptx_xor(t[103], t[115]);
+    t[119] = ptx_sub(t[119], t[115]);
+    t[119] = ptx_and(t[119], t[117]);
+    t[104] = ptx_add(t[104], t[119]);
+    t[120] = ptx_and(t[115], t[117]);
+    t[0] = ptx_xor(t[0], t[120]);
+    t[0] = ptx_sub(t[0], t[120]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[121] = ptx_and(t[2], t[120]);
+    t[1] = ptx_add(t[1], t[121]);
+    t[122] = ptx_and(t[104], t[120]);
+    t[103] = ptx_add(t[103], t[122]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[127] = ptx_sub(0u, t[0]);
-    t[128] = ptx_shr(t[127], 31u);
-    t[129] = ptx_sub(0u, t[128]);
-    t[130] = ptx_and(t[2], 1u);
-    t[131] = ptx_sub(0u, t[130]);
-    t[132] = ptx_xor(t[1], t[129]);
-    t[132] = ptx_sub(t[132], t[129]);
-    t[132] = ptx_and(t[132], t[131]);
-    t[2] = ptx_add(t[2], t[132]);
-    t[133] = ptx_xor(t[3], t[129]);
-    t[133] = ptx_sub(t[133], t[129]);
-    t[133] = ptx_and(t[133], t[131]);
-    t[5] = ptx_add(t[5], t[133]);
-    t[134] = ptx_xor(t[4], t[129]);
-    t[134] = ptx_sub(t[134], t[129]);
-    t[134] = ptx_and(t[134], t[131]);
-    t[6] = ptx_add(t[6], t[134]);
-    t[135] = ptx_and(t[129], t[131]);
-    t[0] = ptx_xor(t[0], t[135]);
-    t[0] = ptx_sub(t[0], t[135]);
-    t[0] = ptx_add(t[0], 1u);
-    t[136] = ptx_and(t[2], t[135]);
-    t[1] = ptx_add(t[1], t[136]);
-    t[137] = ptx_and(t[5], t[135]);
-    t[3] = ptx_add(t[3], t[137]);
-    t[138] = ptx_and(t[6], t[135]);
-    t[4] = ptx_add(t[4], t[138]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[123] = ptx_shr(t[0], 31u);
+    t[124] = ptx_sub(0u, t[123]);
+    t[125] = ptx_and(t[2], 1u);
+    t[126] = ptx_sub(0u, t[125]);
+    t[127] = ptx_xor(t[1], t[124]);
+    t[127] = ptx_sub(t[127], t[124]);
+    t[127] = ptx_and(t[127], t[126]);
+    t[2] = ptx_add(t[2], t[127]);
+    t[128] = ptx_xor(t[103], t[124]);
+    t[128] = ptx_sub(t[128], t[124]);
+    t[128] = ptx_and(t[128], t[126]);
+    t[104] = ptx_add(t[104], t[128]);
+    t[129] = ptx_and(t[124], t[126]);
+    t[0] = ptx_xor(t[0], t[129]);
+    t[0] = ptx_sub(t[0], t[129]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[130] = ptx_and(t[2], t[129]);
+    t[1] = ptx_add(t[1], t[130]);
+    t[131] = ptx_and(t[104], t[129]);
+    t[103] = ptx_add(t[103], t[131]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[139] = ptx_sub(0u, t[0]);
-    t[140] = ptx_shr(t[139], 31u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[142] = ptx_and(t[2], 1u);
-    t[143] = ptx_sub(0u, t[142]);
-    t[144] = ptx_xor(t[1], t[141]);
-    t[144] = ptx_sub(t[144], t[141]);
-    t[144] = ptx_and(t[144], t[143]);
-    t[2] = ptx_add(t[2], t[144]);
-    t[145] = ptx_xor(t[3], t[141]);
-    t[145] = ptx_sub(t[145], t[141]);
-    t[145] = ptx_and(t[145], t[143]);
-    t[5] = ptx_add(t[5], t[145]);
-    t[146] = ptx_xor(t[4], t[141]);
-    t[146] = ptx_sub(t[146], t[141]);
-    t[146] = ptx_and(t[146], t[143]);
-    t[6] = ptx_add(t[6], t[146]);
-    t[147] = ptx_and(t[141], t[143]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[132] = ptx_shr(t[0], 31u);
+    t[133] = ptx_sub(0u, t[132]);
+    t[134] = ptx_and(t[2], 1u);
+    t[135] = ptx_sub(0u, t[134]);
+    t[136] = ptx_xor(t[1], t[133]);
+    t[136] = ptx_sub(t[136], t[133]);
+    t[136] = ptx_and(t[136], t[135]);
+    t[2] = ptx_add(t[2], t[136]);
+    t[137] = ptx_xor(t[103], t[133]);
+    t[137] = ptx_sub(t[137], t[133]);
+    t[137] = ptx_and(t[137], t[135]);
+    t[104] = ptx_add(t[104], t[137]);
+    t[138] = ptx_and(t[133], t[135]);
+    t[0] = ptx_xor(t[0], t[138]);
+    t[0] = ptx_sub(t[0], t[138]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[139] = ptx_and(t[2], t[138]);
+    t[1] = ptx_add(t[1], t[139]);
+    t[140] = ptx_and(t[104], t[138]);
+    t[103] = ptx_add(t[103], t[140]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[141] = ptx_shr(t[0], 31u);
+    t[142] = ptx_sub(0u, t[141]);
+    t[143] = ptx_and(t[2], 1u);
+    t[144] = ptx_sub(0u, t[143]);
+    t[145] = ptx_xor(t[1], t[142]);
+    t[145] = ptx_sub(t[145], t[142]);
+    t[145] = ptx_and(t[145], t[144]);
+    t[2] = ptx_add(t[2], t[145]);
+    t[146] = ptx_xor(t[103], t[142]);
+    t[146] = ptx_sub(t[146], t[142]);
+    t[146] = ptx_and(t[146], t[144]);
+    t[104] = ptx_add(t[104], t[146]);
+    t[147] = ptx_and(t[142], t[144]);
     t[0] = ptx_xor(t[0], t[147]);
     t[0] = ptx_sub(t[0], t[147]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[148] = ptx_and(t[2], t[147]);
     t[1] = ptx_add(t[1], t[148]);
-    t[149] = ptx_and(t[5], t[147]);
-    t[3] = ptx_add(t[3], t[149]);
-    t[150] = ptx_and(t[6], t[147]);
-    t[4] = ptx_add(t[4], t[150]);
+    t[149] = ptx_and(t[104], t[147]);
+    t[103] = ptx_add(t[103], t[149]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[151] = ptx_sub(0u, t[0]);
-    t[152] = ptx_shr(t[151], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[150] = ptx_shr(t[0], 31u);
+    t[151] = ptx_sub(0u, t[150]);
+    t[152] = ptx_and(t[2], 1u);
     t[153] = ptx_sub(0u, t[152]);
-    t[154] = ptx_and(t[2], 1u);
-    t[155] = ptx_sub(0u, t[154]);
-    t[156] = ptx_xor(t[1], t[153]);
-    t[156] = ptx_sub(t[156], t[153]);
-    t[156] = ptx_and(t[156], t[155]);
-    t[2] = ptx_add(t[2], t[156]);
-    t[157] = ptx_xor(t[3], t[153]);
-    t[157] = ptx_sub(t[157], t[153]);
-    t[157] = ptx_and(t[157], t[155]);
-    t[5] = ptx_add(t[5], t[157]);
-    t[158] = ptx_xor(t[4], t[153]);
-    t[158] = ptx_sub(t[158], t[153]);
-    t[158] = ptx_and(t[158], t[155]);
-    t[6] = ptx_add(t[6], t[158]);
-    t[159] = ptx_and(t[153], t[155]);
-    t[0] = ptx_xor(t[0], t[159]);
-    t[0] = ptx_sub(t[0], t[159]);
-    t[0] = ptx_add(t[0], 1u);
-    t[160] = ptx_and(t[2], t[159]);
-    t[1] = ptx_add(t[1], t[160]);
-    t[161] = ptx_and(t[5], t[159]);
-    t[3] = ptx_add(t[3], t[161]);
-    t[162] = ptx_and(t[6], t[159]);
-    t[4] = ptx_add(t[4], t[162]);
+    t[154] = ptx_xor(t[1], t[151]);
+    t[154] = ptx_sub(t[154], t[151]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[2] = ptx_add(t[2], t[154]);
+    t[155] = ptx_xor(t[103], t[151]);
+    t[155] = ptx_sub(t[155], t[151]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[104] = ptx_add(t[104], t[155]);
+    t[156] = ptx_and(t[151], t[153]);
+    t[0] = ptx_xor(t[0], t[156]);
+    t[0] = ptx_sub(t[0], t[156]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[157] = ptx_and(t[2], t[156]);
+    t[1] = ptx_add(t[1], t[157]);
+    t[158] = ptx_and(t[104], t[156]);
+    t[103] = ptx_add(t[103], t[158]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[163] = ptx_sub(0u, t[0]);
-    t[164] = ptx_shr(t[163], 31u);
-    t[165] = ptx_sub(0u, t[164]);
-    t[166] = ptx_and(t[2], 1u);
-    t[167] = ptx_sub(0u, t[166]);
-    t[168] = ptx_xor(t[1], t[165]);
-    t[168] = ptx_sub(t[168], t[165]);
-    t[168] = ptx_and(t[168], t[167]);
-    t[2] = ptx_add(t[2], t[168]);
-    t[169] = ptx_xor(t[3], t[165]);
-    t[169] = ptx_sub(t[169], t[165]);
-    t[169] = ptx_and(t[169], t[167]);
-    t[5] = ptx_add(t[5], t[169]);
-    t[170] = ptx_xor(t[4], t[165]);
-    t[170] = ptx_sub(t[170], t[165]);
-    t[170] = ptx_and(t[170], t[167]);
-    t[6] = ptx_add(t[6], t[170]);
-    t[171] = ptx_and(t[165], t[167]);
-    t[0] = ptx_xor(t[0], t[171]);
-    t[0] = ptx_sub(t[0], t[171]);
-    t[0] = ptx_add(t[0], 1u);
-    t[172] = ptx_and(t[2], t[171]);
-    t[1] = ptx_add(t[1], t[172]);
-    t[173] = ptx_and(t[5], t[171]);
-    t[3] = ptx_add(t[3], t[173]);
-    t[174] = ptx_and(t[6], t[171]);
-    t[4] = ptx_add(t[4], t[174]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[159] = ptx_shr(t[0], 31u);
+    t[160] = ptx_sub(0u, t[159]);
+    t[161] = ptx_and(t[2], 1u);
+    t[162] = ptx_sub(0u, t[161]);
+    t[163] = ptx_xor(t[1], t[160]);
+    t[163] = ptx_sub(t[163], t[160]);
+    t[163] = ptx_and(t[163], t[162]);
+    t[2] = ptx_add(t[2], t[163]);
+    t[164] = ptx_xor(t[103], t[160]);
+    t[164] = ptx_sub(t[164], t[160]);
+    t[164] = ptx_and(t[164], t[162]);
+    t[104] = ptx_add(t[104], t[164]);
+    t[165] = ptx_and(t[160], t[162]);
+    t[0] = ptx_xor(t[0], t[165]);
+    t[0] = ptx_sub(t[0], t[165]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[166] = ptx_and(t[2], t[165]);
+    t[1] = ptx_add(t[1], t[166]);
+    t[167] = ptx_and(t[104], t[165]);
+    t[103] = ptx_add(t[103], t[167]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[175] = ptx_sub(0u, t[0]);
-    t[176] = ptx_shr(t[175], 31u);
-    t[177] = ptx_sub(0u, t[176]);
-    t[178] = ptx_and(t[2], 1u);
-    t[179] = ptx_sub(0u, t[178]);
-    t[180] = ptx_xor(t[1], t[177]);
-    t[180] = ptx_sub(t[180], t[177]);
-    t[180] = ptx_and(t[180], t[179]);
-    t[2] = ptx_add(t[2], t[180]);
-    t[181] = ptx_xor(t[3], t[177]);
-    t[181] = ptx_sub(t[181], t[177]);
-    t[181] = ptx_and(t[181], t[179]);
-    t[5] = ptx_add(t[5], t[181]);
-    t[182] = ptx_xor(t[4], t[177]);
-    t[182] = ptx_sub(t[182], t[177]);
-    t[182] = ptx_and(t[182], t[179]);
-    t[6] = ptx_add(t[6], t[182]);
-    t[183] = ptx_and(t[177], t[179]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[168] = ptx_shr(t[0], 31u);
+    t[169] = ptx_sub(0u, t[168]);
+    t[170] = ptx_and(t[2], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[172] = ptx_xor(t[1], t[169]);
+    t[172] = ptx_sub(t[172], t[169]);
+    t[172] = ptx_and(t[172], t[171]);
+    t[2] = ptx_add(t[2], t[172]);
+    t[173] = ptx_xor(t[103], t[169]);
+    t[173] = ptx_sub(t[173], t[169]);
+    t[173] = ptx_and(t[173], t[171]);
+    t[104] = ptx_add(t[104], t[173]);
+    t[174] = ptx_and(t[169], t[171]);
+    t[0] = ptx_xor(t[0], t[174]);
+    t[0] = ptx_sub(t[0], t[174]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[175] = ptx_and(t[2], t[174]);
+    t[1] = ptx_add(t[1], t[175]);
+    t[176] = ptx_and(t[104], t[174]);
+    t[103] = ptx_add(t[103], t[176]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[177] = ptx_shr(t[0], 31u);
+    t[178] = ptx_sub(0u, t[177]);
+    t[179] = ptx_and(t[2], 1u);
+    t[180] = ptx_sub(0u, t[179]);
+    t[181] = ptx_xor(t[1], t[178]);
+    t[181] = ptx_sub(t[181], t[178]);
+    t[181] = ptx_and(t[181], t[180]);
+    t[2] = ptx_add(t[2], t[181]);
+    t[182] = ptx_xor(t[103], t[178]);
+    t[182] = ptx_sub(t[182], t[178]);
+    t[182] = ptx_and(t[182], t[180]);
+    t[104] = ptx_add(t[104], t[182]);
+    t[183] = ptx_and(t[178], t[180]);
     t[0] = ptx_xor(t[0], t[183]);
     t[0] = ptx_sub(t[0], t[183]);
-    t[0] = ptx_add(t[0], 1u);
+    t[0] = ptx_sub(t[0], 1u);
     t[184] = ptx_and(t[2], t[183]);
     t[1] = ptx_add(t[1], t[184]);
-    t[185] = ptx_and(t[5], t[183]);
-    t[3] = ptx_add(t[3], t[185]);
-    t[186] = ptx_and(t[6], t[183]);
-    t[4] = ptx_add(t[4], t[186]);
+    t[185] = ptx_and(t[104], t[183]);
+    t[103] = ptx_add(t[103], t[185]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[187] = ptx_sub(0u, t[0]);
-    t[188] = ptx_shr(t[187], 31u);
+    t[103] = ptx_shl(t[103], 1u);
+    t[186] = ptx_shr(t[0], 31u);
+    t[187] = ptx_sub(0u, t[186]);
+    t[188] = ptx_and(t[2], 1u);
     t[189] = ptx_sub(0u, t[188]);
-    t[190] = ptx_and(t[2], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[192] = ptx_xor(t[1], t[189]);
-    t[192] = ptx_sub(t[192], t[189]);
-    t[192] = ptx_and(t[192], t[191]);
-    t[2] = ptx_add(t[2], t[192]);
-    t[193] = ptx_xor(t[3], t[189]);
-    t[193] = ptx_sub(t[193], t[189]);
-    t[193] = ptx_and(t[193], t[191]);
-    t[5] = ptx_add(t[5], t[193]);
-    t[194] = ptx_xor(t[4], t[189]);
-    t[194] = ptx_sub(t[194], t[189]);
-    t[194] = ptx_and(t[194], t[191]);
-    t[6] = ptx_add(t[6], t[194]);
-    t[195] = ptx_and(t[189], t[191]);
-    t[0] = ptx_xor(t[0], t[195]);
-    t[0] = ptx_sub(t[0], t[195]);
-    t[0] = ptx_add(t[0], 1u);
-    t[196] = ptx_and(t[2], t[195]);
-    t[1] = ptx_add(t[1], t[196]);
-    t[197] = ptx_and(t[5], t[195]);
-    t[3] = ptx_add(t[3], t[197]);
-    t[198] = ptx_and(t[6], t[195]);
-    t[4] = ptx_add(t[4], t[198]);
+    t[190] = ptx_xor(t[1], t[187]);
+    t[190] = ptx_sub(t[190], t[187]);
+    t[190] = ptx_and(t[190], t[189]);
+    t[2] = ptx_add(t[2], t[190]);
+    t[191] = ptx_xor(t[103], t[187]);
+    t[191] = ptx_sub(t[191], t[187]);
+    t[191] = ptx_and(t[191], t[189]);
+    t[104] = ptx_add(t[104], t[191]);
+    t[192] = ptx_and(t[187], t[189]);
+    t[0] = ptx_xor(t[0], t[192]);
+    t[0] = ptx_sub(t[0], t[192]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[193] = ptx_and(t[2], t[192]);
+    t[1] = ptx_add(t[1], t[193]);
+    t[194] = ptx_and(t[104], t[192]);
+    t[103] = ptx_add(t[103], t[194]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[199] = ptx_sub(0u, t[0]);
-    t[200] = ptx_shr(t[199], 31u);
-    t[201] = ptx_sub(0u, t[200]);
-    t[202] = ptx_and(t[2], 1u);
-    t[203] = ptx_sub(0u, t[202]);
-    t[204] = ptx_xor(t[1], t[201]);
-    t[204] = ptx_sub(t[204], t[201]);
-    t[204] = ptx_and(t[204], t[203]);
-    t[2] = ptx_add(t[2], t[204]);
-    t[205] = ptx_xor(t[3], t[201]);
-    t[205] = ptx_sub(t[205], t[201]);
-    t[205] = ptx_and(t[205], t[203]);
-    t[5] = ptx_add(t[5], t[205]);
-    t[206] = ptx_xor(t[4], t[201]);
-    t[206] = ptx_sub(t[206], t[201]);
-    t[206] = ptx_and(t[206], t[203]);
-    t[6] = ptx_add(t[6], t[206]);
-    t[207] = ptx_and(t[201], t[203]);
-    t[0] = ptx_xor(t[0], t[207]);
-    t[0] = ptx_sub(t[0], t[207]);
-    t[0] = ptx_add(t[0], 1u);
-    t[208] = ptx_and(t[2], t[207]);
-    t[1] = ptx_add(t[1], t[208]);
-    t[209] = ptx_and(t[5], t[207]);
-    t[3] = ptx_add(t[3], t[209]);
-    t[210] = ptx_and(t[6], t[207]);
-    t[4] = ptx_add(t[4], t[210]);
+    t[103] = ptx_shl(t[103], 1u);
+    t[195] = ptx_and(t[103], 65535u);
+    t[197] = ptx_xor(t[195], 32768u);
+    t[197] = ptx_sub(t[197], 32768u);
+    t[196] = ptx_sub(t[103], t[197]);
+    t[196] = ptx_shr(t[196], 16u);
+    t[198] = ptx_xor(t[196], 32768u);
+    t[198] = ptx_sub(t[198], 32768u);
+    t[199] = ptx_and(t[104], 65535u);
+    t[201] = ptx_xor(t[199], 32768u);
+    t[201] = ptx_sub(t[201], 32768u);
+    t[200] = ptx_sub(t[104], t[201]);
+    t[200] = ptx_shr(t[200], 16u);
+    t[202] = ptx_xor(t[200], 32768u);
+    t[202] = ptx_sub(t[202], 32768u);
+    t[203] = ptx_mul_lo(t[197], t[97]);
+    t[203] = ptx_mad_lo(t[198], t[101], t[203]);
+    t[204] = ptx_mul_lo(t[197], t[98]);
+    t[204] = ptx_mad_lo(t[198], t[102], t[204]);
+    t[205] = ptx_mul_lo(t[201], t[97]);
+    t[205] = ptx_mad_lo(t[202], t[101], t[205]);
+    t[206] = ptx_mul_lo(t[201], t[98]);
+    t[206] = ptx_mad_lo(t[202], t[102], t[206]);
+    t[207] = ptx_mov(1u);
+    t[208] = ptx_mov(65536u);
+    t[209] = ptx_shr(t[0], 31u);
+    t[210] = ptx_sub(0u, t[209]);
+    t[211] = ptx_and(t[2], 1u);
+    t[212] = ptx_sub(0u, t[211]);
+    t[213] = ptx_xor(t[1], t[210]);
+    t[213] = ptx_sub(t[213], t[210]);
+    t[213] = ptx_and(t[213], t[212]);
+    t[2] = ptx_add(t[2], t[213]);
+    t[214] = ptx_xor(t[207], t[210]);
+    t[214] = ptx_sub(t[214], t[210]);
+    t[214] = ptx_and(t[214], t[212]);
+    t[208] = ptx_add(t[208], t[214]);
+    t[215] = ptx_and(t[210], t[212]);
+    t[0] = ptx_xor(t[0], t[215]);
+    t[0] = ptx_sub(t[0], t[215]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[216] = ptx_and(t[2], t[215]);
+    t[1] = ptx_add(t[1], t[216]);
+    t[217] = ptx_and(t[208], t[215]);
+    t[207] = ptx_add(t[207], t[217]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[211] = ptx_sub(0u, t[0]);
-    t[212] = ptx_shr(t[211], 31u);
-    t[213] = ptx_sub(0u, t[212]);
-    t[214] = ptx_and(t[2], 1u);
-    t[215] = ptx_sub(0u, t[214]);
-    t[216] = ptx_xor(t[1], t[213]);
-    t[216] = ptx_sub(t[216], t[213]);
-    t[216] = ptx_and(t[216], t[215]);
-    t[2] = ptx_add(t[2], t[216]);
-    t[217] = ptx_xor(t[3], t[213]);
-    t[217] = ptx_sub(t[217], t[213]);
-    t[217] = ptx_and(t[217], t[215]);
-    t[5] = ptx_add(t[5], t[217]);
-    t[218] = ptx_xor(t[4], t[213]);
-    t[218] = ptx_sub(t[218], t[213]);
-    t[218] = ptx_and(t[218], t[215]);
-    t[6] = ptx_add(t[6], t[218]);
-    t[219] = ptx_and(t[213], t[215]);
-    t[0] = ptx_xor(t[0], t[219]);
-    t[0] = ptx_sub(t[0], t[219]);
-    t[0] = ptx_add(t[0], 1u);
-    t[220] = ptx_and(t[2], t[219]);
-    t[1] = ptx_add(t[1], t[220]);
-    t[221] = ptx_and(t[5], t[219]);
-    t[3] = ptx_add(t[3], t[221]);
-    t[222] = ptx_and(t[6], t[219]);
-    t[4] = ptx_add(t[4], t[222]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[218] = ptx_shr(t[0], 31u);
+    t[219] = ptx_sub(0u, t[218]);
+    t[220] = ptx_and(t[2], 1u);
+    t[221] = ptx_sub(0u, t[220]);
+    t[222] = ptx_xor(t[1], t[219]);
+    t[222] = ptx_sub(t[222], t[219]);
+    t[222] = ptx_and(t[222], t[221]);
+    t[2] = ptx_add(t[2], t[222]);
+    t[223] = ptx_xor(t[207], t[219]);
+    t[223] = ptx_sub(t[223], t[219]);
+    t[223] = ptx_and(t[223], t[221]);
+    t[208] = ptx_add(t[208], t[223]);
+    t[224] = ptx_and(t[219], t[221]);
+    t[0] = ptx_xor(t[0], t[224]);
+    t[0] = ptx_sub(t[0], t[224]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[225] = ptx_and(t[2], t[224]);
+    t[1] = ptx_add(t[1], t[225]);
+    t[226] = ptx_and(t[208], t[224]);
+    t[207] = ptx_add(t[207], t[226]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[223] = ptx_sub(0u, t[0]);
-    t[224] = ptx_shr(t[223], 31u);
-    t[225] = ptx_sub(0u, t[224]);
-    t[226] = ptx_and(t[2], 1u);
-    t[227] = ptx_sub(0u, t[226]);
-    t[228] = ptx_xor(t[1], t[225]);
-    t[228] = ptx_sub(t[228], t[225]);
-    t[228] = ptx_and(t[228], t[227]);
-    t[2] = ptx_add(t[2], t[228]);
-    t[229] = ptx_xor(t[3], t[225]);
-    t[229] = ptx_sub(t[229], t[225]);
-    t[229] = ptx_and(t[229], t[227]);
-    t[5] = ptx_add(t[5], t[229]);
-    t[230] = ptx_xor(t[4], t[225]);
-    t[230] = ptx_sub(t[230], t[225]);
-    t[230] = ptx_and(t[230], t[227]);
-    t[6] = ptx_add(t[6], t[230]);
-    t[231] = ptx_and(t[225], t[227]);
-    t[0] = ptx_xor(t[0], t[231]);
-    t[0] = ptx_sub(t[0], t[231]);
-    t[0] = ptx_add(t[0], 1u);
-    t[232] = ptx_and(t[2], t[231]);
-    t[1] = ptx_add(t[1], t[232]);
-    t[233] = ptx_and(t[5], t[231]);
-    t[3] = ptx_add(t[3], t[233]);
-    t[234] = ptx_and(t[6], t[231]);
-    t[4] = ptx_add(t[4], t[234]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[227] = ptx_shr(t[0], 31u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[229] = ptx_and(t[2], 1u);
+    t[230] = ptx_sub(0u, t[229]);
+    t[231] = ptx_xor(t[1], t[228]);
+    t[231] = ptx_sub(t[231], t[228]);
+    t[231] = ptx_and(t[231], t[230]);
+    t[2] = ptx_add(t[2], t[231]);
+    t[232] = ptx_xor(t[207], t[228]);
+    t[232] = ptx_sub(t[232], t[228]);
+    t[232] = ptx_and(t[232], t[230]);
+    t[208] = ptx_add(t[208], t[232]);
+    t[233] = ptx_and(t[228], t[230]);
+    t[0] = ptx_xor(t[0], t[233]);
+    t[0] = ptx_sub(t[0], t[233]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[234] = ptx_and(t[2], t[233]);
+    t[1] = ptx_add(t[1], t[234]);
+    t[235] = ptx_and(t[208], t[233]);
+    t[207] = ptx_add(t[207], t[235]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[235] = ptx_sub(0u, t[0]);
-    t[236] = ptx_shr(t[235], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[236] = ptx_shr(t[0], 31u);
     t[237] = ptx_sub(0u, t[236]);
     t[238] = ptx_and(t[2], 1u);
     t[239] = ptx_sub(0u, t[238]);
@@ -38583,89 +38377,87 @@ struct gcd_round {
     t[240] = ptx_sub(t[240], t[237]);
     t[240] = ptx_and(t[240], t[239]);
     t[2] = ptx_add(t[2], t[240]);
-    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_xor(t[207], t[237]);
     t[241] = ptx_sub(t[241], t[237]);
     t[241] = ptx_and(t[241], t[239]);
-    t[5] = ptx_add(t[5], t[241]);
-    t[242] = ptx_xor(t[4], t[237]);
-    t[242] = ptx_sub(t[242], t[237]);
-    t[242] = ptx_and(t[242], t[239]);
-    t[6] = ptx_add(t[6], t[242]);
-    t[243] = ptx_and(t[237], t[239]);
-    t[0] = ptx_xor(t[0], t[243]);
-    t[0] = ptx_sub(t[0], t[243]);
-    t[0] = ptx_add(t[0], 1u);
-    t[244] = ptx_and(t[2], t[243]);
-    t[1] = ptx_add(t[1], t[244]);
-    t[245] = ptx_and(t[5], t[243]);
-    t[3] = ptx_add(t[3], t[245]);
-    t[246] = ptx_and(t[6], t[243]);
-    t[4] = ptx_add(t[4], t[246]);
+    t[208] = ptx_add(t[208], t[241]);
+    t[242] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[242]);
+    t[0] = ptx_sub(t[0], t[242]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[243] = ptx_and(t[2], t[242]);
+    t[1] = ptx_add(t[1], t[243]);
+    t[244] = ptx_and(t[208], t[242]);
+    t[207] = ptx_add(t[207], t[244]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[247] = ptx_sub(0u, t[0]);
-    t[248] = ptx_shr(t[247], 31u);
-    t[249] = ptx_sub(0u, t[248]);
-    t[250] = ptx_and(t[2], 1u);
-    t[251] = ptx_sub(0u, t[250]);
-    t[252] = ptx_xor(t[1], t[249]);
-    t[252] = ptx_sub(t[252], t[249]);
-    t[252] = ptx_and(t[252], t[251]);
-    t[2] = ptx_add(t[2], t[252]);
-    t[253] = ptx_xor(t[3], t[249]);
-    t[253] = ptx_sub(t[253], t[249]);
-    t[253] = ptx_and(t[253], t[251]);
-    t[5] = ptx_add(t[5], t[253]);
-    t[254] = ptx_xor(t[4], t[249]);
-    t[254] = ptx_sub(t[254], t[249]);
-    t[254] = ptx_and(t[254], t[251]);
-    t[6] = ptx_add(t[6], t[254]);
-    t[255] = ptx_and(t[249], t[251]);
-    t[0] = ptx_xor(t[0], t[255]);
-    t[0] = ptx_sub(t[0], t[255]);
-    t[0] = ptx_add(t[0], 1u);
-    t[256] = ptx_and(t[2], t[255]);
-    t[1] = ptx_add(t[1], t[256]);
-    t[257] = ptx_and(t[5], t[255]);
-    t[3] = ptx_add(t[3], t[257]);
-    t[258] = ptx_and(t[6], t[255]);
-    t[4] = ptx_add(t[4], t[258]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[245] = ptx_shr(t[0], 31u);
+    t[246] = ptx_sub(0u, t[245]);
+    t[247] = ptx_and(t[2], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[249] = ptx_xor(t[1], t[246]);
+    t[249] = ptx_sub(t[249], t[246]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[2] = ptx_add(t[2], t[249]);
+    t[250] = ptx_xor(t[207], t[246]);
+    t[250] = ptx_sub(t[250], t[246]);
+    t[250] = ptx_and(t[250], t[248]);
+    t[208] = ptx_add(t[208], t[250]);
+    t[251] = ptx_and(t[246], t[248]);
+    t[0] = ptx_xor(t[0], t[251]);
+    t[0] = ptx_sub(t[0], t[251]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[252] = ptx_and(t[2], t[251]);
+    t[1] = ptx_add(t[1], t[252]);
+    t[253] = ptx_and(t[208], t[251]);
+    t[207] = ptx_add(t[207], t[253]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[259] = ptx_sub(0u, t[0]);
-    t[260] = ptx_shr(t[259], 31u);
-    t[261] = ptx_sub(0u, t[260]);
-    t[262] = ptx_and(t[2], 1u);
-    t[263] = ptx_sub(0u, t[262]);
-    t[264] = ptx_xor(t[1], t[261]);
-    t[264] = ptx_sub(t[264], t[261]);
-    t[264] = ptx_and(t[264], t[263]);
-    t[2] = ptx_add(t[2], t[264]);
-    t[265] = ptx_xor(t[3], t[261]);
-    t[265] = ptx_sub(t[265], t[261]);
-    t[265] = ptx_and(t[265], t[263]);
-    t[5] = ptx_add(t[5], t[265]);
-    t[266] = ptx_xor(t[4], t[261]);
-    t[266] = ptx_sub(t[266], t[261]);
-    t[266] = ptx_and(t[266], t[263]);
-    t[6] = ptx_add(t[6], t[266]);
-    t[267] = ptx_and(t[261], t[263]);
-    t[0] = ptx_xor(t[0], t[267]);
-    t[0] = ptx_sub(t[0], t[267]);
-    t[0] = ptx_add(t[0], 1u);
-    t[268] = ptx_and(t[2], t[267]);
-    t[1] = ptx_add(t[1], t[268]);
-    t[269] = ptx_and(t[5], t[267]);
-    t[3] = ptx_add(t[3], t[269]);
-    t[270] = ptx_and(t[6], t[267]);
-    t[4] = ptx_add(t[4], t[270]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[254] = ptx_shr(t[0], 31u);
+    t[255] = ptx_sub(0u, t[254]);
+    t[256] = ptx_and(t[2], 1u);
+    t[257] = ptx_sub(0u, t[256]);
+    t[258] = ptx_xor(t[1], t[255]);
+    t[258] = ptx_sub(t[258], t[255]);
+    t[258] = ptx_and(t[258], t[257]);
+    t[2] = ptx_add(t[2], t[258]);
+    t[259] = ptx_xor(t[207], t[255]);
+    t[259] = ptx_sub(t[259], t[255]);
+    t[259] = ptx_and(t[259], t[257]);
+    t[208] = ptx_add(t[208], t[259]);
+    t[260] = ptx_and(t[255], t[257]);
+    t[0] = ptx_xor(t[0], t[260]);
+    t[0] = ptx_sub(t[0], t[260]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[261] = ptx_and(t[2], t[260]);
+    t[1] = ptx_add(t[1], t[261]);
+    t[262] = ptx_and(t[208], t[260]);
+    t[207] = ptx_add(t[207], t[262]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[271] = ptx_sub(0u, t[0]);
-    t[272] = ptx_shr(t[271], 31u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[263] = ptx_shr(t[0], 31u);
+    t[264] = ptx_sub(0u, t[263]);
+    t[265] = ptx_and(t[2], 1u);
+    t[266] = ptx_sub(0u, t[265]);
+    t[267] = ptx_xor(t[1], t[264]);
+    t[267] = ptx_sub(t[267], t[264]);
+    t[267] = ptx_and(t[267], t[266]);
+    t[2] = ptx_add(t[2], t[267]);
+    t[268] = ptx_xor(t[207], t[264]);
+    t[268] = ptx_sub(t[268], t[264]);
+    t[268] = ptx_and(t[268], t[266]);
+    t[208] = ptx_add(t[208], t[268]);
+    t[269] = ptx_and(t[264], t[266]);
+    t[0] = ptx_xor(t[0], t[269]);
+    t[0] = ptx_sub(t[0], t[269]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[270] = ptx_and(t[2], t[269]);
+    t[1] = ptx_add(t[1], t[270]);
+    t[271] = ptx_and(t[208], t[269]);
+    t[207] = ptx_add(t[207], t[271]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[207] = ptx_shl(t[207], 1u);
+    t[272] = ptx_shr(t[0], 31u);
     t[273] = ptx_sub(0u, t[272]);
     t[274] = ptx_and(t[2], 1u);
     t[275] = ptx_sub(0u, t[274]);
@@ -38673,306 +38465,320 @@ struct gcd_round {
     t[276] = ptx_sub(t[276], t[273]);
     t[276] = ptx_and(t[276], t[275]);
     t[2] = ptx_add(t[2], t[276]);
-    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_xor(t[207], t[273]);
     t[277] = ptx_sub(t[277], t[273]);
     t[277] = ptx_and(t[277], t[275]);
-    t[5] = ptx_add(t[5], t[277]);
-    t[278] = ptx_xor(t[4], t[273]);
-    t[278] = ptx_sub(t[278], t[273]);
-    t[278] = ptx_and(t[278], t[275]);
-    t[6] = ptx_add(t[6], t[278]);
-    t[279] = ptx_and(t[273], t[275]);
-    t[0] = ptx_xor(t[0], t[279]);
-    t[0] = ptx_sub(t[0], t[279]);
-    t[0] = ptx_add(t[0], 1u);
-    t[280] = ptx_and(t[2], t[279]);
-    t[1] = ptx_add(t[1], t[280]);
-    t[281] = ptx_and(t[5], t[279]);
-    t[3] = ptx_add(t[3], t[281]);
-    t[282] = ptx_and(t[6], t[279]);
-    t[4] = ptx_add(t[4], t[282]);
+    t[208] = ptx_add(t[208], t[277]);
+    t[278] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[278]);
+    t[0] = ptx_sub(t[0], t[278]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[279] = ptx_and(t[2], t[278]);
+    t[1] = ptx_add(t[1], t[279]);
+    t[280] = ptx_and(t[208], t[278]);
+    t[207] = ptx_add(t[207], t[280]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[283] = ptx_sub(0u, t[0]);
-    t[284] = ptx_shr(t[283], 31u);
-    t[285] = ptx_sub(0u, t[284]);
-    t[286] = ptx_and(t[2], 1u);
-    t[287] = ptx_sub(0u, t[286]);
-    t[288] = ptx_xor(t[1], t[285]);
-    t[288] = ptx_sub(t[288], t[285]);
-    t[288] = ptx_and(t[288], t[287]);
-    t[2] = ptx_add(t[2], t[288]);
-    t[289] = ptx_xor(t[3], t[285]);
-    t[289] = ptx_sub(t[289], t[285]);
-    t[289] = ptx_and(t[289], t[287]);
-    t[5] = ptx_add(t[5], t[289]);
-    t[290] = ptx_xor(t[4], t[285]);
-    t[290] = ptx_sub(t[290], t[285]);
-    t[290] = ptx_and(t[290], t[287]);
-    t[6] = ptx_add(t[6], t[290]);
-    t[291] = ptx_and(t[285], t[287]);
-    t[0] = ptx_xor(t[0], t[291]);
-    t[0] = ptx_sub(t[0], t[291]);
-    t[0] = ptx_add(t[0], 1u);
-    t[292] = ptx_and(t[2], t[291]);
-    t[1] = ptx_add(t[1], t[292]);
-    t[293] = ptx_and(t[5], t[291]);
-    t[3] = ptx_add(t[3], t[293]);
-    t[294] = ptx_and(t[6], t[291]);
-    t[4] = ptx_add(t[4], t[294]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[281] = ptx_shr(t[0], 31u);
+    t[282] = ptx_sub(0u, t[281]);
+    t[283] = ptx_and(t[2], 1u);
+    t[284] = ptx_sub(0u, t[283]);
+    t[285] = ptx_xor(t[1], t[282]);
+    t[285] = ptx_sub(t[285], t[282]);
+    t[285] = ptx_and(t[285], t[284]);
+    t[2] = ptx_add(t[2], t[285]);
+    t[286] = ptx_xor(t[207], t[282]);
+    t[286] = ptx_sub(t[286], t[282]);
+    t[286] = ptx_and(t[286], t[284]);
+    t[208] = ptx_add(t[208], t[286]);
+    t[287] = ptx_and(t[282], t[284]);
+    t[0] = ptx_xor(t[0], t[287]);
+    t[0] = ptx_sub(t[0], t[287]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[288] = ptx_and(t[2], t[287]);
+    t[1] = ptx_add(t[1], t[288]);
+    t[289] = ptx_and(t[208], t[287]);
+    t[207] = ptx_add(t[207], t[289]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[295] = ptx_sub(0u, t[0]);
-    t[296] = ptx_shr(t[295], 31u);
-    t[297] = ptx_sub(0u, t[296]);
-    t[298] = ptx_and(t[2], 1u);
-    t[299] = ptx_sub(0u, t[298]);
-    t[300] = ptx_xor(t[1], t[297]);
-    t[300] = ptx_sub(t[300], t[297]);
-    t[300] = ptx_and(t[300], t[299]);
-    t[2] = ptx_add(t[2], t[300]);
-    t[301] = ptx_xor(t[3], t[297]);
-    t[301] = ptx_sub(t[301], t[297]);
-    t[301] = ptx_and(t[301], t[299]);
-    t[5] = ptx_add(t[5], t[301]);
-    t[302] = ptx_xor(t[4], t[297]);
-    t[302] = ptx_sub(t[302], t[297]);
-    t[302] = ptx_and(t[302], t[299]);
-    t[6] = ptx_add(t[6], t[302]);
-    t[303] = ptx_and(t[297], t[299]);
-    t[0] = ptx_xor(t[0], t[303]);
-    t[0] = ptx_sub(t[0], t[303]);
-    t[0] = ptx_add(t[0], 1u);
-    t[304] = ptx_and(t[2], t[303]);
-    t[1] = ptx_add(t[1], t[304]);
-    t[305] = ptx_and(t[5], t[303]);
-    t[3] = ptx_add(t[3], t[305]);
-    t[306] = ptx_and(t[6], t[303]);
-    t[4] = ptx_add(t[4], t[306]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[290] = ptx_shr(t[0], 31u);
+    t[291] = ptx_sub(0u, t[290]);
+    t[292] = ptx_and(t[2], 1u);
+    t[293] = ptx_sub(0u, t[292]);
+    t[294] = ptx_xor(t[1], t[291]);
+    t[294] = ptx_sub(t[294], t[291]);
+    t[294] = ptx_and(t[294], t[293]);
+    t[2] = ptx_add(t[2], t[294]);
+    t[295] = ptx_xor(t[207], t[291]);
+    t[295] = ptx_sub(t[295], t[291]);
+    t[295] = ptx_and(t[295], t[293]);
+    t[208] = ptx_add(t[208], t[295]);
+    t[296] = ptx_and(t[291], t[293]);
+    t[0] = ptx_xor(t[0], t[296]);
+    t[0] = ptx_sub(t[0], t[296]);
+    t[0] = ptx_sub(t[0], 1u);
+    t[297] = ptx_and(t[2], t[296]);
+    t[1] = ptx_add(t[1], t[297]);
+    t[298] = ptx_and(t[208], t[296]);
+    t[207] = ptx_add(t[207], t[298]);
     t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[307] = ptx_sub(0u, t[0]);
-    t[308] = ptx_shr(t[307], 31u);
-    t[309] = ptx_sub(0u, t[308]);
-    t[310] = ptx_and(t[2], 1u);
-    t[311] = ptx_sub(0u, t[310]);
-    t[312] = ptx_xor(t[1], t[309]);
-    t[312] = ptx_sub(t[312], t[309]);
-    t[312] = ptx_and(t[312], t[311]);
-    t[2] = ptx_add(t[2], t[312]);
-    t[313] = ptx_xor(t[3], t[309]);
-    t[313] = ptx_sub(t[313], t[309]);
-    t[313] = ptx_and(t[313], t[311]);
-    t[5] = ptx_add(t[5], t[313]);
-    t[314] = ptx_xor(t[4], t[309]);
-    t[314] = ptx_sub(t[314], t[309]);
-    t[314] = ptx_and(t[314], t[311]);
-    t[6] = ptx_add(t[6], t[314]);
-    t[315] = ptx_and(t[309], t[311]);
-    t[0] = ptx_xor(t[0], t[315]);
-    t[0] = ptx_sub(t[0], t[315]);
-    t[0] = ptx_add(t[0], 1u);
-    t[316] = ptx_and(t[2], t[315]);
-    t[1] = ptx_add(t[1], t[316]);
-    t[317] = ptx_and(t[5], t[315]);
-    t[3] = ptx_add(t[3], t[317]);
-    t[318] = ptx_and(t[6], t[315]);
-    t[4] = ptx_add(t[4], t[318]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[319] = ptx_sub(0u, t[0]);
-    t[320] = ptx_shr(t[319], 31u);
-    t[321] = ptx_sub(0u, t[320]);
-    t[322] = ptx_and(t[2], 1u);
-    t[323] = ptx_sub(0u, t[322]);
-    t[324] = ptx_xor(t[1], t[321]);
-    t[324] = ptx_sub(t[324], t[321]);
-    t[324] = ptx_and(t[324], t[323]);
-    t[2] = ptx_add(t[2], t[324]);
-    t[325] = ptx_xor(t[3], t[321]);
-    t[325] = ptx_sub(t[325], t[321]);
-    t[325] = ptx_and(t[325], t[323]);
-    t[5] = ptx_add(t[5], t[325]);
-    t[326] = ptx_xor(t[4], t[321]);
-    t[326] = ptx_sub(t[326], t[321]);
-    t[326] = ptx_and(t[326], t[323]);
-    t[6] = ptx_add(t[6], t[326]);
-    t[327] = ptx_and(t[321], t[323]);
-    t[0] = ptx_xor(t[0], t[327]);
-    t[0] = ptx_sub(t[0], t[327]);
-    t[0] = ptx_add(t[0], 1u);
-    t[328] = ptx_and(t[2], t[327]);
-    t[1] = ptx_add(t[1], t[328]);
-    t[329] = ptx_and(t[5], t[327]);
-    t[3] = ptx_add(t[3], t[329]);
-    t[330] = ptx_and(t[6], t[327]);
-    t[4] = ptx_add(t[4], t[330]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[331] = ptx_sub(0u, t[0]);
-    t[332] = ptx_shr(t[331], 31u);
-    t[333] = ptx_sub(0u, t[332]);
-    t[334] = ptx_and(t[2], 1u);
-    t[335] = ptx_sub(0u, t[334]);
-    t[336] = ptx_xor(t[1], t[333]);
-    t[336] = ptx_sub(t[336], t[333]);
-    t[336] = ptx_and(t[336], t[335]);
-    t[2] = ptx_add(t[2], t[336]);
-    t[337] = ptx_xor(t[3], t[333]);
-    t[337] = ptx_sub(t[337], t[333]);
-    t[337] = ptx_and(t[337], t[335]);
-    t[5] = ptx_add(t[5], t[337]);
-    t[338] = ptx_xor(t[4], t[333]);
-    t[338] = ptx_sub(t[338], t[333]);
-    t[338] = ptx_and(t[338], t[335]);
-    t[6] = ptx_add(t[6], t[338]);
-    t[339] = ptx_and(t[333], t[335]);
-    t[0] = ptx_xor(t[0], t[339]);
-    t[0] = ptx_sub(t[0], t[339]);
-    t[0] = ptx_add(t[0], 1u);
-    t[340] = ptx_and(t[2], t[339]);
-    t[1] = ptx_add(t[1], t[340]);
-    t[341] = ptx_and(t[5], t[339]);
-    t[3] = ptx_add(t[3], t[341]);
-    t[342] = ptx_and(t[6], t[339]);
-    t[4] = ptx_add(t[4], t[342]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[343] = ptx_sub(0u, t[0]);
-    t[344] = ptx_shr(t[343], 31u);
-    t[345] = ptx_sub(0u, t[344]);
-    t[346] = ptx_and(t[2], 1u);
-    t[347] = ptx_sub(0u, t[346]);
-    t[348] = ptx_xor(t[1], t[345]);
-    t[348] = ptx_sub(t[348], t[345]);
-    t[348] = ptx_and(t[348], t[347]);
-    t[2] = ptx_add(t[2], t[348]);
-    t[349] = ptx_xor(t[3], t[345]);
-    t[349] = ptx_sub(t[349], t[345]);
-    t[349] = ptx_and(t[349], t[347]);
-    t[5] = ptx_add(t[5], t[349]);
-    t[350] = ptx_xor(t[4], t[345]);
-    t[350] = ptx_sub(t[350], t[345]);
-    t[350] = ptx_and(t[350], t[347]);
-    t[6] = ptx_add(t[6], t[350]);
-    t[351] = ptx_and(t[345], t[347]);
-    t[0] = ptx_xor(t[0], t[351]);
-    t[0] = ptx_sub(t[0], t[351]);
-    t[0] = ptx_add(t[0], 1u);
-    t[352] = ptx_and(t[2], t[351]);
-    t[1] = ptx_add(t[1], t[352]);
-    t[353] = ptx_and(t[5], t[351]);
-    t[3] = ptx_add(t[3], t[353]);
-    t[354] = ptx_and(t[6], t[351]);
-    t[4] = ptx_add(t[4], t[354]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    t[355] = ptx_sub(0u, t[0]);
-    t[356] = ptx_shr(t[355], 31u);
-    t[357] = ptx_sub(0u, t[356]);
-    t[358] = ptx_and(t[2], 1u);
-    t[359] = ptx_sub(0u, t[358]);
-    t[360] = ptx_xor(t[1], t[357]);
-    t[360] = ptx_sub(t[360], t[357]);
-    t[360] = ptx_and(t[360], t[359]);
-    t[2] = ptx_add(t[2], t[360]);
-    t[361] = ptx_xor(t[3], t[357]);
-    t[361] = ptx_sub(t[361], t[357]);
-    t[361] = ptx_and(t[361], t[359]);
-    t[5] = ptx_add(t[5], t[361]);
-    t[362] = ptx_xor(t[4], t[357]);
-    t[362] = ptx_sub(t[362], t[357]);
-    t[362] = ptx_and(t[362], t[359]);
-    t[6] = ptx_add(t[6], t[362]);
-    t[363] = ptx_and(t[357], t[359]);
-    t[0] = ptx_xor(t[0], t[363]);
-    t[0] = ptx_sub(t[0], t[363]);
-    t[0] = ptx_add(t[0], 1u);
-    t[364] = ptx_and(t[2], t[363]);
-    t[1] = ptx_add(t[1], t[364]);
-    t[365] = ptx_and(t[5], t[363]);
-    t[3] = ptx_add(t[3], t[365]);
-    t[366] = ptx_and(t[6], t[363]);
-    t[4] = ptx_add(t[4], t[366]);
-    t[2] = ptx_shr(t[2], 1u);
-    t[3] = ptx_shl(t[3], 1u);
-    t[4] = ptx_shl(t[4], 1u);
-    y[0] = ptx_mov(t[0]);
-    t[386] = ptx_shr(x[18], 31u);
-    t[387] = ptx_sub(0u, t[386]);
-    t[367] = ptx_mul_lo(t[3], x[1]);
-    t[368] = ptx_mul_lo(t[3], x[2]);
-    t[369] = ptx_mul_lo(t[3], x[3]);
-    t[370] = ptx_mul_lo(t[3], x[4]);
-    t[371] = ptx_mul_lo(t[3], x[5]);
-    t[372] = ptx_mul_lo(t[3], x[6]);
-    t[373] = ptx_mul_lo(t[3], x[7]);
-    t[374] = ptx_mul_lo(t[3], x[8]);
-    t[375] = ptx_mul_lo(t[3], x[9]);
-    t[376] = ptx_mul_lo(t[3], x[10]);
-    t[377] = ptx_mul_lo(t[3], x[11]);
-    t[378] = ptx_mul_lo(t[3], x[12]);
-    t[379] = ptx_mul_lo(t[3], x[13]);
-    t[380] = ptx_mul_lo(t[3], x[14]);
-    t[381] = ptx_mul_lo(t[3], x[15]);
-    t[382] = ptx_mul_lo(t[3], x[16]);
-    t[383] = ptx_mul_lo(t[3], x[17]);
-    t[384] = ptx_mul_lo(t[3], x[18]);
-    t[385] = ptx_mul_lo(t[3], t[387]);
-    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
-    t[376] = ptx_madc_hi_cc(cf, t[3], x[9], t[376]);
-    t[377] = ptx_madc_hi_cc(cf, t[3], x[10], t[377]);
-    t[378] = ptx_madc_hi_cc(cf, t[3], x[11], t[378]);
-    t[379] = ptx_madc_hi_cc(cf, t[3], x[12], t[379]);
-    t[380] = ptx_madc_hi_cc(cf, t[3], x[13], t[380]);
-    t[381] = ptx_madc_hi_cc(cf, t[3], x[14], t[381]);
-    t[382] = ptx_madc_hi_cc(cf, t[3], x[15], t[382]);
-    t[383] = ptx_madc_hi_cc(cf, t[3], x[16], t[383]);
-    t[384] = ptx_madc_hi_cc(cf, t[3], x[17], t[384]);
-    t[385] = ptx_madc_hi(cf, t[3], x[18], t[385]);
-    t[388] = ptx_shr(t[3], 31u);
-    t[389] = ptx_sub(0u, t[388]);
-    t[390] = ptx_and(x[1], t[389]);
-    t[391] = ptx_and(x[2], t[389]);
-    t[392] = ptx_and(x[3], t[389]);
-    t[393] = ptx_and(x[4], t[389]);
-    t[394] = ptx_and(x[5], t[389]);
-    t[395] = ptx_and(x[6], t[389]);
-    t[396] = ptx_and(x[7], t[389]);
-    t[397] = ptx_and(x[8], t[389]);
-    t[398] = ptx_and(x[9], t[389]);
-    t[399] = ptx_and(x[10], t[389]);
-    t[400] = ptx_and(x[11], t[389]);
-    t[401] = ptx_and(x[12], t[389]);
-    t[402] = ptx_and(x[13], t[389]);
-    t[403] = ptx_and(x[14], t[389]);
-    t[404] = ptx_and(x[15], t[389]);
-    t[405] = ptx_and(x[16], t[389]);
-    t[406] = ptx_and(x[17], t[389]);
-    t[407] = ptx_and(x[18], t[389]);
-    t[368] = ptx_sub_cc(cf, t[368], t[390]);
-    t[369] = ptx_subc_cc(cf, t[369], t[391]);
-    t[370] = ptx_subc_cc(cf, t[370], t[392]);
-    t[371] = ptx_subc_cc(cf, t[371], t[393]);
-    t[372] = ptx_subc_cc(cf, t[372], t[394]);
-    t[373] = ptx_subc_cc(cf, t[373], t[395]);
-    t[374] = ptx_subc_cc(cf, t[374], t[396]);
-    t[375] = ptx_subc_cc(cf, t[375], t[397]);
-    t[376] = ptx_subc_cc(cf, t[376], t[398]);
+    t[207] = ptx_shl(t[207], 1u);
+    t[299] = ptx_and(t[207], 65535u);
+    t[301] = ptx_xor(t[299], 32768u);
+    t[301] = ptx_sub(t[301], 32768u);
+    t[300] = ptx_sub(t[207], t[301]);
+    t[300] = ptx_shr(t[300], 16u);
+    t[302] = ptx_xor(t[300], 32768u);
+    t[302] = ptx_sub(t[302], 32768u);
+    t[303] = ptx_and(t[208], 65535u);
+    t[305] = ptx_xor(t[303], 32768u);
+    t[305] = ptx_sub(t[305], 32768u);
+    t[304] = ptx_sub(t[208], t[305]);
+    t[304] = ptx_shr(t[304], 16u);
+    t[306] = ptx_xor(t[304], 32768u);
+    t[306] = ptx_sub(t[306], 32768u);
+    t[307] = ptx_mul_lo(t[301], t[203]);
+    t[307] = ptx_mad_lo(t[302], t[205], t[307]);
+    t[308] = ptx_mul_lo(t[301], t[204]);
+    t[308] = ptx_mad_lo(t[302], t[206], t[308]);
+    t[309] = ptx_mul_lo(t[305], t[203]);
+    t[309] = ptx_mad_lo(t[306], t[205], t[309]);
+    t[310] = ptx_mul_lo(t[305], t[204]);
+    t[310] = ptx_mad_lo(t[306], t[206], t[310]);
+    t[311] = ptx_sub(0u, t[0]);
+    y[0] = ptx_mov(t[311]);
+    t[331] = ptx_shr(x[18], 31u);
+    t[332] = ptx_sub(0u, t[331]);
+    t[312] = ptx_mul_lo(t[307], x[1]);
+    t[313] = ptx_mul_lo(t[307], x[2]);
+    t[314] = ptx_mul_lo(t[307], x[3]);
+    t[315] = ptx_mul_lo(t[307], x[4]);
+    t[316] = ptx_mul_lo(t[307], x[5]);
+    t[317] = ptx_mul_lo(t[307], x[6]);
+    t[318] = ptx_mul_lo(t[307], x[7]);
+    t[319] = ptx_mul_lo(t[307], x[8]);
+    t[320] = ptx_mul_lo(t[307], x[9]);
+    t[321] = ptx_mul_lo(t[307], x[10]);
+    t[322] = ptx_mul_lo(t[307], x[11]);
+    t[323] = ptx_mul_lo(t[307], x[12]);
+    t[324] = ptx_mul_lo(t[307], x[13]);
+    t[325] = ptx_mul_lo(t[307], x[14]);
+    t[326] = ptx_mul_lo(t[307], x[15]);
+    t[327] = ptx_mul_lo(t[307], x[16]);
+    t[328] = ptx_mul_lo(t[307], x[17]);
+    t[329] = ptx_mul_lo(t[307], x[18]);
+    t[330] = ptx_mul_lo(t[307], t[332]);
+    t[313] = ptx_mad_hi_cc(cf, t[307], x[1], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[307], x[2], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[307], x[3], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[307], x[4], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[307], x[5], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[307], x[6], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[307], x[7], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[307], x[8], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[307], x[9], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[307], x[10], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[307], x[11], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[307], x[12], t[324]);
+    t[325] = ptx_madc_hi_cc(cf, t[307], x[13], t[325]);
+    t[326] = ptx_madc_hi_cc(cf, t[307], x[14], t[326]);
+    t[327] = ptx_madc_hi_cc(cf, t[307], x[15], t[327]);
+    t[328] = ptx_madc_hi_cc(cf, t[307], x[16], t[328]);
+    t[329] = ptx_madc_hi_cc(cf, t[307], x[17], t[329]);
+    t[330] = ptx_madc_hi(cf, t[307], x[18], t[330]);
+    t[333] = ptx_shr(t[307], 31u);
+    t[334] = ptx_sub(0u, t[333]);
+    t[335] = ptx_and(x[1], t[334]);
+    t[336] = ptx_and(x[2], t[334]);
+    t[337] = ptx_and(x[3], t[334]);
+    t[338] = ptx_and(x[4], t[334]);
+    t[339] = ptx_and(x[5], t[334]);
+    t[340] = ptx_and(x[6], t[334]);
+    t[341] = ptx_and(x[7], t[334]);
+    t[342] = ptx_and(x[8], t[334]);
+    t[343] = ptx_and(x[9], t[334]);
+    t[344] = ptx_and(x[10], t[334]);
+    t[345] = ptx_and(x[11], t[334]);
+    t[346] = ptx_and(x[12], t[334]);
+    t[347] = ptx_and(x[13], t[334]);
+    t[348] = ptx_and(x[14], t[334]);
+    t[349] = ptx_and(x[15], t[334]);
+    t[350] = ptx_and(x[16], t[334]);
+    t[351] = ptx_and(x[17], t[334]);
+    t[352] = ptx_and(x[18], t[334]);
+    t[313] = ptx_sub_cc(cf, t[313], t[335]);
+    t[314] = ptx_subc_cc(cf, t[314], t[336]);
+    t[315] = ptx_subc_cc(cf, t[315], t[337]);
+    t[316] = ptx_subc_cc(cf, t[316], t[338]);
+    t[317] = ptx_subc_cc(cf, t[317], t[339]);
+    t[318] = ptx_subc_cc(cf, t[318], t[340]);
+    t[319] = ptx_subc_cc(cf, t[319], t[341]);
+    t[320] = ptx_subc_cc(cf, t[320], t[342]);
+    t[321] = ptx_subc_cc(cf, t[321], t[343]);
+    t[322] = ptx_subc_cc(cf, t[322], t[344]);
+    t[323] = ptx_subc_cc(cf, t[323], t[345]);
+    t[324] = ptx_subc_cc(cf, t[324], t[346]);
+    t[325] = ptx_subc_cc(cf, t[325], t[347]);
+    t[326] = ptx_subc_cc(cf, t[326], t[348]);
+    t[327] = ptx_subc_cc(cf, t[327], t[349]);
+    t[328] = ptx_subc_cc(cf, t[328], t[350]);
+    t[329] = ptx_subc_cc(cf, t[329], t[351]);
+    t[330] = ptx_subc(cf, t[330], t[352]);
+    t[353] = ptx_shr(x[36], 31u);
+    t[354] = ptx_sub(0u, t[353]);
+    t[312] = ptx_mad_lo_cc(cf, t[308], x[19], t[312]);
+    t[313] = ptx_madc_lo_cc(cf, t[308], x[20], t[313]);
+    t[314] = ptx_madc_lo_cc(cf, t[308], x[21], t[314]);
+    t[315] = ptx_madc_lo_cc(cf, t[308], x[22], t[315]);
+    t[316] = ptx_madc_lo_cc(cf, t[308], x[23], t[316]);
+    t[317] = ptx_madc_lo_cc(cf, t[308], x[24], t[317]);
+    t[318] = ptx_madc_lo_cc(cf, t[308], x[25], t[318]);
+    t[319] = ptx_madc_lo_cc(cf, t[308], x[26], t[319]);
+    t[320] = ptx_madc_lo_cc(cf, t[308], x[27], t[320]);
+    t[321] = ptx_madc_lo_cc(cf, t[308], x[28], t[321]);
+    t[322] = ptx_madc_lo_cc(cf, t[308], x[29], t[322]);
+    t[323] = ptx_madc_lo_cc(cf, t[308], x[30], t[323]);
+    t[324] = ptx_madc_lo_cc(cf, t[308], x[31], t[324]);
+    t[325] = ptx_madc_lo_cc(cf, t[308], x[32], t[325]);
+    t[326] = ptx_madc_lo_cc(cf, t[308], x[33], t[326]);
+    t[327] = ptx_madc_lo_cc(cf, t[308], x[34], t[327]);
+    t[328] = ptx_madc_lo_cc(cf, t[308], x[35], t[328]);
+    t[329] = ptx_madc_lo_cc(cf, t[308], x[36], t[329]);
+    t[330] = ptx_madc_lo(cf, t[308], t[354], t[330]);
+    t[313] = ptx_mad_hi_cc(cf, t[308], x[19], t[313]);
+    t[314] = ptx_madc_hi_cc(cf, t[308], x[20], t[314]);
+    t[315] = ptx_madc_hi_cc(cf, t[308], x[21], t[315]);
+    t[316] = ptx_madc_hi_cc(cf, t[308], x[22], t[316]);
+    t[317] = ptx_madc_hi_cc(cf, t[308], x[23], t[317]);
+    t[318] = ptx_madc_hi_cc(cf, t[308], x[24], t[318]);
+    t[319] = ptx_madc_hi_cc(cf, t[308], x[25], t[319]);
+    t[320] = ptx_madc_hi_cc(cf, t[308], x[26], t[320]);
+    t[321] = ptx_madc_hi_cc(cf, t[308], x[27], t[321]);
+    t[322] = ptx_madc_hi_cc(cf, t[308], x[28], t[322]);
+    t[323] = ptx_madc_hi_cc(cf, t[308], x[29], t[323]);
+    t[324] = ptx_madc_hi_cc(cf, t[308], x[30], t[324]);
+    t[325] = ptx_madc_hi_cc(cf, t[308], x[31], t[325]);
+    t[326] = ptx_madc_hi_cc(cf, t[308], x[32], t[326]);
+    t[327] = ptx_madc_hi_cc(cf, t[308], x[33], t[327]);
+    t[328] = ptx_madc_hi_cc(cf, t[308], x[34], t[328]);
+    t[329] = ptx_madc_hi_cc(cf, t[308], x[35], t[329]);
+    t[330] = ptx_madc_hi(cf, t[308], x[36], t[330]);
+    t[355] = ptx_shr(t[308], 31u);
+    t[356] = ptx_sub(0u, t[355]);
+    t[357] = ptx_and(x[19], t[356]);
+    t[358] = ptx_and(x[20], t[356]);
+    t[359] = ptx_and(x[21], t[356]);
+    t[360] = ptx_and(x[22], t[356]);
+    t[361] = ptx_and(x[23], t[356]);
+    t[362] = ptx_and(x[24], t[356]);
+    t[363] = ptx_and(x[25], t[356]);
+    t[364] = ptx_and(x[26], t[356]);
+    t[365] = ptx_and(x[27], t[356]);
+    t[366] = ptx_and(x[28], t[356]);
+    t[367] = ptx_and(x[29], t[356]);
+    t[368] = ptx_and(x[30], t[356]);
+    t[369] = ptx_and(x[31], t[356]);
+    t[370] = ptx_and(x[32], t[356]);
+    t[371] = ptx_and(x[33], t[356]);
+    t[372] = ptx_and(x[34], t[356]);
+    t[373] = ptx_and(x[35], t[356]);
+    t[374] = ptx_and(x[36], t[356]);
+    t[313] = ptx_sub_cc(cf, t[313], t[357]);
+    t[314] = ptx_subc_cc(cf, t[314], t[358]);
+    t[315] = ptx_subc_cc(cf, t[315], t[359]);
+    t[316] = ptx_subc_cc(cf, t[316], t[360]);
+    t[317] = ptx_subc_cc(cf, t[317], t[361]);
+    t[318] = ptx_subc_cc(cf, t[318], t[362]);
+    t[319] = ptx_subc_cc(cf, t[319], t[363]);
+    t[320] = ptx_subc_cc(cf, t[320], t[364]);
+    t[321] = ptx_subc_cc(cf, t[321], t[365]);
+    t[322] = ptx_subc_cc(cf, t[322], t[366]);
+    t[323] = ptx_subc_cc(cf, t[323], t[367]);
+    t[324] = ptx_subc_cc(cf, t[324], t[368]);
+    t[325] = ptx_subc_cc(cf, t[325], t[369]);
+    t[326] = ptx_subc_cc(cf, t[326], t[370]);
+    t[327] = ptx_subc_cc(cf, t[327], t[371]);
+    t[328] = ptx_subc_cc(cf, t[328], t[372]);
+    t[329] = ptx_subc_cc(cf, t[329], t[373]);
+    t[330] = ptx_subc(cf, t[330], t[374]);
+    y[1] = ptx_shf_r_clamp(t[312], t[313], 30u);
+    y[2] = ptx_shf_r_clamp(t[313], t[314], 30u);
+    y[3] = ptx_shf_r_clamp(t[314], t[315], 30u);
+    y[4] = ptx_shf_r_clamp(t[315], t[316], 30u);
+    y[5] = ptx_shf_r_clamp(t[316], t[317], 30u);
+    y[6] = ptx_shf_r_clamp(t[317], t[318], 30u);
+    y[7] = ptx_shf_r_clamp(t[318], t[319], 30u);
+    y[8] = ptx_shf_r_clamp(t[319], t[320], 30u);
+    y[9] = ptx_shf_r_clamp(t[320], t[321], 30u);
+    y[10] = ptx_shf_r_clamp(t[321], t[322], 30u);
+    y[11] = ptx_shf_r_clamp(t[322], t[323], 30u);
+    y[12] = ptx_shf_r_clamp(t[323], t[324], 30u);
+    y[13] = ptx_shf_r_clamp(t[324], t[325], 30u);
+    y[14] = ptx_shf_r_clamp(t[325], t[326], 30u);
+    y[15] = ptx_shf_r_clamp(t[326], t[327], 30u);
+    y[16] = ptx_shf_r_clamp(t[327], t[328], 30u);
+    y[17] = ptx_shf_r_clamp(t[328], t[329], 30u);
+    y[18] = ptx_shf_r_clamp(t[329], t[330], 30u);
+    t[394] = ptx_shr(x[18], 31u);
+    t[395] = ptx_sub(0u, t[394]);
+    t[375] = ptx_mul_lo(t[309], x[1]);
+    t[376] = ptx_mul_lo(t[309], x[2]);
+    t[377] = ptx_mul_lo(t[309], x[3]);
+    t[378] = ptx_mul_lo(t[309], x[4]);
+    t[379] = ptx_mul_lo(t[309], x[5]);
+    t[380] = ptx_mul_lo(t[309], x[6]);
+    t[381] = ptx_mul_lo(t[309], x[7]);
+    t[382] = ptx_mul_lo(t[309], x[8]);
+    t[383] = ptx_mul_lo(t[309], x[9]);
+    t[384] = ptx_mul_lo(t[309], x[10]);
+    t[385] = ptx_mul_lo(t[309], x[11]);
+    t[386] = ptx_mul_lo(t[309], x[12]);
+    t[387] = ptx_mul_lo(t[309], x[13]);
+    t[388] = ptx_mul_lo(t[309], x[14]);
+    t[389] = ptx_mul_lo(t[309], x[15]);
+    t[390] = ptx_mul_lo(t[309], x[16]);
+    t[391] = ptx_mul_lo(t[309], x[17]);
+    t[392] = ptx_mul_lo(t[309], x[18]);
+    t[393] = ptx_mul_lo(t[309], t[395]);
+    t[376] = ptx_mad_hi_cc(cf, t[309], x[1], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[309], x[2], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[309], x[3], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[309], x[4], t[379]);
+    t[380] = ptx_madc_hi_cc(cf, t[309], x[5], t[380]);
+    t[381] = ptx_madc_hi_cc(cf, t[309], x[6], t[381]);
+    t[382] = ptx_madc_hi_cc(cf, t[309], x[7], t[382]);
+    t[383] = ptx_madc_hi_cc(cf, t[309], x[8], t[383]);
+    t[384] = ptx_madc_hi_cc(cf, t[309], x[9], t[384]);
+    t[385] = ptx_madc_hi_cc(cf, t[309], x[10], t[385]);
+    t[386] = ptx_madc_hi_cc(cf, t[309], x[11], t[386]);
+    t[387] = ptx_madc_hi_cc(cf, t[309], x[12], t[387]);
+    t[388] = ptx_madc_hi_cc(cf, t[309], x[13], t[388]);
+    t[389] = ptx_madc_hi_cc(cf, t[309], x[14], t[389]);
+    t[390] = ptx_madc_hi_cc(cf, t[309], x[15], t[390]);
+    t[391] = ptx_madc_hi_cc(cf, t[309], x[16], t[391]);
+    t[392] = ptx_madc_hi_cc(cf, t[309], x[17], t[392]);
+    t[393] = ptx_madc_hi(cf, t[309], x[18], t[393]);
+    t[396] = ptx_shr(t[309], 31u);
+    t[397] = ptx_sub(0u, t[396]);
+    t[398] = ptx_and(x[1], t[397]);
+    t[399] = ptx_and(x[2], t[397]);
+    t[400] = ptx_and(x[3], t[397]);
+    t[401] = ptx_and(x[4], t[397]);
+    t[402] = ptx_and(x[5], t[397]);
+    t[403] = ptx_and(x[6], t[397]);
+    t[404] = ptx_and(x[7], t[397]);
+    t[405] = ptx_and(x[8], t[397]);
+    t[406] = ptx_and(x[9], t[397]);
+    t[407] = ptx_and(x[10], t[397]);
+    t[408] = ptx_and(x[11], t[397]);
+    t[409] = ptx_and(x[12], t[397]);
+    t[410] = ptx_and(x[13], t[397]);
+    t[411] = ptx_and(x[14], t[397]);
+    t[412] = ptx_and(x[15], t[397]);
+    t[413] = ptx_and(x[16], t[397]);
+    t[414] = ptx_and(x[17], t[397]);
+    t[415] = ptx_and(x[18], t[397]);
+    t[376] = ptx_sub_cc(cf, t[376], t[398]);
     t[377] = ptx_subc_cc(cf, t[377], t[399]);
     t[378] = ptx_subc_cc(cf, t[378], t[400]);
     t[379] = ptx_subc_cc(cf, t[379], t[401]);
@@ -38981,75 +38787,75 @@ struct gcd_round {
     t[382] = ptx_subc_cc(cf, t[382], t[404]);
     t[383] = ptx_subc_cc(cf, t[383], t[405]);
     t[384] = ptx_subc_cc(cf, t[384], t[406]);
-    t[385] = ptx_subc(cf, t[385], t[407]);
-    t[408] = ptx_shr(x[36], 31u);
-    t[409] = ptx_sub(0u, t[408]);
-    t[367] = ptx_mad_lo_cc(cf, t[4], x[19], t[367]);
-    t[368] = ptx_madc_lo_cc(cf, t[4], x[20], t[368]);
-    t[369] = ptx_madc_lo_cc(cf, t[4], x[21], t[369]);
-    t[370] = ptx_madc_lo_cc(cf, t[4], x[22], t[370]);
-    t[371] = ptx_madc_lo_cc(cf, t[4], x[23], t[371]);
-    t[372] = ptx_madc_lo_cc(cf, t[4], x[24], t[372]);
-    t[373] = ptx_madc_lo_cc(cf, t[4], x[25], t[373]);
-    t[374] = ptx_madc_lo_cc(cf, t[4], x[26], t[374]);
-    t[375] = ptx_madc_lo_cc(cf, t[4], x[27], t[375]);
-    t[376] = ptx_madc_lo_cc(cf, t[4], x[28], t[376]);
-    t[377] = ptx_madc_lo_cc(cf, t[4], x[29], t[377]);
-    t[378] = ptx_madc_lo_cc(cf, t[4], x[30], t[378]);
-    t[379] = ptx_madc_lo_cc(cf, t[4], x[31], t[379]);
-    t[380] = ptx_madc_lo_cc(cf, t[4], x[32], t[380]);
-    t[381] = ptx_madc_lo_cc(cf, t[4], x[33], t[381]);
-    t[382] = ptx_madc_lo_cc(cf, t[4], x[34], t[382]);
-    t[383] = ptx_madc_lo_cc(cf, t[4], x[35], t[383]);
-    t[384] = ptx_madc_lo_cc(cf, t[4], x[36], t[384]);
-    t[385] = ptx_madc_lo(cf, t[4], t[409], t[385]);
-    t[368] = ptx_mad_hi_cc(cf, t[4], x[19], t[368]);
-    t[369] = ptx_madc_hi_cc(cf, t[4], x[20], t[369]);
-    t[370] = ptx_madc_hi_cc(cf, t[4], x[21], t[370]);
-    t[371] = ptx_madc_hi_cc(cf, t[4], x[22], t[371]);
-    t[372] = ptx_madc_hi_cc(cf, t[4], x[23], t[372]);
-    t[373] = ptx_madc_hi_cc(cf, t[4], x[24], t[373]);
-    t[374] = ptx_madc_hi_cc(cf, t[4], x[25], t[374]);
-    t[375] = ptx_madc_hi_cc(cf, t[4], x[26], t[375]);
-    t[376] = ptx_madc_hi_cc(cf, t[4], x[27], t[376]);
-    t[377] = ptx_madc_hi_cc(cf, t[4], x[28], t[377]);
-    t[378] = ptx_madc_hi_cc(cf, t[4], x[29], t[378]);
-    t[379] = ptx_madc_hi_cc(cf, t[4], x[30], t[379]);
-    t[380] = ptx_madc_hi_cc(cf, t[4], x[31], t[380]);
-    t[381] = ptx_madc_hi_cc(cf, t[4], x[32], t[381]);
-    t[382] = ptx_madc_hi_cc(cf, t[4], x[33], t[382]);
-    t[383] = ptx_madc_hi_cc(cf, t[4], x[34], t[383]);
-    t[384] = ptx_madc_hi_cc(cf, t[4], x[35], t[384]);
-    t[385] = ptx_madc_hi(cf, t[4], x[36], t[385]);
-    t[410] = ptx_shr(t[4], 31u);
-    t[411] = ptx_sub(0u, t[410]);
-    t[412] = ptx_and(x[19], t[411]);
-    t[413] = ptx_and(x[20], t[411]);
-    t[414] = ptx_and(x[21], t[411]);
-    t[415] = ptx_and(x[22], t[411]);
-    t[416] = ptx_and(x[23], t[411]);
-    t[417] = ptx_and(x[24], t[411]);
-    t[418] = ptx_and(x[25], t[411]);
-    t[419] = ptx_and(x[26], t[411]);
-    t[420] = ptx_and(x[27], t[411]);
-    t[421] = ptx_and(x[28], t[411]);
-    t[422] = ptx_and(x[29], t[411]);
-    t[423] = ptx_and(x[30], t[411]);
-    t[424] = ptx_and(x[31], t[411]);
-    t[425] = ptx_and(x[32], t[411]);
-    t[426] = ptx_and(x[33], t[411]);
-    t[427] = ptx_and(x[34], t[411]);
-    t[428] = ptx_and(x[35], t[411]);
-    t[429] = ptx_and(x[36], t[411]);
-    t[368] = ptx_sub_cc(cf, t[368], t[412]);
-    t[369] = ptx_subc_cc(cf, t[369], t[413]);
-    t[370] = ptx_subc_cc(cf, t[370], t[414]);
-    t[371] = ptx_subc_cc(cf, t[371], t[415]);
-    t[372] = ptx_subc_cc(cf, t[372], t[416]);
-    t[373] = ptx_subc_cc(cf, t[373], t[417]);
-    t[374] = ptx_subc_cc(cf, t[374], t[418]);
-    t[375] = ptx_subc_cc(cf, t[375], t[419]);
-    t[376] = ptx_subc_cc(cf, t[376], t[420]);
+    t[385] = ptx_subc_cc(cf, t[385], t[407]);
+    t[386] = ptx_subc_cc(cf, t[386], t[408]);
+    t[387] = ptx_subc_cc(cf, t[387], t[409]);
+    t[388] = ptx_subc_cc(cf, t[388], t[410]);
+    t[389] = ptx_subc_cc(cf, t[389], t[411]);
+    t[390] = ptx_subc_cc(cf, t[390], t[412]);
+    t[391] = ptx_subc_cc(cf, t[391], t[413]);
+    t[392] = ptx_subc_cc(cf, t[392], t[414]);
+    t[393] = ptx_subc(cf, t[393], t[415]);
+    t[416] = ptx_shr(x[36], 31u);
+    t[417] = ptx_sub(0u, t[416]);
+    t[375] = ptx_mad_lo_cc(cf, t[310], x[19], t[375]);
+    t[376] = ptx_madc_lo_cc(cf, t[310], x[20], t[376]);
+    t[377] = ptx_madc_lo_cc(cf, t[310], x[21], t[377]);
+    t[378] = ptx_madc_lo_cc(cf, t[310], x[22], t[378]);
+    t[379] = ptx_madc_lo_cc(cf, t[310], x[23], t[379]);
+    t[380] = ptx_madc_lo_cc(cf, t[310], x[24], t[380]);
+    t[381] = ptx_madc_lo_cc(cf, t[310], x[25], t[381]);
+    t[382] = ptx_madc_lo_cc(cf, t[310], x[26], t[382]);
+    t[383] = ptx_madc_lo_cc(cf, t[310], x[27], t[383]);
+    t[384] = ptx_madc_lo_cc(cf, t[310], x[28], t[384]);
+    t[385] = ptx_madc_lo_cc(cf, t[310], x[29], t[385]);
+    t[386] = ptx_madc_lo_cc(cf, t[310], x[30], t[386]);
+    t[387] = ptx_madc_lo_cc(cf, t[310], x[31], t[387]);
+    t[388] = ptx_madc_lo_cc(cf, t[310], x[32], t[388]);
+    t[389] = ptx_madc_lo_cc(cf, t[310], x[33], t[389]);
+    t[390] = ptx_madc_lo_cc(cf, t[310], x[34], t[390]);
+    t[391] = ptx_madc_lo_cc(cf, t[310], x[35], t[391]);
+    t[392] = ptx_madc_lo_cc(cf, t[310], x[36], t[392]);
+    t[393] = ptx_madc_lo(cf, t[310], t[417], t[393]);
+    t[376] = ptx_mad_hi_cc(cf, t[310], x[19], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[310], x[20], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[310], x[21], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[310], x[22], t[379]);
+    t[380] = ptx_madc_hi_cc(cf, t[310], x[23], t[380]);
+    t[381] = ptx_madc_hi_cc(cf, t[310], x[24], t[381]);
+    t[382] = ptx_madc_hi_cc(cf, t[310], x[25], t[382]);
+    t[383] = ptx_madc_hi_cc(cf, t[310], x[26], t[383]);
+    t[384] = ptx_madc_hi_cc(cf, t[310], x[27], t[384]);
+    t[385] = ptx_madc_hi_cc(cf, t[310], x[28], t[385]);
+    t[386] = ptx_madc_hi_cc(cf, t[310], x[29], t[386]);
+    t[387] = ptx_madc_hi_cc(cf, t[310], x[30], t[387]);
+    t[388] = ptx_madc_hi_cc(cf, t[310], x[31], t[388]);
+    t[389] = ptx_madc_hi_cc(cf, t[310], x[32], t[389]);
+    t[390] = ptx_madc_hi_cc(cf, t[310], x[33], t[390]);
+    t[391] = ptx_madc_hi_cc(cf, t[310], x[34], t[391]);
+    t[392] = ptx_madc_hi_cc(cf, t[310], x[35], t[392]);
+    t[393] = ptx_madc_hi(cf, t[310], x[36], t[393]);
+    t[418] = ptx_shr(t[310], 31u);
+    t[419] = ptx_sub(0u, t[418]);
+    t[420] = ptx_and(x[19], t[419]);
+    t[421] = ptx_and(x[20], t[419]);
+    t[422] = ptx_and(x[21], t[419]);
+    t[423] = ptx_and(x[22], t[419]);
+    t[424] = ptx_and(x[23], t[419]);
+    t[425] = ptx_and(x[24], t[419]);
+    t[426] = ptx_and(x[25], t[419]);
+    t[427] = ptx_and(x[26], t[419]);
+    t[428] = ptx_and(x[27], t[419]);
+    t[429] = ptx_and(x[28], t[419]);
+    t[430] = ptx_and(x[29], t[419]);
+    t[431] = ptx_and(x[30], t[419]);
+    t[432] = ptx_and(x[31], t[419]);
+    t[433] = ptx_and(x[32], t[419]);
+    t[434] = ptx_and(x[33], t[419]);
+    t[435] = ptx_and(x[34], t[419]);
+    t[436] = ptx_and(x[35], t[419]);
+    t[437] = ptx_and(x[36], t[419]);
+    t[376] = ptx_sub_cc(cf, t[376], t[420]);
     t[377] = ptx_subc_cc(cf, t[377], t[421]);
     t[378] = ptx_subc_cc(cf, t[378], t[422]);
     t[379] = ptx_subc_cc(cf, t[379], t[423]);
@@ -39058,197 +38864,33 @@ struct gcd_round {
     t[382] = ptx_subc_cc(cf, t[382], t[426]);
     t[383] = ptx_subc_cc(cf, t[383], t[427]);
     t[384] = ptx_subc_cc(cf, t[384], t[428]);
-    t[385] = ptx_subc(cf, t[385], t[429]);
-    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
-    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
-    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
-    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
-    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
-    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
-    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
-    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
-    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
-    y[10] = ptx_shf_r_clamp(t[376], t[377], 30u);
-    y[11] = ptx_shf_r_clamp(t[377], t[378], 30u);
-    y[12] = ptx_shf_r_clamp(t[378], t[379], 30u);
-    y[13] = ptx_shf_r_clamp(t[379], t[380], 30u);
-    y[14] = ptx_shf_r_clamp(t[380], t[381], 30u);
-    y[15] = ptx_shf_r_clamp(t[381], t[382], 30u);
-    y[16] = ptx_shf_r_clamp(t[382], t[383], 30u);
-    y[17] = ptx_shf_r_clamp(t[383], t[384], 30u);
-    y[18] = ptx_shf_r_clamp(t[384], t[385], 30u);
-    t[449] = ptx_shr(x[18], 31u);
-    t[450] = ptx_sub(0u, t[449]);
-    t[430] = ptx_mul_lo(t[5], x[1]);
-    t[431] = ptx_mul_lo(t[5], x[2]);
-    t[432] = ptx_mul_lo(t[5], x[3]);
-    t[433] = ptx_mul_lo(t[5], x[4]);
-    t[434] = ptx_mul_lo(t[5], x[5]);
-    t[435] = ptx_mul_lo(t[5], x[6]);
-    t[436] = ptx_mul_lo(t[5], x[7]);
-    t[437] = ptx_mul_lo(t[5], x[8]);
-    t[438] = ptx_mul_lo(t[5], x[9]);
-    t[439] = ptx_mul_lo(t[5], x[10]);
-    t[440] = ptx_mul_lo(t[5], x[11]);
-    t[441] = ptx_mul_lo(t[5], x[12]);
-    t[442] = ptx_mul_lo(t[5], x[13]);
-    t[443] = ptx_mul_lo(t[5], x[14]);
-    t[444] = ptx_mul_lo(t[5], x[15]);
-    t[445] = ptx_mul_lo(t[5], x[16]);
-    t[446] = ptx_mul_lo(t[5], x[17]);
-    t[447] = ptx_mul_lo(t[5], x[18]);
-    t[448] = ptx_mul_lo(t[5], t[450]);
-    t[431] = ptx_mad_hi_cc(cf, t[5], x[1], t[431]);
-    t[432] = ptx_madc_hi_cc(cf, t[5], x[2], t[432]);
-    t[433] = ptx_madc_hi_cc(cf, t[5], x[3], t[433]);
-    t[434] = ptx_madc_hi_cc(cf, t[5], x[4], t[434]);
-    t[435] = ptx_madc_hi_cc(cf, t[5], x[5], t[435]);
-    t[436] = ptx_madc_hi_cc(cf, t[5], x[6], t[436]);
-    t[437] = ptx_madc_hi_cc(cf, t[5], x[7], t[437]);
-    t[438] = ptx_madc_hi_cc(cf, t[5], x[8], t[438]);
-    t[439] = ptx_madc_hi_cc(cf, t[5], x[9], t[439]);
-    t[440] = ptx_madc_hi_cc(cf, t[5], x[10], t[440]);
-    t[441] = ptx_madc_hi_cc(cf, t[5], x[11], t[441]);
-    t[442] = ptx_madc_hi_cc(cf, t[5], x[12], t[442]);
-    t[443] = ptx_madc_hi_cc(cf, t[5], x[13], t[443]);
-    t[444] = ptx_madc_hi_cc(cf, t[5], x[14], t[444]);
-    t[445] = ptx_madc_hi_cc(cf, t[5], x[15], t[445]);
-    t[446] = ptx_madc_hi_cc(cf, t[5], x[16], t[446]);
-    t[447] = ptx_madc_hi_cc(cf, t[5], x[17], t[447]);
-    t[448] = ptx_madc_hi(cf, t[5], x[18], t[448]);
-    t[451] = ptx_shr(t[5], 31u);
-    t[452] = ptx_sub(0u, t[451]);
-    t[453] = ptx_and(x[1], t[452]);
-    t[454] = ptx_and(x[2], t[452]);
-    t[455] = ptx_and(x[3], t[452]);
-    t[456] = ptx_and(x[4], t[452]);
-    t[457] = ptx_and(x[5], t[452]);
-    t[458] = ptx_and(x[6], t[452]);
-    t[459] = ptx_and(x[7], t[452]);
-    t[460] = ptx_and(x[8], t[452]);
-    t[461] = ptx_and(x[9], t[452]);
-    t[462] = ptx_and(x[10], t[452]);
-    t[463] = ptx_and(x[11], t[452]);
-    t[464] = ptx_and(x[12], t[452]);
-    t[465] = ptx_and(x[13], t[452]);
-    t[466] = ptx_and(x[14], t[452]);
-    t[467] = ptx_and(x[15], t[452]);
-    t[468] = ptx_and(x[16], t[452]);
-    t[469] = ptx_and(x[17], t[452]);
-    t[470] = ptx_and(x[18], t[452]);
-    t[431] = ptx_sub_cc(cf, t[431], t[453]);
-    t[432] = ptx_subc_cc(cf, t[432], t[454]);
-    t[433] = ptx_subc_cc(cf, t[433], t[455]);
-    t[434] = ptx_subc_cc(cf, t[434], t[456]);
-    t[435] = ptx_subc_cc(cf, t[435], t[457]);
-    t[436] = ptx_subc_cc(cf, t[436], t[458]);
-    t[437] = ptx_subc_cc(cf, t[437], t[459]);
-    t[438] = ptx_subc_cc(cf, t[438], t[460]);
-    t[439] = ptx_subc_cc(cf, t[439], t[461]);
-    t[440] = ptx_subc_cc(cf, t[440], t[462]);
-    t[441] = ptx_subc_cc(cf, t[441], t[463]);
-    t[442] = ptx_subc_cc(cf, t[442], t[464]);
-    t[443] = ptx_subc_cc(cf, t[443], t[465]);
-    t[444] = ptx_subc_cc(cf, t[444], t[466]);
-    t[445] = ptx_subc_cc(cf, t[445], t[467]);
-    t[446] = ptx_subc_cc(cf, t[446], t[468]);
-    t[447] = ptx_subc_cc(cf, t[447], t[469]);
-    t[448] = ptx_subc(cf, t[448], t[470]);
-    t[471] = ptx_shr(x[36], 31u);
-    t[472] = ptx_sub(0u, t[471]);
-    t[430] = ptx_mad_lo_cc(cf, t[6], x[19], t[430]);
-    t[431] = ptx_madc_lo_cc(cf, t[6], x[20], t[431]);
-    t[432] = ptx_madc_lo_cc(cf, t[6], x[21], t[432]);
-    t[433] = ptx_madc_lo_cc(cf, t[6], x[22], t[433]);
-    t[434] = ptx_madc_lo_cc(cf, t[6], x[23], t[434]);
-    t[435] = ptx_madc_lo_cc(cf, t[6], x[24], t[435]);
-    t[436] = ptx_madc_lo_cc(cf, t[6], x[25], t[436]);
-    t[437] = ptx_madc_lo_cc(cf, t[6], x[26], t[437]);
-    t[438] = ptx_madc_lo_cc(cf, t[6], x[27], t[438]);
-    t[439] = ptx_madc_lo_cc(cf, t[6], x[28], t[439]);
-    t[440] = ptx_madc_lo_cc(cf, t[6], x[29], t[440]);
-    t[441] = ptx_madc_lo_cc(cf, t[6], x[30], t[441]);
-    t[442] = ptx_madc_lo_cc(cf, t[6], x[31], t[442]);
-    t[443] = ptx_madc_lo_cc(cf, t[6], x[32], t[443]);
-    t[444] = ptx_madc_lo_cc(cf, t[6], x[33], t[444]);
-    t[445] = ptx_madc_lo_cc(cf, t[6], x[34], t[445]);
-    t[446] = ptx_madc_lo_cc(cf, t[6], x[35], t[446]);
-    t[447] = ptx_madc_lo_cc(cf, t[6], x[36], t[447]);
-    t[448] = ptx_madc_lo(cf, t[6], t[472], t[448]);
-    t[431] = ptx_mad_hi_cc(cf, t[6], x[19], t[431]);
-    t[432] = ptx_madc_hi_cc(cf, t[6], x[20], t[432]);
-    t[433] = ptx_madc_hi_cc(cf, t[6], x[21], t[433]);
-    t[434] = ptx_madc_hi_cc(cf, t[6], x[22], t[434]);
-    t[435] = ptx_madc_hi_cc(cf, t[6], x[23], t[435]);
-    t[436] = ptx_madc_hi_cc(cf, t[6], x[24], t[436]);
-    t[437] = ptx_madc_hi_cc(cf, t[6], x[25], t[437]);
-    t[438] = ptx_madc_hi_cc(cf, t[6], x[26], t[438]);
-    t[439] = ptx_madc_hi_cc(cf, t[6], x[27], t[439]);
-    t[440] = ptx_madc_hi_cc(cf, t[6], x[28], t[440]);
-    t[441] = ptx_madc_hi_cc(cf, t[6], x[29], t[441]);
-    t[442] = ptx_madc_hi_cc(cf, t[6], x[30], t[442]);
-    t[443] = ptx_madc_hi_cc(cf, t[6], x[31], t[443]);
-    t[444] = ptx_madc_hi_cc(cf, t[6], x[32], t[444]);
-    t[445] = ptx_madc_hi_cc(cf, t[6], x[33], t[445]);
-    t[446] = ptx_madc_hi_cc(cf, t[6], x[34], t[446]);
-    t[447] = ptx_madc_hi_cc(cf, t[6], x[35], t[447]);
-    t[448] = ptx_madc_hi(cf, t[6], x[36], t[448]);
-    t[473] = ptx_shr(t[6], 31u);
-    t[474] = ptx_sub(0u, t[473]);
-    t[475] = ptx_and(x[19], t[474]);
-    t[476] = ptx_and(x[20], t[474]);
-    t[477] = ptx_and(x[21], t[474]);
-    t[478] = ptx_and(x[22], t[474]);
-    t[479] = ptx_and(x[23], t[474]);
-    t[480] = ptx_and(x[24], t[474]);
-    t[481] = ptx_and(x[25], t[474]);
-    t[482] = ptx_and(x[26], t[474]);
-    t[483] = ptx_and(x[27], t[474]);
-    t[484] = ptx_and(x[28], t[474]);
-    t[485] = ptx_and(x[29], t[474]);
-    t[486] = ptx_and(x[30], t[474]);
-    t[487] = ptx_and(x[31], t[474]);
-    t[488] = ptx_and(x[32], t[474]);
-    t[489] = ptx_and(x[33], t[474]);
-    t[490] = ptx_and(x[34], t[474]);
-    t[491] = ptx_and(x[35], t[474]);
-    t[492] = ptx_and(x[36], t[474]);
-    t[431] = ptx_sub_cc(cf, t[431], t[475]);
-    t[432] = ptx_subc_cc(cf, t[432], t[476]);
-    t[433] = ptx_subc_cc(cf, t[433], t[477]);
-    t[434] = ptx_subc_cc(cf, t[434], t[478]);
-    t[435] = ptx_subc_cc(cf, t[435], t[479]);
-    t[436] = ptx_subc_cc(cf, t[436], t[480]);
-    t[437] = ptx_subc_cc(cf, t[437], t[481]);
-    t[438] = ptx_subc_cc(cf, t[438], t[482]);
-    t[439] = ptx_subc_cc(cf, t[439], t[483]);
-    t[440] = ptx_subc_cc(cf, t[440], t[484]);
-    t[441] = ptx_subc_cc(cf, t[441], t[485]);
-    t[442] = ptx_subc_cc(cf, t[442], t[486]);
-    t[443] = ptx_subc_cc(cf, t[443], t[487]);
-    t[444] = ptx_subc_cc(cf, t[444], t[488]);
-    t[445] = ptx_subc_cc(cf, t[445], t[489]);
-    t[446] = ptx_subc_cc(cf, t[446], t[490]);
-    t[447] = ptx_subc_cc(cf, t[447], t[491]);
-    t[448] = ptx_subc(cf, t[448], t[492]);
-    y[19] = ptx_shf_r_clamp(t[430], t[431], 30u);
-    y[20] = ptx_shf_r_clamp(t[431], t[432], 30u);
-    y[21] = ptx_shf_r_clamp(t[432], t[433], 30u);
-    y[22] = ptx_shf_r_clamp(t[433], t[434], 30u);
-    y[23] = ptx_shf_r_clamp(t[434], t[435], 30u);
-    y[24] = ptx_shf_r_clamp(t[435], t[436], 30u);
-    y[25] = ptx_shf_r_clamp(t[436], t[437], 30u);
-    y[26] = ptx_shf_r_clamp(t[437], t[438], 30u);
-    y[27] = ptx_shf_r_clamp(t[438], t[439], 30u);
-    y[28] = ptx_shf_r_clamp(t[439], t[440], 30u);
-    y[29] = ptx_shf_r_clamp(t[440], t[441], 30u);
-    y[30] = ptx_shf_r_clamp(t[441], t[442], 30u);
-    y[31] = ptx_shf_r_clamp(t[442], t[443], 30u);
-    y[32] = ptx_shf_r_clamp(t[443], t[444], 30u);
-    y[33] = ptx_shf_r_clamp(t[444], t[445], 30u);
-    y[34] = ptx_shf_r_clamp(t[445], t[446], 30u);
-    y[35] = ptx_shf_r_clamp(t[446], t[447], 30u);
-    y[36] = ptx_shf_r_clamp(t[447], t[448], 30u);
+    t[385] = ptx_subc_cc(cf, t[385], t[429]);
+    t[386] = ptx_subc_cc(cf, t[386], t[430]);
+    t[387] = ptx_subc_cc(cf, t[387], t[431]);
+    t[388] = ptx_subc_cc(cf, t[388], t[432]);
+    t[389] = ptx_subc_cc(cf, t[389], t[433]);
+    t[390] = ptx_subc_cc(cf, t[390], t[434]);
+    t[391] = ptx_subc_cc(cf, t[391], t[435]);
+    t[392] = ptx_subc_cc(cf, t[392], t[436]);
+    t[393] = ptx_subc(cf, t[393], t[437]);
+    y[19] = ptx_shf_r_clamp(t[375], t[376], 30u);
+    y[20] = ptx_shf_r_clamp(t[376], t[377], 30u);
+    y[21] = ptx_shf_r_clamp(t[377], t[378], 30u);
+    y[22] = ptx_shf_r_clamp(t[378], t[379], 30u);
+    y[23] = ptx_shf_r_clamp(t[379], t[380], 30u);
+    y[24] = ptx_shf_r_clamp(t[380], t[381], 30u);
+    y[25] = ptx_shf_r_clamp(t[381], t[382], 30u);
+    y[26] = ptx_shf_r_clamp(t[382], t[383], 30u);
+    y[27] = ptx_shf_r_clamp(t[383], t[384], 30u);
+    y[28] = ptx_shf_r_clamp(t[384], t[385], 30u);
+    y[29] = ptx_shf_r_clamp(t[385], t[386], 30u);
+    y[30] = ptx_shf_r_clamp(t[386], t[387], 30u);
+    y[31] = ptx_shf_r_clamp(t[387], t[388], 30u);
+    y[32] = ptx_shf_r_clamp(t[388], t[389], 30u);
+    y[33] = ptx_shf_r_clamp(t[389], t[390], 30u);
+    y[34] = ptx_shf_r_clamp(t[390], t[391], 30u);
+    y[35] = ptx_shf_r_clamp(t[391], t[392], 30u);
+    y[36] = ptx_shf_r_clamp(t[392], t[393], 30u);
   }
 #endif
 };
@@ -48463,7 +48105,7 @@ struct modinv_start {
 #endif
 };
 
-// modinv_round: a step that the loops below call; 1882 instructions.
+// modinv_round: a step that the loops below call; 1703 instructions.
 struct modinv_round {
   static constexpr unsigned in_words = 89;
   static constexpr unsigned out_words = 71;
@@ -48471,76 +48113,79 @@ struct modinv_round {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<797>;\n\t"
-        "mov.b32 t0, %71;\n\t"
+        ".reg .u32 t<742>;\n\t"
+        "sub.u32 t0, 0, %71;\n\t"
         "mov.b32 t1, %72;\n\t"
         "mov.b32 t2, %90;\n\t"
         "mov.b32 t3, 1;\n\t"
-        "mov.b32 t4, 0;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "mov.b32 t6, 1;\n\t"
-        "sub.u32 t7, 0, t0;\n\t"
-        "shr.b32 t8, t7, 31;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "and.b32 t10, t2, 1;\n\t"
-        "sub.u32 t11, 0, t10;\n\t"
-        "xor.b32 t12, t1, t9;\n\t"
-        "sub.u32 t12, t12, t9;\n\t"
-        "and.b32 t12, t12, t11;\n\t"
-        "add.u32 t2, t2, t12;\n\t"
-        "xor.b32 t13, t3, t9;\n\t"
-        "sub.u32 t13, t13, t9;\n\t"
-        "and.b32 t13, t13, t11;\n\t"
-        "add.u32 t5, t5, t13;\n\t"
-        "xor.b32 t14, t4, t9;\n\t"
-        "sub.u32 t14, t14, t9;\n\t"
-        "and.b32 t14, t14, t11;\n\t"
-        "add.u32 t6, t6, t14;\n\t"
-        "and.b32 t15, t9, t11;\n\t"
-        "xor.b32 t0, t0, t15;\n\t"
-        "sub.u32 t0, t0, t15;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t16, t2, t15;\n\t"
-        "add.u32 t1, t1, t16;\n\t"
-        "and.b32 t17, t5, t15;\n\t"
-        "add.u32 t3, t3, t17;\n\t"
-        "and.b32 t18, t6, t15;\n\t"
-        "add.u32 t4, t4, t18;\n\t"
+        "mov.b32 t4, 65536;\n\t"
+        "shr.b32 t5, t0, 31;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
+        "and.b32 t7, t2, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "xor.b32 t9, t1, t6;\n\t"
+        "sub.u32 t9, t9, t6;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "add.u32 t2, t2, t9;\n\t"
+        "xor.b32 t10, t3, t6;\n\t"
+        "sub.u32 t10, t10, t6;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "add.u32 t4, t4, t10;\n\t"
+        "and.b32 t11, t6, t8;\n\t"
+        "xor.b32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, t11;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t12, t2, t11;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t13, t4, t11;\n\t"
+        "add.u32 t3, t3, t13;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t19, 0, t0;\n\t"
-        "shr.b32 t20, t19, 31;\n\t"
-        "sub.u32 t21, 0, t20;\n\t"
-        "and.b32 t22, t2, 1;\n\t"
-        "sub.u32 t23, 0, t22;\n\t"
-        "xor.b32 t24, t1, t21;\n\t"
-        "sub.u32 t24, t24, t21;\n\t"
-        "and.b32 t24, t24, t23;\n\t"
-        "add.u32 t2, t2, t24;\n\t"
-        "xor.b32 t25, t3, t21;\n\t"
-        "sub.u32 t25, t25, t21;\n\t"
-        "and.b32 t25, t25, t23;\n\t"
-        "add.u32 t5, t5, t25;\n\t"
-        "xor.b32 t26, t4, t21;\n\t"
-        "sub.u32 t26, t26, t21;\n\t"
-        "and.b32 t26, t26, t23;\n\t"
-        "add.u32 t6, t6, t26;\n\t"
-        "and.b32 t27, t21, t23;\n\t"
-        "xor.b32 t0, t0, t27;\n\t"
-        "sub.u32 t0, t0, t27;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t28, t2, t27;\n\t"
-        "add.u32 t1, t1, t28;\n\t"
-        "and.b32 t29, t5, t27;\n\t"
-        "add.u32 t3, t3, t29;\n\t"
-        "and.b32 t30, t6, t27;\n\t"
-        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t14, t0, 31;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "and.b32 t16, t2, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "xor.b32 t18, t1, t15;\n\t"
+        "sub.u32 t18, t18, t15;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "add.u32 t2, t2, t18;\n\t"
+        "xor.b32 t19, t3, t15;\n\t"
+        "sub.u32 t19, t19, t15;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
+        "add.u32 t4, t4, t19;\n\t"
+        "and.b32 t20, t15, t17;\n\t"
+        "xor.b32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, t20;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t21, t2, t20;\n\t"
+        "add.u32 t1, t1, t21;\n\t"
+        "and.b32 t22, t4, t20;\n\t"
+        "add.u32 t3, t3, t22;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t31, 0, t0;\n\t"
-        "shr.b32 t32, t31, 31;\n\t"
+        "shr.b32 t23, t0, 31;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "and.b32 t25, t2, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "xor.b32 t27, t1, t24;\n\t"
+        "sub.u32 t27, t27, t24;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "add.u32 t2, t2, t27;\n\t"
+        "xor.b32 t28, t3, t24;\n\t"
+        "sub.u32 t28, t28, t24;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "add.u32 t4, t4, t28;\n\t"
+        "and.b32 t29, t24, t26;\n\t"
+        "xor.b32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, t29;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t30, t2, t29;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "and.b32 t31, t4, t29;\n\t"
+        "add.u32 t3, t3, t31;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t32, t0, 31;\n\t"
         "sub.u32 t33, 0, t32;\n\t"
         "and.b32 t34, t2, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
@@ -48551,86 +48196,84 @@ struct modinv_round {
         "xor.b32 t37, t3, t33;\n\t"
         "sub.u32 t37, t37, t33;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "add.u32 t5, t5, t37;\n\t"
-        "xor.b32 t38, t4, t33;\n\t"
-        "sub.u32 t38, t38, t33;\n\t"
-        "and.b32 t38, t38, t35;\n\t"
-        "add.u32 t6, t6, t38;\n\t"
-        "and.b32 t39, t33, t35;\n\t"
-        "xor.b32 t0, t0, t39;\n\t"
-        "sub.u32 t0, t0, t39;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t40, t2, t39;\n\t"
-        "add.u32 t1, t1, t40;\n\t"
-        "and.b32 t41, t5, t39;\n\t"
-        "add.u32 t3, t3, t41;\n\t"
-        "and.b32 t42, t6, t39;\n\t"
-        "add.u32 t4, t4, t42;\n\t"
+        "add.u32 t4, t4, t37;\n\t"
+        "and.b32 t38, t33, t35;\n\t"
+        "xor.b32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, t38;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t39, t2, t38;\n\t"
+        "add.u32 t1, t1, t39;\n\t"
+        "and.b32 t40, t4, t38;\n\t"
+        "add.u32 t3, t3, t40;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t43, 0, t0;\n\t"
-        "shr.b32 t44, t43, 31;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "and.b32 t46, t2, 1;\n\t"
-        "sub.u32 t47, 0, t46;\n\t"
-        "xor.b32 t48, t1, t45;\n\t"
-        "sub.u32 t48, t48, t45;\n\t"
-        "and.b32 t48, t48, t47;\n\t"
-        "add.u32 t2, t2, t48;\n\t"
-        "xor.b32 t49, t3, t45;\n\t"
-        "sub.u32 t49, t49, t45;\n\t"
-        "and.b32 t49, t49, t47;\n\t"
-        "add.u32 t5, t5, t49;\n\t"
-        "xor.b32 t50, t4, t45;\n\t"
-        "sub.u32 t50, t50, t45;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "add.u32 t6, t6, t50;\n\t"
-        "and.b32 t51, t45, t47;\n\t"
-        "xor.b32 t0, t0, t51;\n\t"
-        "sub.u32 t0, t0, t51;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t52, t2, t51;\n\t"
-        "add.u32 t1, t1, t52;\n\t"
-        "and.b32 t53, t5, t51;\n\t"
-        "add.u32 t3, t3, t53;\n\t"
-        "and.b32 t54, t6, t51;\n\t"
-        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t41, t0, 31;\n\t"
+        "sub.u32 t42, 0, t41;\n\t"
+        "and.b32 t43, t2, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "xor.b32 t45, t1, t42;\n\t"
+        "sub.u32 t45, t45, t42;\n\t"
+        "and.b32 t45, t45, t44;\n\t"
+        "add.u32 t2, t2, t45;\n\t"
+        "xor.b32 t46, t3, t42;\n\t"
+        "sub.u32 t46, t46, t42;\n\t"
+        "and.b32 t46, t46, t44;\n\t"
+        "add.u32 t4, t4, t46;\n\t"
+        "and.b32 t47, t42, t44;\n\t"
+        "xor.b32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, t47;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t48, t2, t47;\n\t"
+        "add.u32 t1, t1, t48;\n\t"
+        "and.b32 t49, t4, t47;\n\t"
+        "add.u32 t3, t3, t49;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t55, 0, t0;\n\t"
-        "shr.b32 t56, t55, 31;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "and.b32 t58, t2, 1;\n\t"
-        "sub.u32 t59, 0, t58;\n\t"
-        "xor.b32 t60, t1, t57;\n\t"
-        "sub.u32 t60, t60, t57;\n\t"
-        "and.b32 t60, t60, t59;\n\t"
-        "add.u32 t2, t2, t60;\n\t"
-        "xor.b32 t61, t3, t57;\n\t"
-        "sub.u32 t61, t61, t57;\n\t"
-        "and.b32 t61, t61, t59;\n\t"
-        "add.u32 t5, t5, t61;\n\t"
-        "xor.b32 t62, t4, t57;\n\t"
-        "sub.u32 t62, t62, t57;\n\t"
-        "and.b32 t62, t62, t59;\n\t"
-        "add.u32 t6, t6, t62;\n\t"
-        "and.b32 t63, t57, t59;\n\t"
-        "xor.b32 t0, t0, t63;\n\t"
-        "sub.u32 t0, t0, t63;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t64, t2, t63;\n\t"
-        "add.u32 t1, t1, t64;\n\t"
-        "and.b32 t65, t5, t63;\n\t"
-        "add.u32 t3, t3, t65;\n\t"
-        "and.b32 t66, t6, t63;\n\t"
-        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t50, t0, 31;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "and.b32 t52, t2, 1;\n\t"
+        "sub.u32 t53, 0, t52;\n\t"
+        "xor.b32 t54, t1, t51;\n\t"
+        "sub.u32 t54, t54, t51;\n\t"
+        "and.b32 t54, t54, t53;\n\t"
+        "add.u32 t2, t2, t54;\n\t"
+        "xor.b32 t55, t3, t51;\n\t"
+        "sub.u32 t55, t55, t51;\n\t"
+        "and.b32 t55, t55, t53;\n\t"
+        "add.u32 t4, t4, t55;\n\t"
+        "and.b32 t56, t51, t53;\n\t"
+        "xor.b32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, t56;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t57, t2, t56;\n\t"
+        "add.u32 t1, t1, t57;\n\t"
+        "and.b32 t58, t4, t56;\n\t"
+        "add.u32 t3, t3, t58;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t67, 0, t0;\n\t"
-        "shr.b32 t68, t67, 31;\n\t"
+        "shr.b32 t59, t0, 31;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "and.b32 t61, t2, 1;\n\t"
+        "sub.u32 t62, 0, t61;\n\t"
+        "xor.b32 t63, t1, t60;\n\t"
+        "sub.u32 t63, t63, t60;\n\t"
+        "and.b32 t63, t63, t62;\n\t"
+        "add.u32 t2, t2, t63;\n\t"
+        "xor.b32 t64, t3, t60;\n\t"
+        "sub.u32 t64, t64, t60;\n\t"
+        "and.b32 t64, t64, t62;\n\t"
+        "add.u32 t4, t4, t64;\n\t"
+        "and.b32 t65, t60, t62;\n\t"
+        "xor.b32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, t65;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t66, t2, t65;\n\t"
+        "add.u32 t1, t1, t66;\n\t"
+        "and.b32 t67, t4, t65;\n\t"
+        "add.u32 t3, t3, t67;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shr.b32 t68, t0, 31;\n\t"
         "sub.u32 t69, 0, t68;\n\t"
         "and.b32 t70, t2, 1;\n\t"
         "sub.u32 t71, 0, t70;\n\t"
@@ -48641,416 +48284,388 @@ struct modinv_round {
         "xor.b32 t73, t3, t69;\n\t"
         "sub.u32 t73, t73, t69;\n\t"
         "and.b32 t73, t73, t71;\n\t"
-        "add.u32 t5, t5, t73;\n\t"
-        "xor.b32 t74, t4, t69;\n\t"
-        "sub.u32 t74, t74, t69;\n\t"
-        "and.b32 t74, t74, t71;\n\t"
-        "add.u32 t6, t6, t74;\n\t"
-        "and.b32 t75, t69, t71;\n\t"
-        "xor.b32 t0, t0, t75;\n\t"
-        "sub.u32 t0, t0, t75;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t76, t2, t75;\n\t"
-        "add.u32 t1, t1, t76;\n\t"
-        "and.b32 t77, t5, t75;\n\t"
-        "add.u32 t3, t3, t77;\n\t"
-        "and.b32 t78, t6, t75;\n\t"
-        "add.u32 t4, t4, t78;\n\t"
+        "add.u32 t4, t4, t73;\n\t"
+        "and.b32 t74, t69, t71;\n\t"
+        "xor.b32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, t74;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t75, t2, t74;\n\t"
+        "add.u32 t1, t1, t75;\n\t"
+        "and.b32 t76, t4, t74;\n\t"
+        "add.u32 t3, t3, t76;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t79, 0, t0;\n\t"
-        "shr.b32 t80, t79, 31;\n\t"
-        "sub.u32 t81, 0, t80;\n\t"
-        "and.b32 t82, t2, 1;\n\t"
-        "sub.u32 t83, 0, t82;\n\t"
-        "xor.b32 t84, t1, t81;\n\t"
-        "sub.u32 t84, t84, t81;\n\t"
-        "and.b32 t84, t84, t83;\n\t"
-        "add.u32 t2, t2, t84;\n\t"
-        "xor.b32 t85, t3, t81;\n\t"
-        "sub.u32 t85, t85, t81;\n\t"
-        "and.b32 t85, t85, t83;\n\t"
-        "add.u32 t5, t5, t85;\n\t"
-        "xor.b32 t86, t4, t81;\n\t"
-        "sub.u32 t86, t86, t81;\n\t"
-        "and.b32 t86, t86, t83;\n\t"
-        "add.u32 t6, t6, t86;\n\t"
-        "and.b32 t87, t81, t83;\n\t"
-        "xor.b32 t0, t0, t87;\n\t"
-        "sub.u32 t0, t0, t87;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t88, t2, t87;\n\t"
-        "add.u32 t1, t1, t88;\n\t"
-        "and.b32 t89, t5, t87;\n\t"
-        "add.u32 t3, t3, t89;\n\t"
-        "and.b32 t90, t6, t87;\n\t"
-        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t77, t0, 31;\n\t"
+        "sub.u32 t78, 0, t77;\n\t"
+        "and.b32 t79, t2, 1;\n\t"
+        "sub.u32 t80, 0, t79;\n\t"
+        "xor.b32 t81, t1, t78;\n\t"
+        "sub.u32 t81, t81, t78;\n\t"
+        "and.b32 t81, t81, t80;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "xor.b32 t82, t3, t78;\n\t"
+        "sub.u32 t82, t82, t78;\n\t"
+        "and.b32 t82, t82, t80;\n\t"
+        "add.u32 t4, t4, t82;\n\t"
+        "and.b32 t83, t78, t80;\n\t"
+        "xor.b32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, t83;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t84, t2, t83;\n\t"
+        "add.u32 t1, t1, t84;\n\t"
+        "and.b32 t85, t4, t83;\n\t"
+        "add.u32 t3, t3, t85;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t91, 0, t0;\n\t"
-        "shr.b32 t92, t91, 31;\n\t"
-        "sub.u32 t93, 0, t92;\n\t"
-        "and.b32 t94, t2, 1;\n\t"
-        "sub.u32 t95, 0, t94;\n\t"
-        "xor.b32 t96, t1, t93;\n\t"
-        "sub.u32 t96, t96, t93;\n\t"
-        "and.b32 t96, t96, t95;\n\t"
-        "add.u32 t2, t2, t96;\n\t"
-        "xor.b32 t97, t3, t93;\n\t"
-        "sub.u32 t97, t97, t93;\n\t"
-        "and.b32 t97, t97, t95;\n\t"
-        "add.u32 t5, t5, t97;\n\t"
-        "xor.b32 t98, t4, t93;\n\t"
-        "sub.u32 t98, t98, t93;\n\t"
-        "and.b32 t98, t98, t95;\n\t"
-        "add.u32 t6, t6, t98;\n\t"
-        "and.b32 t99, t93, t95;\n\t"
-        "xor.b32 t0, t0, t99;\n\t"
-        "sub.u32 t0, t0, t99;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t100, t2, t99;\n\t"
-        "add.u32 t1, t1, t100;\n\t"
-        "and.b32 t101, t5, t99;\n\t"
-        "add.u32 t3, t3, t101;\n\t"
-        "and.b32 t102, t6, t99;\n\t"
-        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t86, t0, 31;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "and.b32 t88, t2, 1;\n\t"
+        "sub.u32 t89, 0, t88;\n\t"
+        "xor.b32 t90, t1, t87;\n\t"
+        "sub.u32 t90, t90, t87;\n\t"
+        "and.b32 t90, t90, t89;\n\t"
+        "add.u32 t2, t2, t90;\n\t"
+        "xor.b32 t91, t3, t87;\n\t"
+        "sub.u32 t91, t91, t87;\n\t"
+        "and.b32 t91, t91, t89;\n\t"
+        "add.u32 t4, t4, t91;\n\t"
+        "and.b32 t92, t87, t89;\n\t"
+        "xor.b32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, t92;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t93, t2, t92;\n\t"
+        "add.u32 t1, t1, t93;\n\t"
+        "and.b32 t94, t4, t92;\n\t"
+        "add.u32 t3, t3, t94;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
         "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t103, 0, t0;\n\t"
-        "shr.b32 t104, t103, 31;\n\t"
-        "sub.u32 t105, 0, t104;\n\t"
-        "and.b32 t106, t2, 1;\n\t"
-        "sub.u32 t107, 0, t106;\n\t"
-        "xor.b32 t108, t1, t105;\n\t"
-        "sub.u32 t108, t108, t105;\n\t"
-        "and.b32 t108, t108, t107;\n\t"
-        "add.u32 t2, t2, t108;\n\t"
-        "xor.b32 t109, t3, t105;\n\t"
-        "sub.u32 t109, t109, t105;\n\t"
-        "and.b32 t109, t109, t107;\n\t"
-        "add.u32 t5, t5, t109;\n\t"
-        "xor.b32 t110, t4, t105;\n\t"
-        "sub.u32 t110, t110, t105;\n\t"
-        "and.b32 t110, t110, t107;\n\t"
-        "add.u32 t6, t6, t110;\n\t"
-        "and.b32 t111, t105, t107;\n\t"
+        "and.b32 t95, t3, 65535;\n\t"
+        "xor.b32 t97, t95, 32768;\n\t"
+        "sub.u32 t97, t97, 32768;\n\t"
+        "sub.u32 t96, t3, t97;\n\t"
+        "shr.b32 t96, t96, 16;\n\t"
+        "xor.b32 t98, t96, 32768;\n\t"
+        "sub.u32 t98, t98, 32768;\n\t"
+        "and.b32 t99, t4, 65535;\n\t"
+        "xor.b32 t101, t99, 32768;\n\t"
+        "sub.u32 t101, t101, 32768;\n\t"
+        "sub.u32 t100, t4, t101;\n\t"
+        "shr.b32 t100, t100, 16;\n\t"
+        "xor.b32 t102, t100, 32768;\n\t"
+        "sub.u32 t102, t102, 32768;\n\t"
+        "mov.b32 t103, 1;\n\t"
+        "mov.b32 t104, 65536;\n\t"
+        "shr.b32 t105, t0, 31;\n\t"
+        "sub.u32 t106, 0, t105;\n\t"
+        "and.b32 t107, t2, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "xor.b32 t109, t1, t106;\n\t"
+        "sub.u32 t109, t109, t106;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "add.u32 t2, t2, t109;\n\t"
+        "xor.b32 t110, t103, t106;\n\t"
+        "sub.u32 t110, t110, t106;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "add.u32 t104, t104, t110;\n\t"
+        "and.b32 t111, t106, t108;\n\t"
         "xor.b32 t0, t0, t111;\n\t"
         "sub.u32 t0, t0, t111;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t112, t2, t111;\n\t"
         "add.u32 t1, t1, t112;\n\t"
-        "and.b32 t113, t5, t111;\n\t"
-        "add.u32 t3, t3, t113;\n\t"
-        "and.b32 t114, t6, t111;\n\t"
-        "add.u32 t4, t4, t114;\n\t"
+        "and.b32 t113, t104, t111;\n\t"
+        "add.u32 t103, t103, t113;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t115, 0, t0;\n\t"
-        "shr.b32 t116, t115, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t114, t0, 31;\n\t"
+        "sub.u32 t115, 0, t114;\n\t"
+        "and.b32 t116, t2, 1;\n\t"
         "sub.u32 t117, 0, t116;\n\t"
-        "and.b32 t118, t2, 1;\n\t"
-        "sub.u32 t119, 0, t118;\n\t"
-        "xor.b32 t120, t1, t117;\n\t"
-        "sub.u32 t120, t120, t117;\n\t"
-        "and.b32 t120, t120, t119;\n\t"
-        "add.u32 t2, t2, t120;\n\t"
-        "xor.b32 t121, t3, t117;\n\t"
-        "sub.u32 t121, t121, t117;\n\t"
-        "and.b32 t121, t121, t119;\n\t"
-        "add.u32 t5, t5, t121;\n\t"
-        "xor.b32 t122, t4, t117;\n\t"
-        "sub.u32 t122, t122, t117;\n\t"
-        "and.b32 t122, t122, t119;\n\t"
-        "add.u32 t6, t6, t122;\n\t"
-        "and.b32 t123, t117, t119;\n\t"
-        "xor.b32 t0, t0, t123;\n\t"
-        "sub.u32 t0, t0, t123;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t124, t2, t123;\n\t"
-        "add.u32 t1, t1, t124;\n\t"
-        "and.b32 t125, t5, t123;\n\t"
-        "add.u32 t3, t3, t125;\n\t"
-        "and.b32 t126, t6, t123;\n\t"
-        "add.u32 t4, t4, t126;\n\t"
+        "xor.b32 t118, t1, t115;\n\t"
+        "sub.u32 t118, t118, t115;\n\t"
+        "and.b32 t118, t118, t117;\n\t"
+        "add.u32 t2, t2, t118;\n\t"
+        "xor.b32 t119, t103, t115;\n\t"
+        "sub.u32 t119, t119, t115;\n\t"
+        "and.b32 t119, t119, t117;\n\t"
+        "add.u32 t104, t104, t119;\n\t"
+        "and.b32 t120, t115, t117;\n\t"
+        "xor.b32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, t120;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t121, t2, t120;\n\t"
+        "add.u32 t1, t1, t121;\n\t"
+        "and.b32 t122, t104, t120;\n\t"
+        "add.u32 t103, t103, t122;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t127, 0, t0;\n\t"
-        "shr.b32 t128, t127, 31;\n\t"
-        "sub.u32 t129, 0, t128;\n\t"
-        "and.b32 t130, t2, 1;\n\t"
-        "sub.u32 t131, 0, t130;\n\t"
-        "xor.b32 t132, t1, t129;\n\t"
-        "sub.u32 t132, t132, t129;\n\t"
-        "and.b32 t132, t132, t131;\n\t"
-        "add.u32 t2, t2, t132;\n\t"
-        "xor.b32 t133, t3, t129;\n\t"
-        "sub.u32 t133, t133, t129;\n\t"
-        "and.b32 t133, t133, t131;\n\t"
-        "add.u32 t5, t5, t133;\n\t"
-        "xor.b32 t134, t4, t129;\n\t"
-        "sub.u32 t134, t134, t129;\n\t"
-        "and.b32 t134, t134, t131;\n\t"
-        "add.u32 t6, t6, t134;\n\t"
-        "and.b32 t135, t129, t131;\n\t"
-        "xor.b32 t0, t0, t135;\n\t"
-        "sub.u32 t0, t0, t135;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t136, t2, t135;\n\t"
-        "add.u32 t1, t1, t136;\n\t"
-        "and.b32 t137, t5, t135;\n\t"
-        "add.u32 t3, t3, t137;\n\t"
-        "and.b32 t138, t6, t135;\n\t"
-        "add.u32 t4, t4, t138;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t123, t0, 31;\n\t"
+        "sub.u32 t124, 0, t123;\n\t"
+        "and.b32 t125, t2, 1;\n\t"
+        "sub.u32 t126, 0, t125;\n\t"
+        "xor.b32 t127, t1, t124;\n\t"
+        "sub.u32 t127, t127, t124;\n\t"
+        "and.b32 t127, t127, t126;\n\t"
+        "add.u32 t2, t2, t127;\n\t"
+        "xor.b32 t128, t103, t124;\n\t"
+        "sub.u32 t128, t128, t124;\n\t"
+        "and.b32 t128, t128, t126;\n\t"
+        "add.u32 t104, t104, t128;\n\t"
+        "and.b32 t129, t124, t126;\n\t"
+        "xor.b32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, t129;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t130, t2, t129;\n\t"
+        "add.u32 t1, t1, t130;\n\t"
+        "and.b32 t131, t104, t129;\n\t"
+        "add.u32 t103, t103, t131;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t139, 0, t0;\n\t"
-        "shr.b32 t140, t139, 31;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "and.b32 t142, t2, 1;\n\t"
-        "sub.u32 t143, 0, t142;\n\t"
-        "xor.b32 t144, t1, t141;\n\t"
-        "sub.u32 t144, t144, t141;\n\t"
-        "and.b32 t144, t144, t143;\n\t"
-        "add.u32 t2, t2, t144;\n\t"
-        "xor.b32 t145, t3, t141;\n\t"
-        "sub.u32 t145, t145, t141;\n\t"
-        "and.b32 t145, t145, t143;\n\t"
-        "add.u32 t5, t5, t145;\n\t"
-        "xor.b32 t146, t4, t141;\n\t"
-        "sub.u32 t146, t146, t141;\n\t"
-        "and.b32 t146, t146, t143;\n\t"
-        "add.u32 t6, t6, t146;\n\t"
-        "and.b32 t147, t141, t143;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t132, t0, 31;\n\t"
+        "sub.u32 t133, 0, t132;\n\t"
+        "and.b32 t134, t2, 1;\n\t"
+        "sub.u32 t135, 0, t134;\n\t"
+        "xor.b32 t136, t1, t133;\n\t"
+        "sub.u32 t136, t136, t133;\n\t"
+        "and.b32 t136, t136, t135;\n\t"
+        "add.u32 t2, t2, t136;\n\t"
+        "xor.b32 t137, t103, t133;\n\t"
+        "sub.u32 t137, t137, t133;\n\t"
+        "and.b32 t137, t137, t135;\n\t"
+        "add.u32 t104, t104, t137;\n\t"
+        "and.b32 t138, t133, t135;\n\t"
+        "xor.b32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, t138;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t139, t2, t138;\n\t"
+        "add.u32 t1, t1, t139;\n\t"
+        "and.b32 t140, t104, t138;\n\t"
+        "add.u32 t103, t103, t140;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t141, t0, 31;\n\t"
+        "sub.u32 t142, 0, t141;\n\t"
+        "and.b32 t143, t2, 1;\n\t"
+        "sub.u32 t144, 0, t143;\n\t"
+        "xor.b32 t145, t1, t142;\n\t"
+        "sub.u32 t145, t145, t142;\n\t"
+        "and.b32 t145, t145, t144;\n\t"
+        "add.u32 t2, t2, t145;\n\t"
+        "xor.b32 t146, t103, t142;\n\t"
+        "sub.u32 t146, t146, t142;\n\t"
+        "and.b32 t146, t146, t144;\n\t"
+        "add.u32 t104, t104, t146;\n\t"
+        "and.b32 t147, t142, t144;\n\t"
         "xor.b32 t0, t0, t147;\n\t"
         "sub.u32 t0, t0, t147;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t148, t2, t147;\n\t"
         "add.u32 t1, t1, t148;\n\t"
-        "and.b32 t149, t5, t147;\n\t"
-        "add.u32 t3, t3, t149;\n\t"
-        "and.b32 t150, t6, t147;\n\t"
-        "add.u32 t4, t4, t150;\n\t"
+        "and.b32 t149, t104, t147;\n\t"
+        "add.u32 t103, t103, t149;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t151, 0, t0;\n\t"
-        "shr.b32 t152, t151, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t150, t0, 31;\n\t"
+        "sub.u32 t151, 0, t150;\n\t"
+        "and.b32 t152, t2, 1;\n\t"
         "sub.u32 t153, 0, t152;\n\t"
-        "and.b32 t154, t2, 1;\n\t"
-        "sub.u32 t155, 0, t154;\n\t"
-        "xor.b32 t156, t1, t153;\n\t"
-        "sub.u32 t156, t156, t153;\n\t"
-        "and.b32 t156, t156, t155;\n\t"
-        "add.u32 t2, t2, t156;\n\t"
-        "xor.b32 t157, t3, t153;\n\t"
-        "sub.u32 t157, t157, t153;\n\t"
-        "and.b32 t157, t157, t155;\n\t"
-        "add.u32 t5, t5, t157;\n\t"
-        "xor.b32 t158, t4, t153;\n\t"
-        "sub.u32 t158, t158, t153;\n\t"
-        "and.b32 t158, t158, t155;\n\t"
-        "add.u32 t6, t6, t158;\n\t"
-        "and.b32 t159, t153, t155;\n\t"
-        "xor.b32 t0, t0, t159;\n\t"
-        "sub.u32 t0, t0, t159;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t160, t2, t159;\n\t"
-        "add.u32 t1, t1, t160;\n\t"
-        "and.b32 t161, t5, t159;\n\t"
-        "add.u32 t3, t3, t161;\n\t"
-        "and.b32 t162, t6, t159;\n\t"
-        "add.u32 t4, t4, t162;\n\t"
+        "xor.b32 t154, t1, t151;\n\t"
+        "sub.u32 t154, t154, t151;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "add.u32 t2, t2, t154;\n\t"
+        "xor.b32 t155, t103, t151;\n\t"
+        "sub.u32 t155, t155, t151;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "add.u32 t104, t104, t155;\n\t"
+        "and.b32 t156, t151, t153;\n\t"
+        "xor.b32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, t156;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t157, t2, t156;\n\t"
+        "add.u32 t1, t1, t157;\n\t"
+        "and.b32 t158, t104, t156;\n\t"
+        "add.u32 t103, t103, t158;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t163, 0, t0;\n\t"
-        "shr.b32 t164, t163, 31;\n\t"
-        "sub.u32 t165, 0, t164;\n\t"
-        "and.b32 t166, t2, 1;\n\t"
-        "sub.u32 t167, 0, t166;\n\t"
-        "xor.b32 t168, t1, t165;\n\t"
-        "sub.u32 t168, t168, t165;\n\t"
-        "and.b32 t168, t168, t167;\n\t"
-        "add.u32 t2, t2, t168;\n\t"
-        "xor.b32 t169, t3, t165;\n\t"
-        "sub.u32 t169, t169, t165;\n\t"
-        "and.b32 t169, t169, t167;\n\t"
-        "add.u32 t5, t5, t169;\n\t"
-        "xor.b32 t170, t4, t165;\n\t"
-        "sub.u32 t170, t170, t165;\n\t"
-        "and.b32 t170, t170, t167;\n\t"
-        "add.u32 t6, t6, t170;\n\t"
-        "and.b32 t171, t165, t167;\n\t"
-        "xor.b32 t0, t0, t171;\n\t"
-        "sub.u32 t0, t0, t171;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t172, t2, t171;\n\t"
-        "add.u32 t1, t1, t172;\n\t"
-        "and.b32 t173, t5, t171;\n\t"
-        "add.u32 t3, t3, t173;\n\t"
-        "and.b32 t174, t6, t171;\n\t"
-        "add.u32 t4, t4, t174;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t159, t0, 31;\n\t"
+        "sub.u32 t160, 0, t159;\n\t"
+        "and.b32 t161, t2, 1;\n\t"
+        "sub.u32 t162, 0, t161;\n\t"
+        "xor.b32 t163, t1, t160;\n\t"
+        "sub.u32 t163, t163, t160;\n\t"
+        "and.b32 t163, t163, t162;\n\t"
+        "add.u32 t2, t2, t163;\n\t"
+        "xor.b32 t164, t103, t160;\n\t"
+        "sub.u32 t164, t164, t160;\n\t"
+        "and.b32 t164, t164, t162;\n\t"
+        "add.u32 t104, t104, t164;\n\t"
+        "and.b32 t165, t160, t162;\n\t"
+        "xor.b32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, t165;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t166, t2, t165;\n\t"
+        "add.u32 t1, t1, t166;\n\t"
+        "and.b32 t167, t104, t165;\n\t"
+        "add.u32 t103, t103, t167;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t175, 0, t0;\n\t"
-        "shr.b32 t176, t175, 31;\n\t"
-        "sub.u32 t177, 0, t176;\n\t"
-        "and.b32 t178, t2, 1;\n\t"
-        "sub.u32 t179, 0, t178;\n\t"
-        "xor.b32 t180, t1, t177;\n\t"
-        "sub.u32 t180, t180, t177;\n\t"
-        "and.b32 t180, t180, t179;\n\t"
-        "add.u32 t2, t2, t180;\n\t"
-        "xor.b32 t181, t3, t177;\n\t"
-        "sub.u32 t181, t181, t177;\n\t"
-        "and.b32 t181, t181, t179;\n\t"
-        "add.u32 t5, t5, t181;\n\t"
-        "xor.b32 t182, t4, t177;\n\t"
-        "sub.u32 t182, t182, t177;\n\t"
-        "and.b32 t182, t182, t179;\n\t"
-        "add.u32 t6, t6, t182;\n\t"
-        "and.b32 t183, t177, t179;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t168, t0, 31;\n\t"
+        "sub.u32 t169, 0, t168;\n\t"
+        "and.b32 t170, t2, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "xor.b32 t172, t1, t169;\n\t"
+        "sub.u32 t172, t172, t169;\n\t"
+        "and.b32 t172, t172, t171;\n\t"
+        "add.u32 t2, t2, t172;\n\t"
+        "xor.b32 t173, t103, t169;\n\t"
+        "sub.u32 t173, t173, t169;\n\t"
+        "and.b32 t173, t173, t171;\n\t"
+        "add.u32 t104, t104, t173;\n\t"
+        "and.b32 t174, t169, t171;\n\t"
+        "xor.b32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, t174;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t175, t2, t174;\n\t"
+        "add.u32 t1, t1, t175;\n\t"
+        "and.b32 t176, t104, t174;\n\t"
+        "add.u32 t103, t103, t176;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t177, t0, 31;\n\t"
+        "sub.u32 t178, 0, t177;\n\t"
+        "and.b32 t179, t2, 1;\n\t"
+        "sub.u32 t180, 0, t179;\n\t"
+        "xor.b32 t181, t1, t178;\n\t"
+        "sub.u32 t181, t181, t178;\n\t"
+        "and.b32 t181, t181, t180;\n\t"
+        "add.u32 t2, t2, t181;\n\t"
+        "xor.b32 t182, t103, t178;\n\t"
+        "sub.u32 t182, t182, t178;\n\t"
+        "and.b32 t182, t182, t180;\n\t"
+        "add.u32 t104, t104, t182;\n\t"
+        "and.b32 t183, t178, t180;\n\t"
         "xor.b32 t0, t0, t183;\n\t"
         "sub.u32 t0, t0, t183;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
         "and.b32 t184, t2, t183;\n\t"
         "add.u32 t1, t1, t184;\n\t"
-        "and.b32 t185, t5, t183;\n\t"
-        "add.u32 t3, t3, t185;\n\t"
-        "and.b32 t186, t6, t183;\n\t"
-        "add.u32 t4, t4, t186;\n\t"
+        "and.b32 t185, t104, t183;\n\t"
+        "add.u32 t103, t103, t185;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t187, 0, t0;\n\t"
-        "shr.b32 t188, t187, 31;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "shr.b32 t186, t0, 31;\n\t"
+        "sub.u32 t187, 0, t186;\n\t"
+        "and.b32 t188, t2, 1;\n\t"
         "sub.u32 t189, 0, t188;\n\t"
-        "and.b32 t190, t2, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "xor.b32 t192, t1, t189;\n\t"
-        "sub.u32 t192, t192, t189;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
-        "add.u32 t2, t2, t192;\n\t"
-        "xor.b32 t193, t3, t189;\n\t"
-        "sub.u32 t193, t193, t189;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
-        "add.u32 t5, t5, t193;\n\t"
-        "xor.b32 t194, t4, t189;\n\t"
-        "sub.u32 t194, t194, t189;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
-        "add.u32 t6, t6, t194;\n\t"
-        "and.b32 t195, t189, t191;\n\t"
-        "xor.b32 t0, t0, t195;\n\t"
-        "sub.u32 t0, t0, t195;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t196, t2, t195;\n\t"
-        "add.u32 t1, t1, t196;\n\t"
-        "and.b32 t197, t5, t195;\n\t"
-        "add.u32 t3, t3, t197;\n\t"
-        "and.b32 t198, t6, t195;\n\t"
-        "add.u32 t4, t4, t198;\n\t"
+        "xor.b32 t190, t1, t187;\n\t"
+        "sub.u32 t190, t190, t187;\n\t"
+        "and.b32 t190, t190, t189;\n\t"
+        "add.u32 t2, t2, t190;\n\t"
+        "xor.b32 t191, t103, t187;\n\t"
+        "sub.u32 t191, t191, t187;\n\t"
+        "and.b32 t191, t191, t189;\n\t"
+        "add.u32 t104, t104, t191;\n\t"
+        "and.b32 t192, t187, t189;\n\t"
+        "xor.b32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, t192;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t193, t2, t192;\n\t"
+        "add.u32 t1, t1, t193;\n\t"
+        "and.b32 t194, t104, t192;\n\t"
+        "add.u32 t103, t103, t194;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t199, 0, t0;\n\t"
-        "shr.b32 t200, t199, 31;\n\t"
-        "sub.u32 t201, 0, t200;\n\t"
-        "and.b32 t202, t2, 1;\n\t"
-        "sub.u32 t203, 0, t202;\n\t"
-        "xor.b32 t204, t1, t201;\n\t"
-        "sub.u32 t204, t204, t201;\n\t"
-        "and.b32 t204, t204, t203;\n\t"
-        "add.u32 t2, t2, t204;\n\t"
-        "xor.b32 t205, t3, t201;\n\t"
-        "sub.u32 t205, t205, t201;\n\t"
-        "and.b32 t205, t205, t203;\n\t"
-        "add.u32 t5, t5, t205;\n\t"
-        "xor.b32 t206, t4, t201;\n\t"
-        "sub.u32 t206, t206, t201;\n\t"
-        "and.b32 t206, t206, t203;\n\t"
-        "add.u32 t6, t6, t206;\n\t"
-        "and.b32 t207, t201, t203;\n\t"
-        "xor.b32 t0, t0, t207;\n\t"
-        "sub.u32 t0, t0, t207;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t208, t2, t207;\n\t"
-        "add.u32 t1, t1, t208;\n\t"
-        "and.b32 t209, t5, t207;\n\t"
-        "add.u32 t3, t3, t209;\n\t"
-        "and.b32 t210, t6, t207;\n\t"
-        "add.u32 t4, t4, t210;\n\t"
+        "shl.b32 t103, t103, 1;\n\t"
+        "and.b32 t195, t103, 65535;\n\t"
+        "xor.b32 t197, t195, 32768;\n\t"
+        "sub.u32 t197, t197, 32768;\n\t"
+        "sub.u32 t196, t103, t197;\n\t"
+        "shr.b32 t196, t196, 16;\n\t"
+        "xor.b32 t198, t196, 32768;\n\t"
+        "sub.u32 t198, t198, 32768;\n\t"
+        "and.b32 t199, t104, 65535;\n\t"
+        "xor.b32 t201, t199, 32768;\n\t"
+        "sub.u32 t201, t201, 32768;\n\t"
+        "sub.u32 t200, t104, t201;\n\t"
+        "shr.b32 t200, t200, 16;\n\t"
+        "xor.b32 t202, t200, 32768;\n\t"
+        "sub.u32 t202, t202, 32768;\n\t"
+        "mul.lo.u32 t203, t197, t97;\n\t"
+        "mad.lo.u32 t203, t198, t101, t203;\n\t"
+        "mul.lo.u32 t204, t197, t98;\n\t"
+        "mad.lo.u32 t204, t198, t102, t204;\n\t"
+        "mul.lo.u32 t205, t201, t97;\n\t"
+        "mad.lo.u32 t205, t202, t101, t205;\n\t"
+        "mul.lo.u32 t206, t201, t98;\n\t"
+        "mad.lo.u32 t206, t202, t102, t206;\n\t"
+        "mov.b32 t207, 1;\n\t"
+        "mov.b32 t208, 65536;\n\t"
+        "shr.b32 t209, t0, 31;\n\t"
+        "sub.u32 t210, 0, t209;\n\t"
+        "and.b32 t211, t2, 1;\n\t"
+        "sub.u32 t212, 0, t211;\n\t"
+        "xor.b32 t213, t1, t210;\n\t"
+        "sub.u32 t213, t213, t210;\n\t"
+        "and.b32 t213, t213, t212;\n\t"
+        "add.u32 t2, t2, t213;\n\t"
+        "xor.b32 t214, t207, t210;\n\t"
+        "sub.u32 t214, t214, t210;\n\t"
+        "and.b32 t214, t214, t212;\n\t"
+        "add.u32 t208, t208, t214;\n\t"
+        "and.b32 t215, t210, t212;\n\t"
+        "xor.b32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, t215;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t216, t2, t215;\n\t"
+        "add.u32 t1, t1, t216;\n\t"
+        "and.b32 t217, t208, t215;\n\t"
+        "add.u32 t207, t207, t217;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t211, 0, t0;\n\t"
-        "shr.b32 t212, t211, 31;\n\t"
-        "sub.u32 t213, 0, t212;\n\t"
-        "and.b32 t214, t2, 1;\n\t"
-        "sub.u32 t215, 0, t214;\n\t"
-        "xor.b32 t216, t1, t213;\n\t"
-        "sub.u32 t216, t216, t213;\n\t"
-        "and.b32 t216, t216, t215;\n\t"
-        "add.u32 t2, t2, t216;\n\t"
-        "xor.b32 t217, t3, t213;\n\t"
-        "sub.u32 t217, t217, t213;\n\t"
-        "and.b32 t217, t217, t215;\n\t"
-        "add.u32 t5, t5, t217;\n\t"
-        "xor.b32 t218, t4, t213;\n\t"
-        "sub.u32 t218, t218, t213;\n\t"
-        "and.b32 t218, t218, t215;\n\t"
-        "add.u32 t6, t6, t218;\n\t"
-        "and.b32 t219, t213, t215;\n\t"
-        "xor.b32 t0, t0, t219;\n\t"
-        "sub.u32 t0, t0, t219;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t220, t2, t219;\n\t"
-        "add.u32 t1, t1, t220;\n\t"
-        "and.b32 t221, t5, t219;\n\t"
-        "add.u32 t3, t3, t221;\n\t"
-        "and.b32 t222, t6, t219;\n\t"
-        "add.u32 t4, t4, t222;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t218, t0, 31;\n\t"
+        "sub.u32 t219, 0, t218;\n\t"
+        "and.b32 t220, t2, 1;\n\t"
+        "sub.u32 t221, 0, t220;\n\t"
+        "xor.b32 t222, t1, t219;\n\t"
+        "sub.u32 t222, t222, t219;\n\t"
+        "and.b32 t222, t222, t221;\n\t"
+        "add.u32 t2, t2, t222;\n\t"
+        "xor.b32 t223, t207, t219;\n\t"
+        "sub.u32 t223, t223, t219;\n\t"
+        "and.b32 t223, t223, t221;\n\t"
+        "add.u32 t208, t208, t223;\n\t"
+        "and.b32 t224, t219, t221;\n\t"
+        "xor.b32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, t224;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t225, t2, t224;\n\t"
+        "add.u32 t1, t1, t225;\n\t"
+        "and.b32 t226, t208, t224;\n\t"
+        "add.u32 t207, t207, t226;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t223, 0, t0;\n\t"
-        "shr.b32 t224, t223, 31;\n\t"
-        "sub.u32 t225, 0, t224;\n\t"
-        "and.b32 t226, t2, 1;\n\t"
-        "sub.u32 t227, 0, t226;\n\t"
-        "xor.b32 t228, t1, t225;\n\t"
-        "sub.u32 t228, t228, t225;\n\t"
-        "and.b32 t228, t228, t227;\n\t"
-        "add.u32 t2, t2, t228;\n\t"
-        "xor.b32 t229, t3, t225;\n\t"
-        "sub.u32 t229, t229, t225;\n\t"
-        "and.b32 t229, t229, t227;\n\t"
-        "add.u32 t5, t5, t229;\n\t"
-        "xor.b32 t230, t4, t225;\n\t"
-        "sub.u32 t230, t230, t225;\n\t"
-        "and.b32 t230, t230, t227;\n\t"
-        "add.u32 t6, t6, t230;\n\t"
-        "and.b32 t231, t225, t227;\n\t"
-        "xor.b32 t0, t0, t231;\n\t"
-        "sub.u32 t0, t0, t231;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t232, t2, t231;\n\t"
-        "add.u32 t1, t1, t232;\n\t"
-        "and.b32 t233, t5, t231;\n\t"
-        "add.u32 t3, t3, t233;\n\t"
-        "and.b32 t234, t6, t231;\n\t"
-        "add.u32 t4, t4, t234;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t227, t0, 31;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "and.b32 t229, t2, 1;\n\t"
+        "sub.u32 t230, 0, t229;\n\t"
+        "xor.b32 t231, t1, t228;\n\t"
+        "sub.u32 t231, t231, t228;\n\t"
+        "and.b32 t231, t231, t230;\n\t"
+        "add.u32 t2, t2, t231;\n\t"
+        "xor.b32 t232, t207, t228;\n\t"
+        "sub.u32 t232, t232, t228;\n\t"
+        "and.b32 t232, t232, t230;\n\t"
+        "add.u32 t208, t208, t232;\n\t"
+        "and.b32 t233, t228, t230;\n\t"
+        "xor.b32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, t233;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t234, t2, t233;\n\t"
+        "add.u32 t1, t1, t234;\n\t"
+        "and.b32 t235, t208, t233;\n\t"
+        "add.u32 t207, t207, t235;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t235, 0, t0;\n\t"
-        "shr.b32 t236, t235, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t236, t0, 31;\n\t"
         "sub.u32 t237, 0, t236;\n\t"
         "and.b32 t238, t2, 1;\n\t"
         "sub.u32 t239, 0, t238;\n\t"
@@ -49058,89 +48673,87 @@ struct modinv_round {
         "sub.u32 t240, t240, t237;\n\t"
         "and.b32 t240, t240, t239;\n\t"
         "add.u32 t2, t2, t240;\n\t"
-        "xor.b32 t241, t3, t237;\n\t"
+        "xor.b32 t241, t207, t237;\n\t"
         "sub.u32 t241, t241, t237;\n\t"
         "and.b32 t241, t241, t239;\n\t"
-        "add.u32 t5, t5, t241;\n\t"
-        "xor.b32 t242, t4, t237;\n\t"
-        "sub.u32 t242, t242, t237;\n\t"
-        "and.b32 t242, t242, t239;\n\t"
-        "add.u32 t6, t6, t242;\n\t"
-        "and.b32 t243, t237, t239;\n\t"
-        "xor.b32 t0, t0, t243;\n\t"
-        "sub.u32 t0, t0, t243;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t244, t2, t243;\n\t"
-        "add.u32 t1, t1, t244;\n\t"
-        "and.b32 t245, t5, t243;\n\t"
-        "add.u32 t3, t3, t245;\n\t"
-        "and.b32 t246, t6, t243;\n\t"
-        "add.u32 t4, t4, t246;\n\t"
+        "add.u32 t208, t208, t241;\n\t"
+        "and.b32 t242, t237, t239;\n\t"
+        "xor.b32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, t242;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t243, t2, t242;\n\t"
+        "add.u32 t1, t1, t243;\n\t"
+        "and.b32 t244, t208, t242;\n\t"
+        "add.u32 t207, t207, t244;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t247, 0, t0;\n\t"
-        "shr.b32 t248, t247, 31;\n\t"
-        "sub.u32 t249, 0, t248;\n\t"
-        "and.b32 t250, t2, 1;\n\t"
-        "sub.u32 t251, 0, t250;\n\t"
-        "xor.b32 t252, t1, t249;\n\t"
-        "sub.u32 t252, t252, t249;\n\t"
-        "and.b32 t252, t252, t251;\n\t"
-        "add.u32 t2, t2, t252;\n\t"
-        "xor.b32 t253, t3, t249;\n\t"
-        "sub.u32 t253, t253, t249;\n\t"
-        "and.b32 t253, t253, t251;\n\t"
-        "add.u32 t5, t5, t253;\n\t"
-        "xor.b32 t254, t4, t249;\n\t"
-        "sub.u32 t254, t254, t249;\n\t"
-        "and.b32 t254, t254, t251;\n\t"
-        "add.u32 t6, t6, t254;\n\t"
-        "and.b32 t255, t249, t251;\n\t"
-        "xor.b32 t0, t0, t255;\n\t"
-        "sub.u32 t0, t0, t255;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t256, t2, t255;\n\t"
-        "add.u32 t1, t1, t256;\n\t"
-        "and.b32 t257, t5, t255;\n\t"
-        "add.u32 t3, t3, t257;\n\t"
-        "and.b32 t258, t6, t255;\n\t"
-        "add.u32 t4, t4, t258;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t245, t0, 31;\n\t"
+        "sub.u32 t246, 0, t245;\n\t"
+        "and.b32 t247, t2, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "xor.b32 t249, t1, t246;\n\t"
+        "sub.u32 t249, t249, t246;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "add.u32 t2, t2, t249;\n\t"
+        "xor.b32 t250, t207, t246;\n\t"
+        "sub.u32 t250, t250, t246;\n\t"
+        "and.b32 t250, t250, t248;\n\t"
+        "add.u32 t208, t208, t250;\n\t"
+        "and.b32 t251, t246, t248;\n\t"
+        "xor.b32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, t251;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t252, t2, t251;\n\t"
+        "add.u32 t1, t1, t252;\n\t"
+        "and.b32 t253, t208, t251;\n\t"
+        "add.u32 t207, t207, t253;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t259, 0, t0;\n\t"
-        "shr.b32 t260, t259, 31;\n\t"
-        "sub.u32 t261, 0, t260;\n\t"
-        "and.b32 t262, t2, 1;\n\t"
-        "sub.u32 t263, 0, t262;\n\t"
-        "xor.b32 t264, t1, t261;\n\t"
-        "sub.u32 t264, t264, t261;\n\t"
-        "and.b32 t264, t264, t263;\n\t"
-        "add.u32 t2, t2, t264;\n\t"
-        "xor.b32 t265, t3, t261;\n\t"
-        "sub.u32 t265, t265, t261;\n\t"
-        "and.b32 t265, t265, t263;\n\t"
-        "add.u32 t5, t5, t265;\n\t"
-        "xor.b32 t266, t4, t261;\n\t"
-        "sub.u32 t266, t266, t261;\n\t"
-        "and.b32 t266, t266, t263;\n\t"
-        "add.u32 t6, t6, t266;\n\t"
-        "and.b32 t267, t261, t263;\n\t"
-        "xor.b32 t0, t0, t267;\n\t"
-        "sub.u32 t0, t0, t267;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t268, t2, t267;\n\t"
-        "add.u32 t1, t1, t268;\n\t"
-        "and.b32 t269, t5, t267;\n\t"
-        "add.u32 t3, t3, t269;\n\t"
-        "and.b32 t270, t6, t267;\n\t"
-        "add.u32 t4, t4, t270;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t254, t0, 31;\n\t"
+        "sub.u32 t255, 0, t254;\n\t"
+        "and.b32 t256, t2, 1;\n\t"
+        "sub.u32 t257, 0, t256;\n\t"
+        "xor.b32 t258, t1, t255;\n\t"
+        "sub.u32 t258, t258, t255;\n\t"
+        "and.b32 t258, t258, t257;\n\t"
+        "add.u32 t2, t2, t258;\n\t"
+        "xor.b32 t259, t207, t255;\n\t"
+        "sub.u32 t259, t259, t255;\n\t"
+        "and.b32 t259, t259, t257;\n\t"
+        "add.u32 t208, t208, t259;\n\t"
+        "and.b32 t260, t255, t257;\n\t"
+        "xor.b32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, t260;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t261, t2, t260;\n\t"
+        "add.u32 t1, t1, t261;\n\t"
+        "and.b32 t262, t208, t260;\n\t"
+        "add.u32 t207, t207, t262;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t271, 0, t0;\n\t"
-        "shr.b32 t272, t271, 31;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t263, t0, 31;\n\t"
+        "sub.u32 t264, 0, t263;\n\t"
+        "and.b32 t265, t2, 1;\n\t"
+        "sub.u32 t266, 0, t265;\n\t"
+        "xor.b32 t267, t1, t264;\n\t"
+        "sub.u32 t267, t267, t264;\n\t"
+        "and.b32 t267, t267, t266;\n\t"
+        "add.u32 t2, t2, t267;\n\t"
+        "xor.b32 t268, t207, t264;\n\t"
+        "sub.u32 t268, t268, t264;\n\t"
+        "and.b32 t268, t268, t266;\n\t"
+        "add.u32 t208, t208, t268;\n\t"
+        "and.b32 t269, t264, t266;\n\t"
+        "xor.b32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, t269;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t270, t2, t269;\n\t"
+        "add.u32 t1, t1, t270;\n\t"
+        "and.b32 t271, t208, t269;\n\t"
+        "add.u32 t207, t207, t271;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t272, t0, 31;\n\t"
         "sub.u32 t273, 0, t272;\n\t"
         "and.b32 t274, t2, 1;\n\t"
         "sub.u32 t275, 0, t274;\n\t"
@@ -49148,306 +48761,320 @@ struct modinv_round {
         "sub.u32 t276, t276, t273;\n\t"
         "and.b32 t276, t276, t275;\n\t"
         "add.u32 t2, t2, t276;\n\t"
-        "xor.b32 t277, t3, t273;\n\t"
+        "xor.b32 t277, t207, t273;\n\t"
         "sub.u32 t277, t277, t273;\n\t"
         "and.b32 t277, t277, t275;\n\t"
-        "add.u32 t5, t5, t277;\n\t"
-        "xor.b32 t278, t4, t273;\n\t"
-        "sub.u32 t278, t278, t273;\n\t"
-        "and.b32 t278, t278, t275;\n\t"
-        "add.u32 t6, t6, t278;\n\t"
-        "and.b32 t279, t273, t275;\n\t"
-        "xor.b32 t0, t0, t279;\n\t"
-        "sub.u32 t0, t0, t279;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t280, t2, t279;\n\t"
-        "add.u32 t1, t1, t280;\n\t"
-        "and.b32 t281, t5, t279;\n\t"
-        "add.u32 t3, t3, t281;\n\t"
-        "and.b32 t282, t6, t279;\n\t"
-        "add.u32 t4, t4, t282;\n\t"
+        "add.u32 t208, t208, t277;\n\t"
+        "and.b32 t278, t273, t275;\n\t"
+        "xor.b32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, t278;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t279, t2, t278;\n\t"
+        "add.u32 t1, t1, t279;\n\t"
+        "and.b32 t280, t208, t278;\n\t"
+        "add.u32 t207, t207, t280;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t283, 0, t0;\n\t"
-        "shr.b32 t284, t283, 31;\n\t"
-        "sub.u32 t285, 0, t284;\n\t"
-        "and.b32 t286, t2, 1;\n\t"
-        "sub.u32 t287, 0, t286;\n\t"
-        "xor.b32 t288, t1, t285;\n\t"
-        "sub.u32 t288, t288, t285;\n\t"
-        "and.b32 t288, t288, t287;\n\t"
-        "add.u32 t2, t2, t288;\n\t"
-        "xor.b32 t289, t3, t285;\n\t"
-        "sub.u32 t289, t289, t285;\n\t"
-        "and.b32 t289, t289, t287;\n\t"
-        "add.u32 t5, t5, t289;\n\t"
-        "xor.b32 t290, t4, t285;\n\t"
-        "sub.u32 t290, t290, t285;\n\t"
-        "and.b32 t290, t290, t287;\n\t"
-        "add.u32 t6, t6, t290;\n\t"
-        "and.b32 t291, t285, t287;\n\t"
-        "xor.b32 t0, t0, t291;\n\t"
-        "sub.u32 t0, t0, t291;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t292, t2, t291;\n\t"
-        "add.u32 t1, t1, t292;\n\t"
-        "and.b32 t293, t5, t291;\n\t"
-        "add.u32 t3, t3, t293;\n\t"
-        "and.b32 t294, t6, t291;\n\t"
-        "add.u32 t4, t4, t294;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t281, t0, 31;\n\t"
+        "sub.u32 t282, 0, t281;\n\t"
+        "and.b32 t283, t2, 1;\n\t"
+        "sub.u32 t284, 0, t283;\n\t"
+        "xor.b32 t285, t1, t282;\n\t"
+        "sub.u32 t285, t285, t282;\n\t"
+        "and.b32 t285, t285, t284;\n\t"
+        "add.u32 t2, t2, t285;\n\t"
+        "xor.b32 t286, t207, t282;\n\t"
+        "sub.u32 t286, t286, t282;\n\t"
+        "and.b32 t286, t286, t284;\n\t"
+        "add.u32 t208, t208, t286;\n\t"
+        "and.b32 t287, t282, t284;\n\t"
+        "xor.b32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, t287;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t288, t2, t287;\n\t"
+        "add.u32 t1, t1, t288;\n\t"
+        "and.b32 t289, t208, t287;\n\t"
+        "add.u32 t207, t207, t289;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t295, 0, t0;\n\t"
-        "shr.b32 t296, t295, 31;\n\t"
-        "sub.u32 t297, 0, t296;\n\t"
-        "and.b32 t298, t2, 1;\n\t"
-        "sub.u32 t299, 0, t298;\n\t"
-        "xor.b32 t300, t1, t297;\n\t"
-        "sub.u32 t300, t300, t297;\n\t"
-        "and.b32 t300, t300, t299;\n\t"
-        "add.u32 t2, t2, t300;\n\t"
-        "xor.b32 t301, t3, t297;\n\t"
-        "sub.u32 t301, t301, t297;\n\t"
-        "and.b32 t301, t301, t299;\n\t"
-        "add.u32 t5, t5, t301;\n\t"
-        "xor.b32 t302, t4, t297;\n\t"
-        "sub.u32 t302, t302, t297;\n\t"
-        "and.b32 t302, t302, t299;\n\t"
-        "add.u32 t6, t6, t302;\n\t"
-        "and.b32 t303, t297, t299;\n\t"
-        "xor.b32 t0, t0, t303;\n\t"
-        "sub.u32 t0, t0, t303;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t304, t2, t303;\n\t"
-        "add.u32 t1, t1, t304;\n\t"
-        "and.b32 t305, t5, t303;\n\t"
-        "add.u32 t3, t3, t305;\n\t"
-        "and.b32 t306, t6, t303;\n\t"
-        "add.u32 t4, t4, t306;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "shr.b32 t290, t0, 31;\n\t"
+        "sub.u32 t291, 0, t290;\n\t"
+        "and.b32 t292, t2, 1;\n\t"
+        "sub.u32 t293, 0, t292;\n\t"
+        "xor.b32 t294, t1, t291;\n\t"
+        "sub.u32 t294, t294, t291;\n\t"
+        "and.b32 t294, t294, t293;\n\t"
+        "add.u32 t2, t2, t294;\n\t"
+        "xor.b32 t295, t207, t291;\n\t"
+        "sub.u32 t295, t295, t291;\n\t"
+        "and.b32 t295, t295, t293;\n\t"
+        "add.u32 t208, t208, t295;\n\t"
+        "and.b32 t296, t291, t293;\n\t"
+        "xor.b32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, t296;\n\t"
+        "sub.u32 t0, t0, 1;\n\t"
+        "and.b32 t297, t2, t296;\n\t"
+        "add.u32 t1, t1, t297;\n\t"
+        "and.b32 t298, t208, t296;\n\t"
+        "add.u32 t207, t207, t298;\n\t"
         "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t307, 0, t0;\n\t"
-        "shr.b32 t308, t307, 31;\n\t"
-        "sub.u32 t309, 0, t308;\n\t"
-        "and.b32 t310, t2, 1;\n\t"
-        "sub.u32 t311, 0, t310;\n\t"
-        "xor.b32 t312, t1, t309;\n\t"
-        "sub.u32 t312, t312, t309;\n\t"
-        "and.b32 t312, t312, t311;\n\t"
-        "add.u32 t2, t2, t312;\n\t"
-        "xor.b32 t313, t3, t309;\n\t"
-        "sub.u32 t313, t313, t309;\n\t"
-        "and.b32 t313, t313, t311;\n\t"
-        "add.u32 t5, t5, t313;\n\t"
-        "xor.b32 t314, t4, t309;\n\t"
-        "sub.u32 t314, t314, t309;\n\t"
-        "and.b32 t314, t314, t311;\n\t"
-        "add.u32 t6, t6, t314;\n\t"
-        "and.b32 t315, t309, t311;\n\t"
-        "xor.b32 t0, t0, t315;\n\t"
-        "sub.u32 t0, t0, t315;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t316, t2, t315;\n\t"
-        "add.u32 t1, t1, t316;\n\t"
-        "and.b32 t317, t5, t315;\n\t"
-        "add.u32 t3, t3, t317;\n\t"
-        "and.b32 t318, t6, t315;\n\t"
-        "add.u32 t4, t4, t318;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t319, 0, t0;\n\t"
-        "shr.b32 t320, t319, 31;\n\t"
-        "sub.u32 t321, 0, t320;\n\t"
-        "and.b32 t322, t2, 1;\n\t"
-        "sub.u32 t323, 0, t322;\n\t"
-        "xor.b32 t324, t1, t321;\n\t"
-        "sub.u32 t324, t324, t321;\n\t"
-        "and.b32 t324, t324, t323;\n\t"
-        "add.u32 t2, t2, t324;\n\t"
-        "xor.b32 t325, t3, t321;\n\t"
-        "sub.u32 t325, t325, t321;\n\t"
-        "and.b32 t325, t325, t323;\n\t"
-        "add.u32 t5, t5, t325;\n\t"
-        "xor.b32 t326, t4, t321;\n\t"
-        "sub.u32 t326, t326, t321;\n\t"
-        "and.b32 t326, t326, t323;\n\t"
-        "add.u32 t6, t6, t326;\n\t"
-        "and.b32 t327, t321, t323;\n\t"
-        "xor.b32 t0, t0, t327;\n\t"
-        "sub.u32 t0, t0, t327;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t328, t2, t327;\n\t"
-        "add.u32 t1, t1, t328;\n\t"
-        "and.b32 t329, t5, t327;\n\t"
-        "add.u32 t3, t3, t329;\n\t"
-        "and.b32 t330, t6, t327;\n\t"
-        "add.u32 t4, t4, t330;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t331, 0, t0;\n\t"
-        "shr.b32 t332, t331, 31;\n\t"
-        "sub.u32 t333, 0, t332;\n\t"
-        "and.b32 t334, t2, 1;\n\t"
-        "sub.u32 t335, 0, t334;\n\t"
-        "xor.b32 t336, t1, t333;\n\t"
-        "sub.u32 t336, t336, t333;\n\t"
-        "and.b32 t336, t336, t335;\n\t"
-        "add.u32 t2, t2, t336;\n\t"
-        "xor.b32 t337, t3, t333;\n\t"
-        "sub.u32 t337, t337, t333;\n\t"
-        "and.b32 t337, t337, t335;\n\t"
-        "add.u32 t5, t5, t337;\n\t"
-        "xor.b32 t338, t4, t333;\n\t"
-        "sub.u32 t338, t338, t333;\n\t"
-        "and.b32 t338, t338, t335;\n\t"
-        "add.u32 t6, t6, t338;\n\t"
-        "and.b32 t339, t333, t335;\n\t"
-        "xor.b32 t0, t0, t339;\n\t"
-        "sub.u32 t0, t0, t339;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t340, t2, t339;\n\t"
-        "add.u32 t1, t1, t340;\n\t"
-        "and.b32 t341, t5, t339;\n\t"
-        "add.u32 t3, t3, t341;\n\t"
-        "and.b32 t342, t6, t339;\n\t"
-        "add.u32 t4, t4, t342;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t343, 0, t0;\n\t"
-        "shr.b32 t344, t343, 31;\n\t"
-        "sub.u32 t345, 0, t344;\n\t"
-        "and.b32 t346, t2, 1;\n\t"
-        "sub.u32 t347, 0, t346;\n\t"
-        "xor.b32 t348, t1, t345;\n\t"
-        "sub.u32 t348, t348, t345;\n\t"
-        "and.b32 t348, t348, t347;\n\t"
-        "add.u32 t2, t2, t348;\n\t"
-        "xor.b32 t349, t3, t345;\n\t"
-        "sub.u32 t349, t349, t345;\n\t"
-        "and.b32 t349, t349, t347;\n\t"
-        "add.u32 t5, t5, t349;\n\t"
-        "xor.b32 t350, t4, t345;\n\t"
-        "sub.u32 t350, t350, t345;\n\t"
-        "and.b32 t350, t350, t347;\n\t"
-        "add.u32 t6, t6, t350;\n\t"
-        "and.b32 t351, t345, t347;\n\t"
-        "xor.b32 t0, t0, t351;\n\t"
-        "sub.u32 t0, t0, t351;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t352, t2, t351;\n\t"
-        "add.u32 t1, t1, t352;\n\t"
-        "and.b32 t353, t5, t351;\n\t"
-        "add.u32 t3, t3, t353;\n\t"
-        "and.b32 t354, t6, t351;\n\t"
-        "add.u32 t4, t4, t354;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "sub.u32 t355, 0, t0;\n\t"
-        "shr.b32 t356, t355, 31;\n\t"
-        "sub.u32 t357, 0, t356;\n\t"
-        "and.b32 t358, t2, 1;\n\t"
-        "sub.u32 t359, 0, t358;\n\t"
-        "xor.b32 t360, t1, t357;\n\t"
-        "sub.u32 t360, t360, t357;\n\t"
-        "and.b32 t360, t360, t359;\n\t"
-        "add.u32 t2, t2, t360;\n\t"
-        "xor.b32 t361, t3, t357;\n\t"
-        "sub.u32 t361, t361, t357;\n\t"
-        "and.b32 t361, t361, t359;\n\t"
-        "add.u32 t5, t5, t361;\n\t"
-        "xor.b32 t362, t4, t357;\n\t"
-        "sub.u32 t362, t362, t357;\n\t"
-        "and.b32 t362, t362, t359;\n\t"
-        "add.u32 t6, t6, t362;\n\t"
-        "and.b32 t363, t357, t359;\n\t"
-        "xor.b32 t0, t0, t363;\n\t"
-        "sub.u32 t0, t0, t363;\n\t"
-        "add.u32 t0, t0, 1;\n\t"
-        "and.b32 t364, t2, t363;\n\t"
-        "add.u32 t1, t1, t364;\n\t"
-        "and.b32 t365, t5, t363;\n\t"
-        "add.u32 t3, t3, t365;\n\t"
-        "and.b32 t366, t6, t363;\n\t"
-        "add.u32 t4, t4, t366;\n\t"
-        "shr.b32 t2, t2, 1;\n\t"
-        "shl.b32 t3, t3, 1;\n\t"
-        "shl.b32 t4, t4, 1;\n\t"
-        "mov.b32 %0, t0;\n\t"
-        "shr.b32 t386, %89, 31;\n\t"
-        "sub.u32 t387, 0, t386;\n\t"
-        "mul.lo.u32 t367, t3, %72;\n\t"
-        "mul.lo.u32 t368, t3, %73;\n\t"
-        "mul.lo.u32 t369, t3, %74;\n\t"
-        "mul.lo.u32 t370, t3, %75;\n\t"
-        "mul.lo.u32 t371, t3, %76;\n\t"
-        "mul.lo.u32 t372, t3, %77;\n\t"
-        "mul.lo.u32 t373, t3, %78;\n\t"
-        "mul.lo.u32 t374, t3, %79;\n\t"
-        "mul.lo.u32 t375, t3, %80;\n\t"
-        "mul.lo.u32 t376, t3, %81;\n\t"
-        "mul.lo.u32 t377, t3, %82;\n\t"
-        "mul.lo.u32 t378, t3, %83;\n\t"
-        "mul.lo.u32 t379, t3, %84;\n\t"
-        "mul.lo.u32 t380, t3, %85;\n\t"
-        "mul.lo.u32 t381, t3, %86;\n\t"
-        "mul.lo.u32 t382, t3, %87;\n\t"
-        "mul.lo.u32 t383, t3, %88;\n\t"
-        "mul.lo.u32 t384, t3, %89;\n\t"
-        "mul.lo.u32 t385, t3, t387;\n\t"
-        "mad.hi.cc.u32 t368, t3, %72, t368;\n\t"
-        "madc.hi.cc.u32 t369, t3, %73, t369;\n\t"
-        "madc.hi.cc.u32 t370, t3, %74, t370;\n\t"
-        "madc.hi.cc.u32 t371, t3, %75, t371;\n\t"
-        "madc.hi.cc.u32 t372, t3, %76, t372;\n\t"
-        "madc.hi.cc.u32 t373, t3, %77, t373;\n\t"
-        "madc.hi.cc.u32 t374, t3, %78, t374;\n\t"
-        "madc.hi.cc.u32 t375, t3, %79, t375;\n\t"
-        "madc.hi.cc.u32 t376, t3, %80, t376;\n\t"
-        "madc.hi.cc.u32 t377, t3, %81, t377;\n\t"
-        "madc.hi.cc.u32 t378, t3, %82, t378;\n\t"
-        "madc.hi.cc.u32 t379, t3, %83, t379;\n\t"
-        "madc.hi.cc.u32 t380, t3, %84, t380;\n\t"
-        "madc.hi.cc.u32 t381, t3, %85, t381;\n\t"
-        "madc.hi.cc.u32 t382, t3, %86, t382;\n\t"
-        "madc.hi.cc.u32 t383, t3, %87, t383;\n\t"
-        "madc.hi.cc.u32 t384, t3, %88, t384;\n\t"
-        "madc.hi.u32 t385, t3, %89, t385;\n\t"
-        "shr.b32 t388, t3, 31;\n\t"
-        "sub.u32 t389, 0, t388;\n\t"
-        "and.b32 t390, %72, t389;\n\t"
-        "and.b32 t391, %73, t389;\n\t"
-        "and.b32 t392, %74, t389;\n\t"
-        "and.b32 t393, %75, t389;\n\t"
-        "and.b32 t394, %76, t389;\n\t"
-        "and.b32 t395, %77, t389;\n\t"
-        "and.b32 t396, %78, t389;\n\t"
-        "and.b32 t397, %79, t389;\n\t"
-        "and.b32 t398, %80, t389;\n\t"
-        "and.b32 t399, %81, t389;\n\t"
-        "and.b32 t400, %82, t389;\n\t"
-        "and.b32 t401, %83, t389;\n\t"
-        "and.b32 t402, %84, t389;\n\t"
-        "and.b32 t403, %85, t389;\n\t"
-        "and.b32 t404, %86, t389;\n\t"
-        "and.b32 t405, %87, t389;\n\t"
-        "and.b32 t406, %88, t389;\n\t"
-        "and.b32 t407, %89, t389;\n\t"
-        "sub.cc.u32 t368, t368, t390;\n\t"
-        "subc.cc.u32 t369, t369, t391;\n\t"
-        "subc.cc.u32 t370, t370, t392;\n\t"
-        "subc.cc.u32 t371, t371, t393;\n\t"
-        "subc.cc.u32 t372, t372, t394;\n\t"
-        "subc.cc.u32 t373, t373, t395;\n\t"
-        "subc.cc.u32 t374, t374, t396;\n\t"
-        "subc.cc.u32 t375, t375, t397;\n\t"
-        "subc.cc.u32 t376, t376, t398;\n\t"
+        "shl.b32 t207, t207, 1;\n\t"
+        "and.b32 t299, t207, 65535;\n\t"
+        "xor.b32 t301, t299, 32768;\n\t"
+        "sub.u32 t301, t301, 32768;\n\t"
+        "sub.u32 t300, t207, t301;\n\t"
+        "shr.b32 t300, t300, 16;\n\t"
+        "xor.b32 t302, t300, 32768;\n\t"
+        "sub.u32 t302, t302, 32768;\n\t"
+        "and.b32 t303, t208, 65535;\n\t"
+        "xor.b32 t305, t303, 32768;\n\t"
+        "sub.u32 t305, t305, 32768;\n\t"
+        "sub.u32 t304, t208, t305;\n\t"
+        "shr.b32 t304, t304, 16;\n\t"
+        "xor.b32 t306, t304, 32768;\n\t"
+        "sub.u32 t306, t306, 32768;\n\t"
+        "mul.lo.u32 t307, t301, t203;\n\t"
+        "mad.lo.u32 t307, t302, t205, t307;\n\t"
+        "mul.lo.u32 t308, t301, t204;\n\t"
+        "mad.lo.u32 t308, t302, t206, t308;\n\t"
+        "mul.lo.u32 t309, t305, t203;\n\t"
+        "mad.lo.u32 t309, t306, t205, t309;\n\t"
+        "mul.lo.u32 t310, t305, t204;\n\t"
+        "mad.lo.u32 t310, t306, t206, t310;\n\t"
+        "sub.u32 t311, 0, t0;\n\t"
+        "mov.b32 %0, t311;\n\t"
+        "shr.b32 t331, %89, 31;\n\t"
+        "sub.u32 t332, 0, t331;\n\t"
+        "mul.lo.u32 t312, t307, %72;\n\t"
+        "mul.lo.u32 t313, t307, %73;\n\t"
+        "mul.lo.u32 t314, t307, %74;\n\t"
+        "mul.lo.u32 t315, t307, %75;\n\t"
+        "mul.lo.u32 t316, t307, %76;\n\t"
+        "mul.lo.u32 t317, t307, %77;\n\t"
+        "mul.lo.u32 t318, t307, %78;\n\t"
+        "mul.lo.u32 t319, t307, %79;\n\t"
+        "mul.lo.u32 t320, t307, %80;\n\t"
+        "mul.lo.u32 t321, t307, %81;\n\t"
+        "mul.lo.u32 t322, t307, %82;\n\t"
+        "mul.lo.u32 t323, t307, %83;\n\t"
+        "mul.lo.u32 t324, t307, %84;\n\t"
+        "mul.lo.u32 t325, t307, %85;\n\t"
+        "mul.lo.u32 t326, t307, %86;\n\t"
+        "mul.lo.u32 t327, t307, %87;\n\t"
+        "mul.lo.u32 t328, t307, %88;\n\t"
+        "mul.lo.u32 t329, t307, %89;\n\t"
+        "mul.lo.u32 t330, t307, t332;\n\t"
+        "mad.hi.cc.u32 t313, t307, %72, t313;\n\t"
+        "madc.hi.cc.u32 t314, t307, %73, t314;\n\t"
+        "madc.hi.cc.u32 t315, t307, %74, t315;\n\t"
+        "madc.hi.cc.u32 t316, t307, %75, t316;\n\t"
+        "madc.hi.cc.u32 t317, t307, %76, t317;\n\t"
+        "madc.hi.cc.u32 t318, t307, %77, t318;\n\t"
+        "madc.hi.cc.u32 t319, t307, %78, t319;\n\t"
+        "madc.hi.cc.u32 t320, t307, %79, t320;\n\t"
+        "madc.hi.cc.u32 t321, t307, %80, t321;\n\t"
+        "madc.hi.cc.u32 t322, t307, %81, t322;\n\t"
+        "madc.hi.cc.u32 t323, t307, %82, t323;\n\t"
+        "madc.hi.cc.u32 t324, t307, %83, t324;\n\t"
+        "madc.hi.cc.u32 t325, t307, %84, t325;\n\t"
+        "madc.hi.cc.u32 t326, t307, %85, t326;\n\t"
+        "madc.hi.cc.u32 t327, t307, %86, t327;\n\t"
+        "madc.hi.cc.u32 t328, t307, %87, t328;\n\t"
+        "madc.hi.cc.u32 t329, t307, %88, t329;\n\t"
+        "madc.hi.u32 t330, t307, %89, t330;\n\t"
+        "shr.b32 t333, t307, 31;\n\t"
+        "sub.u32 t334, 0, t333;\n\t"
+        "and.b32 t335, %72, t334;\n\t"
+        "and.b32 t336, %73, t334;\n\t"
+        "and.b32 t337, %74, t334;\n\t"
+        "and.b32 t338, %75, t334;\n\t"
+        "and.b32 t339, %76, t334;\n\t"
+        "and.b32 t340, %77, t334;\n\t"
+        "and.b32 t341, %78, t334;\n\t"
+        "and.b32 t342, %79, t334;\n\t"
+        "and.b32 t343, %80, t334;\n\t"
+        "and.b32 t344, %81, t334;\n\t"
+        "and.b32 t345, %82, t334;\n\t"
+        "and.b32 t346, %83, t334;\n\t"
+        "and.b32 t347, %84, t334;\n\t"
+        "and.b32 t348, %85, t334;\n\t"
+        "and.b32 t349, %86, t334;\n\t"
+        "and.b32 t350, %87, t334;\n\t"
+        "and.b32 t351, %88, t334;\n\t"
+        "and.b32 t352, %89, t334;\n\t"
+        "sub.cc.u32 t313, t313, t335;\n\t"
+        "subc.cc.u32 t314, t314, t336;\n\t"
+        "subc.cc.u32 t315, t315, t337;\n\t"
+        "subc.cc.u32 t316, t316, t338;\n\t"
+        "subc.cc.u32 t317, t317, t339;\n\t"
+        "subc.cc.u32 t318, t318, t340;\n\t"
+        "subc.cc.u32 t319, t319, t341;\n\t"
+        "subc.cc.u32 t320, t320, t342;\n\t"
+        "subc.cc.u32 t321, t321, t343;\n\t"
+        "subc.cc.u32 t322, t322, t344;\n\t"
+        "subc.cc.u32 t323, t323, t345;\n\t"
+        "subc.cc.u32 t324, t324, t346;\n\t"
+        "subc.cc.u32 t325, t325, t347;\n\t"
+        "subc.cc.u32 t326, t326, t348;\n\t"
+        "subc.cc.u32 t327, t327, t349;\n\t"
+        "subc.cc.u32 t328, t328, t350;\n\t"
+        "subc.cc.u32 t329, t329, t351;\n\t"
+        "subc.u32 t330, t330, t352;\n\t"
+        "shr.b32 t353, %107, 31;\n\t"
+        "sub.u32 t354, 0, t353;\n\t"
+        "mad.lo.cc.u32 t312, t308, %90, t312;\n\t"
+        "madc.lo.cc.u32 t313, t308, %91, t313;\n\t"
+        "madc.lo.cc.u32 t314, t308, %92, t314;\n\t"
+        "madc.lo.cc.u32 t315, t308, %93, t315;\n\t"
+        "madc.lo.cc.u32 t316, t308, %94, t316;\n\t"
+        "madc.lo.cc.u32 t317, t308, %95, t317;\n\t"
+        "madc.lo.cc.u32 t318, t308, %96, t318;\n\t"
+        "madc.lo.cc.u32 t319, t308, %97, t319;\n\t"
+        "madc.lo.cc.u32 t320, t308, %98, t320;\n\t"
+        "madc.lo.cc.u32 t321, t308, %99, t321;\n\t"
+        "madc.lo.cc.u32 t322, t308, %100, t322;\n\t"
+        "madc.lo.cc.u32 t323, t308, %101, t323;\n\t"
+        "madc.lo.cc.u32 t324, t308, %102, t324;\n\t"
+        "madc.lo.cc.u32 t325, t308, %103, t325;\n\t"
+        "madc.lo.cc.u32 t326, t308, %104, t326;\n\t"
+        "madc.lo.cc.u32 t327, t308, %105, t327;\n\t"
+        "madc.lo.cc.u32 t328, t308, %106, t328;\n\t"
+        "madc.lo.cc.u32 t329, t308, %107, t329;\n\t"
+        "madc.lo.u32 t330, t308, t354, t330;\n\t"
+        "mad.hi.cc.u32 t313, t308, %90, t313;\n\t"
+        "madc.hi.cc.u32 t314, t308, %91, t314;\n\t"
+        "madc.hi.cc.u32 t315, t308, %92, t315;\n\t"
+        "madc.hi.cc.u32 t316, t308, %93, t316;\n\t"
+        "madc.hi.cc.u32 t317, t308, %94, t317;\n\t"
+        "madc.hi.cc.u32 t318, t308, %95, t318;\n\t"
+        "madc.hi.cc.u32 t319, t308, %96, t319;\n\t"
+        "madc.hi.cc.u32 t320, t308, %97, t320;\n\t"
+        "madc.hi.cc.u32 t321, t308, %98, t321;\n\t"
+        "madc.hi.cc.u32 t322, t308, %99, t322;\n\t"
+        "madc.hi.cc.u32 t323, t308, %100, t323;\n\t"
+        "madc.hi.cc.u32 t324, t308, %101, t324;\n\t"
+        "madc.hi.cc.u32 t325, t308, %102, t325;\n\t"
+        "madc.hi.cc.u32 t326, t308, %103, t326;\n\t"
+        "madc.hi.cc.u32 t327, t308, %104, t327;\n\t"
+        "madc.hi.cc.u32 t328, t308, %105, t328;\n\t"
+        "madc.hi.cc.u32 t329, t308, %106, t329;\n\t"
+        "madc.hi.u32 t330, t308, %107, t330;\n\t"
+        "shr.b32 t355, t308, 31;\n\t"
+        "sub.u32 t356, 0, t355;\n\t"
+        "and.b32 t357, %90, t356;\n\t"
+        "and.b32 t358, %91, t356;\n\t"
+        "and.b32 t359, %92, t356;\n\t"
+        "and.b32 t360, %93, t356;\n\t"
+        "and.b32 t361, %94, t356;\n\t"
+        "and.b32 t362, %95, t356;\n\t"
+        "and.b32 t363, %96, t356;\n\t"
+        "and.b32 t364, %97, t356;\n\t"
+        "and.b32 t365, %98, t356;\n\t"
+        "and.b32 t366, %99, t356;\n\t"
+        "and.b32 t367, %100, t356;\n\t"
+        "and.b32 t368, %101, t356;\n\t"
+        "and.b32 t369, %102, t356;\n\t"
+        "and.b32 t370, %103, t356;\n\t"
+        "and.b32 t371, %104, t356;\n\t"
+        "and.b32 t372, %105, t356;\n\t"
+        "and.b32 t373, %106, t356;\n\t"
+        "and.b32 t374, %107, t356;\n\t"
+        "sub.cc.u32 t313, t313, t357;\n\t"
+        "subc.cc.u32 t314, t314, t358;\n\t"
+        "subc.cc.u32 t315, t315, t359;\n\t"
+        "subc.cc.u32 t316, t316, t360;\n\t"
+        "subc.cc.u32 t317, t317, t361;\n\t"
+        "subc.cc.u32 t318, t318, t362;\n\t"
+        "subc.cc.u32 t319, t319, t363;\n\t"
+        "subc.cc.u32 t320, t320, t364;\n\t"
+        "subc.cc.u32 t321, t321, t365;\n\t"
+        "subc.cc.u32 t322, t322, t366;\n\t"
+        "subc.cc.u32 t323, t323, t367;\n\t"
+        "subc.cc.u32 t324, t324, t368;\n\t"
+        "subc.cc.u32 t325, t325, t369;\n\t"
+        "subc.cc.u32 t326, t326, t370;\n\t"
+        "subc.cc.u32 t327, t327, t371;\n\t"
+        "subc.cc.u32 t328, t328, t372;\n\t"
+        "subc.cc.u32 t329, t329, t373;\n\t"
+        "subc.u32 t330, t330, t374;\n\t"
+        "shf.r.clamp.b32 %1, t312, t313, 30;\n\t"
+        "shf.r.clamp.b32 %2, t313, t314, 30;\n\t"
+        "shf.r.clamp.b32 %3, t314, t315, 30;\n\t"
+        "shf.r.clamp.b32 %4, t315, t316, 30;\n\t"
+        "shf.r.clamp.b32 %5, t316, t317, 30;\n\t"
+        "shf.r.clamp.b32 %6, t317, t318, 30;\n\t"
+        "shf.r.clamp.b32 %7, t318, t319, 30;\n\t"
+        "shf.r.clamp.b32 %8, t319, t320, 30;\n\t"
+        "shf.r.clamp.b32 %9, t320, t321, 30;\n\t"
+        "shf.r.clamp.b32 %10, t321, t322, 30;\n\t"
+        "shf.r.clamp.b32 %11, t322, t323, 30;\n\t"
+        "shf.r.clamp.b32 %12, t323, t324, 30;\n\t"
+        "shf.r.clamp.b32 %13, t324, t325, 30;\n\t"
+        "shf.r.clamp.b32 %14, t325, t326, 30;\n\t"
+        "shf.r.clamp.b32 %15, t326, t327, 30;\n\t"
+        "shf.r.clamp.b32 %16, t327, t328, 30;\n\t"
+        "shf.r.clamp.b32 %17, t328, t329, 30;\n\t"
+        "shf.r.clamp.b32 %18, t329, t330, 30;\n\t"
+        "shr.b32 t394, %89, 31;\n\t"
+        "sub.u32 t395, 0, t394;\n\t"
+        "mul.lo.u32 t375, t309, %72;\n\t"
+        "mul.lo.u32 t376, t309, %73;\n\t"
+        "mul.lo.u32 t377, t309, %74;\n\t"
+        "mul.lo.u32 t378, t309, %75;\n\t"
+        "mul.lo.u32 t379, t309, %76;\n\t"
+        "mul.lo.u32 t380, t309, %77;\n\t"
+        "mul.lo.u32 t381, t309, %78;\n\t"
+        "mul.lo.u32 t382, t309, %79;\n\t"
+        "mul.lo.u32 t383, t309, %80;\n\t"
+        "mul.lo.u32 t384, t309, %81;\n\t"
+        "mul.lo.u32 t385, t309, %82;\n\t"
+        "mul.lo.u32 t386, t309, %83;\n\t"
+        "mul.lo.u32 t387, t309, %84;\n\t"
+        "mul.lo.u32 t388, t309, %85;\n\t"
+        "mul.lo.u32 t389, t309, %86;\n\t"
+        "mul.lo.u32 t390, t309, %87;\n\t"
+        "mul.lo.u32 t391, t309, %88;\n\t"
+        "mul.lo.u32 t392, t309, %89;\n\t"
+        "mul.lo.u32 t393, t309, t395;\n\t"
+        "mad.hi.cc.u32 t376, t309, %72, t376;\n\t"
+        "madc.hi.cc.u32 t377, t309, %73, t377;\n\t"
+        "madc.hi.cc.u32 t378, t309, %74, t378;\n\t"
+        "madc.hi.cc.u32 t379, t309, %75, t379;\n\t"
+        "madc.hi.cc.u32 t380, t309, %76, t380;\n\t"
+        "madc.hi.cc.u32 t381, t309, %77, t381;\n\t"
+        "madc.hi.cc.u32 t382, t309, %78, t382;\n\t"
+        "madc.hi.cc.u32 t383, t309, %79, t383;\n\t"
+        "madc.hi.cc.u32 t384, t309, %80, t384;\n\t"
+        "madc.hi.cc.u32 t385, t309, %81, t385;\n\t"
+        "madc.hi.cc.u32 t386, t309, %82, t386;\n\t"
+        "madc.hi.cc.u32 t387, t309, %83, t387;\n\t"
+        "madc.hi.cc.u32 t388, t309, %84, t388;\n\t"
+        "madc.hi.cc.u32 t389, t309, %85, t389;\n\t"
+        "madc.hi.cc.u32 t390, t309, %86, t390;\n\t"
+        "madc.hi.cc.u32 t391, t309, %87, t391;\n\t"
+        "madc.hi.cc.u32 t392, t309, %88, t392;\n\t"
+        "madc.hi.u32 t393, t309, %89, t393;\n\t"
+        "shr.b32 t396, t309, 31;\n\t"
+        "sub.u32 t397, 0, t396;\n\t"
+        "and.b32 t398, %72, t397;\n\t"
+        "and.b32 t399, %73, t397;\n\t"
+        "and.b32 t400, %74, t397;\n\t"
+        "and.b32 t401, %75, t397;\n\t"
+        "and.b32 t402, %76, t397;\n\t"
+        "and.b32 t403, %77, t397;\n\t"
+        "and.b32 t404, %78, t397;\n\t"
+        "and.b32 t405, %79, t397;\n\t"
+        "and.b32 t406, %80, t397;\n\t"
+        "and.b32 t407, %81, t397;\n\t"
+        "and.b32 t408, %82, t397;\n\t"
+        "and.b32 t409, %83, t397;\n\t"
+        "and.b32 t410, %84, t397;\n\t"
+        "and.b32 t411, %85, t397;\n\t"
+        "and.b32 t412, %86, t397;\n\t"
+        "and.b32 t413, %87, t397;\n\t"
+        "and.b32 t414, %88, t397;\n\t"
+        "and.b32 t415, %89, t397;\n\t"
+        "sub.cc.u32 t376, t376, t398;\n\t"
         "subc.cc.u32 t377, t377, t399;\n\t"
         "subc.cc.u32 t378, t378, t400;\n\t"
         "subc.cc.u32 t379, t379, t401;\n\t"
@@ -49456,75 +49083,75 @@ struct modinv_round {
         "subc.cc.u32 t382, t382, t404;\n\t"
         "subc.cc.u32 t383, t383, t405;\n\t"
         "subc.cc.u32 t384, t384, t406;\n\t"
-        "subc.u32 t385, t385, t407;\n\t"
-        "shr.b32 t408, %107, 31;\n\t"
-        "sub.u32 t409, 0, t408;\n\t"
-        "mad.lo.cc.u32 t367, t4, %90, t367;\n\t"
-        "madc.lo.cc.u32 t368, t4, %91, t368;\n\t"
-        "madc.lo.cc.u32 t369, t4, %92, t369;\n\t"
-        "madc.lo.cc.u32 t370, t4, %93, t370;\n\t"
-        "madc.lo.cc.u32 t371, t4, %94, t371;\n\t"
-        "madc.lo.cc.u32 t372, t4, %95, t372;\n\t"
-        "madc.lo.cc.u32 t373, t4, %96, t373;\n\t"
-        "madc.lo.cc.u32 t374, t4, %97, t374;\n\t"
-        "madc.lo.cc.u32 t375, t4, %98, t375;\n\t"
-        "madc.lo.cc.u32 t376, t4, %99, t376;\n\t"
-        "madc.lo.cc.u32 t377, t4, %100, t377;\n\t"
-        "madc.lo.cc.u32 t378, t4, %101, t378;\n\t"
-        "madc.lo.cc.u32 t379, t4, %102, t379;\n\t"
-        "madc.lo.cc.u32 t380, t4, %103, t380;\n\t"
-        "madc.lo.cc.u32 t381, t4, %104, t381;\n\t"
-        "madc.lo.cc.u32 t382, t4, %105, t382;\n\t"
-        "madc.lo.cc.u32 t383, t4, %106, t383;\n\t"
-        "madc.lo.cc.u32 t384, t4, %107, t384;\n\t"
-        "madc.lo.u32 t385, t4, t409, t385;\n\t"
-        "mad.hi.cc.u32 t368, t4, %90, t368;\n\t"
-        "madc.hi.cc.u32 t369, t4, %91, t369;\n\t"
-        "madc.hi.cc.u32 t370, t4, %92, t370;\n\t"
-        "madc.hi.cc.u32 t371, t4, %93, t371;\n\t"
-        "madc.hi.cc.u32 t372, t4, %94, t372;\n\t"
-        "madc.hi.cc.u32 t373, t4, %95, t373;\n\t"
-        "madc.hi.cc.u32 t374, t4, %96, t374;\n\t"
-        "madc.hi.cc.u32 t375, t4, %97, t375;\n\t"
-        "madc.hi.cc.u32 t376, t4, %98, t376;\n\t"
-        "madc.hi.cc.u32 t377, t4, %99, t377;\n\t"
-        "madc.hi.cc.u32 t378, t4, %100, t378;\n\t"
-        "madc.hi.cc.u32 t379, t4, %101, t379;\n\t"
-        "madc.hi.cc.u32 t380, t4, %102, t380;\n\t"
-        "madc.hi.cc.u32 t381, t4, %103, t381;\n\t"
-        "madc.hi.cc.u32 t382, t4, %104, t382;\n\t"
-        "madc.hi.cc.u32 t383, t4, %105, t383;\n\t"
-        "madc.hi.cc.u32 t384, t4, %106, t384;\n\t"
-        "madc.hi.u32 t385, t4, %107, t385;\n\t"
-        "shr.b32 t410, t4, 31;\n\t"
-        "sub.u32 t411, 0, t410;\n\t"
-        "and.b32 t412, %90, t411;\n\t"
-        "and.b32 t413, %91, t411;\n\t"
-        "and.b32 t414, %92, t411;\n\t"
-        "and.b32 t415, %93, t411;\n\t"
-        "and.b32 t416, %94, t411;\n\t"
-        "and.b32 t417, %95, t411;\n\t"
-        "and.b32 t418, %96, t411;\n\t"
-        "and.b32 t419, %97, t411;\n\t"
-        "and.b32 t420, %98, t411;\n\t"
-        "and.b32 t421, %99, t411;\n\t"
-        "and.b32 t422, %100, t411;\n\t"
-        "and.b32 t423, %101, t411;\n\t"
-        "and.b32 t424, %102, t411;\n\t"
-        "and.b32 t425, %103, t411;\n\t"
-        "and.b32 t426, %104, t411;\n\t"
-        "and.b32 t427, %105, t411;\n\t"
-        "and.b32 t428, %106, t411;\n\t"
-        "and.b32 t429, %107, t411;\n\t"
-        "sub.cc.u32 t368, t368, t412;\n\t"
-        "subc.cc.u32 t369, t369, t413;\n\t"
-        "subc.cc.u32 t370, t370, t414;\n\t"
-        "subc.cc.u32 t371, t371, t415;\n\t"
-        "subc.cc.u32 t372, t372, t416;\n\t"
-        "subc.cc.u32 t373, t373, t417;\n\t"
-        "subc.cc.u32 t374, t374, t418;\n\t"
-        "subc.cc.u32 t375, t375, t419;\n\t"
-        "subc.cc.u32 t376, t376, t420;\n\t"
+        "subc.cc.u32 t385, t385, t407;\n\t"
+        "subc.cc.u32 t386, t386, t408;\n\t"
+        "subc.cc.u32 t387, t387, t409;\n\t"
+        "subc.cc.u32 t388, t388, t410;\n\t"
+        "subc.cc.u32 t389, t389, t411;\n\t"
+        "subc.cc.u32 t390, t390, t412;\n\t"
+        "subc.cc.u32 t391, t391, t413;\n\t"
+        "subc.cc.u32 t392, t392, t414;\n\t"
+        "subc.u32 t393, t393, t415;\n\t"
+        "shr.b32 t416, %107, 31;\n\t"
+        "sub.u32 t417, 0, t416;\n\t"
+        "mad.lo.cc.u32 t375, t310, %90, t375;\n\t"
+        "madc.lo.cc.u32 t376, t310, %91, t376;\n\t"
+        "madc.lo.cc.u32 t377, t310, %92, t377;\n\t"
+        "madc.lo.cc.u32 t378, t310, %93, t378;\n\t"
+        "madc.lo.cc.u32 t379, t310, %94, t379;\n\t"
+        "madc.lo.cc.u32 t380, t310, %95, t380;\n\t"
+        "madc.lo.cc.u32 t381, t310, %96, t381;\n\t"
+        "madc.lo.cc.u32 t382, t310, %97, t382;\n\t"
+        "madc.lo.cc.u32 t383, t310, %98, t383;\n\t"
+        "madc.lo.cc.u32 t384, t310, %99, t384;\n\t"
+        "madc.lo.cc.u32 t385, t310, %100, t385;\n\t"
+        "madc.lo.cc.u32 t386, t310, %101, t386;\n\t"
+        "madc.lo.cc.u32 t387, t310, %102, t387;\n\t"
+        "madc.lo.cc.u32 t388, t310, %103, t388;\n\t"
+        "madc.lo.cc.u32 t389, t310, %104, t389;\n\t"
+        "madc.lo.cc.u32 t390, t310, %105, t390;\n\t"
+        "madc.lo.cc.u32 t391, t310, %106, t391;\n\t"
+        "madc.lo.cc.u32 t392, t310, %107, t392;\n\t"
+        "madc.lo.u32 t393, t310, t417, t393;\n\t"
+        "mad.hi.cc.u32 t376, t310, %90, t376;\n\t"
+        "madc.hi.cc.u32 t377, t310, %91, t377;\n\t"
+        "madc.hi.cc.u32 t378, t310, %92, t378;\n\t"
+        "madc.hi.cc.u32 t379, t310, %93, t379;\n\t"
+        "madc.hi.cc.u32 t380, t310, %94, t380;\n\t"
+        "madc.hi.cc.u32 t381, t310, %95, t381;\n\t"
+        "madc.hi.cc.u32 t382, t310, %96, t382;\n\t"
+        "madc.hi.cc.u32 t383, t310, %97, t383;\n\t"
+        "madc.hi.cc.u32 t384, t310, %98, t384;\n\t"
+        "madc.hi.cc.u32 t385, t310, %99, t385;\n\t"
+        "madc.hi.cc.u32 t386, t310, %100, t386;\n\t"
+        "madc.hi.cc.u32 t387, t310, %101, t387;\n\t"
+        "madc.hi.cc.u32 t388, t310, %102, t388;\n\t"
+        "madc.hi.cc.u32 t389, t310, %103, t389;\n\t"
+        "madc.hi.cc.u32 t390, t310, %104, t390;\n\t"
+        "madc.hi.cc.u32 t391, t310, %105, t391;\n\t"
+        "madc.hi.cc.u32 t392, t310, %106, t392;\n\t"
+        "madc.hi.u32 t393, t310, %107, t393;\n\t"
+        "shr.b32 t418, t310, 31;\n\t"
+        "sub.u32 t419, 0, t418;\n\t"
+        "and.b32 t420, %90, t419;\n\t"
+        "and.b32 t421, %91, t419;\n\t"
+        "and.b32 t422, %92, t419;\n\t"
+        "and.b32 t423, %93, t419;\n\t"
+        "and.b32 t424, %94, t419;\n\t"
+        "and.b32 t425, %95, t419;\n\t"
+        "and.b32 t426, %96, t419;\n\t"
+        "and.b32 t427, %97, t419;\n\t"
+        "and.b32 t428, %98, t419;\n\t"
+        "and.b32 t429, %99, t419;\n\t"
+        "and.b32 t430, %100, t419;\n\t"
+        "and.b32 t431, %101, t419;\n\t"
+        "and.b32 t432, %102, t419;\n\t"
+        "and.b32 t433, %103, t419;\n\t"
+        "and.b32 t434, %104, t419;\n\t"
+        "and.b32 t435, %105, t419;\n\t"
+        "and.b32 t436, %106, t419;\n\t"
+        "and.b32 t437, %107, t419;\n\t"
+        "sub.cc.u32 t376, t376, t420;\n\t"
         "subc.cc.u32 t377, t377, t421;\n\t"
         "subc.cc.u32 t378, t378, t422;\n\t"
         "subc.cc.u32 t379, t379, t423;\n\t"
@@ -49533,827 +49160,663 @@ struct modinv_round {
         "subc.cc.u32 t382, t382, t426;\n\t"
         "subc.cc.u32 t383, t383, t427;\n\t"
         "subc.cc.u32 t384, t384, t428;\n\t"
-        "subc.u32 t385, t385, t429;\n\t"
-        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
-        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
-        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
-        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
-        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
-        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
-        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
-        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
-        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
-        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
-        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
-        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
-        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
-        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
-        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
-        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
-        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
-        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
-        "shr.b32 t449, %89, 31;\n\t"
-        "sub.u32 t450, 0, t449;\n\t"
-        "mul.lo.u32 t430, t5, %72;\n\t"
-        "mul.lo.u32 t431, t5, %73;\n\t"
-        "mul.lo.u32 t432, t5, %74;\n\t"
-        "mul.lo.u32 t433, t5, %75;\n\t"
-        "mul.lo.u32 t434, t5, %76;\n\t"
-        "mul.lo.u32 t435, t5, %77;\n\t"
-        "mul.lo.u32 t436, t5, %78;\n\t"
-        "mul.lo.u32 t437, t5, %79;\n\t"
-        "mul.lo.u32 t438, t5, %80;\n\t"
-        "mul.lo.u32 t439, t5, %81;\n\t"
-        "mul.lo.u32 t440, t5, %82;\n\t"
-        "mul.lo.u32 t441, t5, %83;\n\t"
-        "mul.lo.u32 t442, t5, %84;\n\t"
-        "mul.lo.u32 t443, t5, %85;\n\t"
-        "mul.lo.u32 t444, t5, %86;\n\t"
-        "mul.lo.u32 t445, t5, %87;\n\t"
-        "mul.lo.u32 t446, t5, %88;\n\t"
-        "mul.lo.u32 t447, t5, %89;\n\t"
-        "mul.lo.u32 t448, t5, t450;\n\t"
-        "mad.hi.cc.u32 t431, t5, %72, t431;\n\t"
-        "madc.hi.cc.u32 t432, t5, %73, t432;\n\t"
-        "madc.hi.cc.u32 t433, t5, %74, t433;\n\t"
-        "madc.hi.cc.u32 t434, t5, %75, t434;\n\t"
-        "madc.hi.cc.u32 t435, t5, %76, t435;\n\t"
-        "madc.hi.cc.u32 t436, t5, %77, t436;\n\t"
-        "madc.hi.cc.u32 t437, t5, %78, t437;\n\t"
-        "madc.hi.cc.u32 t438, t5, %79, t438;\n\t"
-        "madc.hi.cc.u32 t439, t5, %80, t439;\n\t"
-        "madc.hi.cc.u32 t440, t5, %81, t440;\n\t"
-        "madc.hi.cc.u32 t441, t5, %82, t441;\n\t"
-        "madc.hi.cc.u32 t442, t5, %83, t442;\n\t"
-        "madc.hi.cc.u32 t443, t5, %84, t443;\n\t"
-        "madc.hi.cc.u32 t444, t5, %85, t444;\n\t"
-        "madc.hi.cc.u32 t445, t5, %86, t445;\n\t"
-        "madc.hi.cc.u32 t446, t5, %87, t446;\n\t"
-        "madc.hi.cc.u32 t447, t5, %88, t447;\n\t"
-        "madc.hi.u32 t448, t5, %89, t448;\n\t"
-        "shr.b32 t451, t5, 31;\n\t"
-        "sub.u32 t452, 0, t451;\n\t"
-        "and.b32 t453, %72, t452;\n\t"
-        "and.b32 t454, %73, t452;\n\t"
-        "and.b32 t455, %74, t452;\n\t"
-        "and.b32 t456, %75, t452;\n\t"
-        "and.b32 t457, %76, t452;\n\t"
-        "and.b32 t458, %77, t452;\n\t"
-        "and.b32 t459, %78, t452;\n\t"
-        "and.b32 t460, %79, t452;\n\t"
-        "and.b32 t461, %80, t452;\n\t"
-        "and.b32 t462, %81, t452;\n\t"
-        "and.b32 t463, %82, t452;\n\t"
-        "and.b32 t464, %83, t452;\n\t"
-        "and.b32 t465, %84, t452;\n\t"
-        "and.b32 t466, %85, t452;\n\t"
-        "and.b32 t467, %86, t452;\n\t"
-        "and.b32 t468, %87, t452;\n\t"
-        "and.b32 t469, %88, t452;\n\t"
-        "and.b32 t470, %89, t452;\n\t"
-        "sub.cc.u32 t431, t431, t453;\n\t"
-        "subc.cc.u32 t432, t432, t454;\n\t"
-        "subc.cc.u32 t433, t433, t455;\n\t"
-        "subc.cc.u32 t434, t434, t456;\n\t"
-        "subc.cc.u32 t435, t435, t457;\n\t"
-        "subc.cc.u32 t436, t436, t458;\n\t"
-        "subc.cc.u32 t437, t437, t459;\n\t"
-        "subc.cc.u32 t438, t438, t460;\n\t"
-        "subc.cc.u32 t439, t439, t461;\n\t"
-        "subc.cc.u32 t440, t440, t462;\n\t"
-        "subc.cc.u32 t441, t441, t463;\n\t"
-        "subc.cc.u32 t442, t442, t464;\n\t"
-        "subc.cc.u32 t443, t443, t465;\n\t"
-        "subc.cc.u32 t444, t444, t466;\n\t"
-        "subc.cc.u32 t445, t445, t467;\n\t"
-        "subc.cc.u32 t446, t446, t468;\n\t"
-        "subc.cc.u32 t447, t447, t469;\n\t"
-        "subc.u32 t448, t448, t470;\n\t"
-        "shr.b32 t471, %107, 31;\n\t"
-        "sub.u32 t472, 0, t471;\n\t"
-        "mad.lo.cc.u32 t430, t6, %90, t430;\n\t"
-        "madc.lo.cc.u32 t431, t6, %91, t431;\n\t"
-        "madc.lo.cc.u32 t432, t6, %92, t432;\n\t"
-        "madc.lo.cc.u32 t433, t6, %93, t433;\n\t"
-        "madc.lo.cc.u32 t434, t6, %94, t434;\n\t"
-        "madc.lo.cc.u32 t435, t6, %95, t435;\n\t"
-        "madc.lo.cc.u32 t436, t6, %96, t436;\n\t"
-        "madc.lo.cc.u32 t437, t6, %97, t437;\n\t"
-        "madc.lo.cc.u32 t438, t6, %98, t438;\n\t"
-        "madc.lo.cc.u32 t439, t6, %99, t439;\n\t"
-        "madc.lo.cc.u32 t440, t6, %100, t440;\n\t"
-        "madc.lo.cc.u32 t441, t6, %101, t441;\n\t"
-        "madc.lo.cc.u32 t442, t6, %102, t442;\n\t"
-        "madc.lo.cc.u32 t443, t6, %103, t443;\n\t"
-        "madc.lo.cc.u32 t444, t6, %104, t444;\n\t"
-        "madc.lo.cc.u32 t445, t6, %105, t445;\n\t"
-        "madc.lo.cc.u32 t446, t6, %106, t446;\n\t"
-        "madc.lo.cc.u32 t447, t6, %107, t447;\n\t"
-        "madc.lo.u32 t448, t6, t472, t448;\n\t"
-        "mad.hi.cc.u32 t431, t6, %90, t431;\n\t"
-        "madc.hi.cc.u32 t432, t6, %91, t432;\n\t"
-        "madc.hi.cc.u32 t433, t6, %92, t433;\n\t"
-        "madc.hi.cc.u32 t434, t6, %93, t434;\n\t"
-        "madc.hi.cc.u32 t435, t6, %94, t435;\n\t"
-        "madc.hi.cc.u32 t436, t6, %95, t436;\n\t"
-        "madc.hi.cc.u32 t437, t6, %96, t437;\n\t"
-        "madc.hi.cc.u32 t438, t6, %97, t438;\n\t"
-        "madc.hi.cc.u32 t439, t6, %98, t439;\n\t"
-        "madc.hi.cc.u32 t440, t6, %99, t440;\n\t"
-        "madc.hi.cc.u32 t441, t6, %100, t441;\n\t"
-        "madc.hi.cc.u32 t442, t6, %101, t442;\n\t"
-        "madc.hi.cc.u32 t443, t6, %102, t443;\n\t"
-        "madc.hi.cc.u32 t444, t6, %103, t444;\n\t"
-        "madc.hi.cc.u32 t445, t6, %104, t445;\n\t"
-        "madc.hi.cc.u32 t446, t6, %105, t446;\n\t"
-        "madc.hi.cc.u32 t447, t6, %106, t447;\n\t"
-        "madc.hi.u32 t448, t6, %107, t448;\n\t"
-        "shr.b32 t473, t6, 31;\n\t"
-        "sub.u32 t474, 0, t473;\n\t"
-        "and.b32 t475, %90, t474;\n\t"
-        "and.b32 t476, %91, t474;\n\t"
-        "and.b32 t477, %92, t474;\n\t"
-        "and.b32 t478, %93, t474;\n\t"
-        "and.b32 t479, %94, t474;\n\t"
-        "and.b32 t480, %95, t474;\n\t"
-        "and.b32 t481, %96, t474;\n\t"
-        "and.b32 t482, %97, t474;\n\t"
-        "and.b32 t483, %98, t474;\n\t"
-        "and.b32 t484, %99, t474;\n\t"
-        "and.b32 t485, %100, t474;\n\t"
-        "and.b32 t486, %101, t474;\n\t"
-        "and.b32 t487, %102, t474;\n\t"
-        "and.b32 t488, %103, t474;\n\t"
-        "and.b32 t489, %104, t474;\n\t"
-        "and.b32 t490, %105, t474;\n\t"
-        "and.b32 t491, %106, t474;\n\t"
-        "and.b32 t492, %107, t474;\n\t"
-        "sub.cc.u32 t431, t431, t475;\n\t"
-        "subc.cc.u32 t432, t432, t476;\n\t"
-        "subc.cc.u32 t433, t433, t477;\n\t"
-        "subc.cc.u32 t434, t434, t478;\n\t"
-        "subc.cc.u32 t435, t435, t479;\n\t"
-        "subc.cc.u32 t436, t436, t480;\n\t"
-        "subc.cc.u32 t437, t437, t481;\n\t"
-        "subc.cc.u32 t438, t438, t482;\n\t"
-        "subc.cc.u32 t439, t439, t483;\n\t"
-        "subc.cc.u32 t440, t440, t484;\n\t"
-        "subc.cc.u32 t441, t441, t485;\n\t"
-        "subc.cc.u32 t442, t442, t486;\n\t"
-        "subc.cc.u32 t443, t443, t487;\n\t"
-        "subc.cc.u32 t444, t444, t488;\n\t"
-        "subc.cc.u32 t445, t445, t489;\n\t"
-        "subc.cc.u32 t446, t446, t490;\n\t"
-        "subc.cc.u32 t447, t447, t491;\n\t"
-        "subc.u32 t448, t448, t492;\n\t"
-        "shf.r.clamp.b32 %19, t430, t431, 30;\n\t"
-        "shf.r.clamp.b32 %20, t431, t432, 30;\n\t"
-        "shf.r.clamp.b32 %21, t432, t433, 30;\n\t"
-        "shf.r.clamp.b32 %22, t433, t434, 30;\n\t"
-        "shf.r.clamp.b32 %23, t434, t435, 30;\n\t"
-        "shf.r.clamp.b32 %24, t435, t436, 30;\n\t"
-        "shf.r.clamp.b32 %25, t436, t437, 30;\n\t"
-        "shf.r.clamp.b32 %26, t437, t438, 30;\n\t"
-        "shf.r.clamp.b32 %27, t438, t439, 30;\n\t"
-        "shf.r.clamp.b32 %28, t439, t440, 30;\n\t"
-        "shf.r.clamp.b32 %29, t440, t441, 30;\n\t"
-        "shf.r.clamp.b32 %30, t441, t442, 30;\n\t"
-        "shf.r.clamp.b32 %31, t442, t443, 30;\n\t"
-        "shf.r.clamp.b32 %32, t443, t444, 30;\n\t"
-        "shf.r.clamp.b32 %33, t444, t445, 30;\n\t"
-        "shf.r.clamp.b32 %34, t445, t446, 30;\n\t"
-        "shf.r.clamp.b32 %35, t446, t447, 30;\n\t"
-        "shf.r.clamp.b32 %36, t447, t448, 30;\n\t"
-        "mul.lo.u32 t493, t3, %108;\n\t"
-        "mul.lo.u32 t494, t3, %109;\n\t"
-        "mul.lo.u32 t495, t3, %110;\n\t"
-        "mul.lo.u32 t496, t3, %111;\n\t"
-        "mul.lo.u32 t497, t3, %112;\n\t"
-        "mul.lo.u32 t498, t3, %113;\n\t"
-        "mul.lo.u32 t499, t3, %114;\n\t"
-        "mul.lo.u32 t500, t3, %115;\n\t"
-        "mul.lo.u32 t501, t3, %116;\n\t"
-        "mul.lo.u32 t502, t3, %117;\n\t"
-        "mul.lo.u32 t503, t3, %118;\n\t"
-        "mul.lo.u32 t504, t3, %119;\n\t"
-        "mul.lo.u32 t505, t3, %120;\n\t"
-        "mul.lo.u32 t506, t3, %121;\n\t"
-        "mul.lo.u32 t507, t3, %122;\n\t"
-        "mul.lo.u32 t508, t3, %123;\n\t"
-        "mul.lo.u32 t509, t3, %124;\n\t"
-        "mul.lo.u32 t510, t3, 0;\n\t"
-        "mul.lo.u32 t511, t3, 0;\n\t"
-        "mad.hi.cc.u32 t494, t3, %108, t494;\n\t"
-        "madc.hi.cc.u32 t495, t3, %109, t495;\n\t"
-        "madc.hi.cc.u32 t496, t3, %110, t496;\n\t"
-        "madc.hi.cc.u32 t497, t3, %111, t497;\n\t"
-        "madc.hi.cc.u32 t498, t3, %112, t498;\n\t"
-        "madc.hi.cc.u32 t499, t3, %113, t499;\n\t"
-        "madc.hi.cc.u32 t500, t3, %114, t500;\n\t"
-        "madc.hi.cc.u32 t501, t3, %115, t501;\n\t"
-        "madc.hi.cc.u32 t502, t3, %116, t502;\n\t"
-        "madc.hi.cc.u32 t503, t3, %117, t503;\n\t"
-        "madc.hi.cc.u32 t504, t3, %118, t504;\n\t"
-        "madc.hi.cc.u32 t505, t3, %119, t505;\n\t"
-        "madc.hi.cc.u32 t506, t3, %120, t506;\n\t"
-        "madc.hi.cc.u32 t507, t3, %121, t507;\n\t"
-        "madc.hi.cc.u32 t508, t3, %122, t508;\n\t"
-        "madc.hi.cc.u32 t509, t3, %123, t509;\n\t"
-        "madc.hi.cc.u32 t510, t3, %124, t510;\n\t"
-        "madc.hi.u32 t511, t3, 0, t511;\n\t"
-        "shr.b32 t512, t3, 31;\n\t"
-        "sub.u32 t513, 0, t512;\n\t"
-        "and.b32 t514, %108, t513;\n\t"
-        "and.b32 t515, %109, t513;\n\t"
-        "and.b32 t516, %110, t513;\n\t"
-        "and.b32 t517, %111, t513;\n\t"
-        "and.b32 t518, %112, t513;\n\t"
-        "and.b32 t519, %113, t513;\n\t"
-        "and.b32 t520, %114, t513;\n\t"
-        "and.b32 t521, %115, t513;\n\t"
-        "and.b32 t522, %116, t513;\n\t"
-        "and.b32 t523, %117, t513;\n\t"
-        "and.b32 t524, %118, t513;\n\t"
-        "and.b32 t525, %119, t513;\n\t"
-        "and.b32 t526, %120, t513;\n\t"
-        "and.b32 t527, %121, t513;\n\t"
-        "and.b32 t528, %122, t513;\n\t"
-        "and.b32 t529, %123, t513;\n\t"
-        "and.b32 t530, %124, t513;\n\t"
-        "and.b32 t531, 0, t513;\n\t"
-        "sub.cc.u32 t494, t494, t514;\n\t"
-        "subc.cc.u32 t495, t495, t515;\n\t"
-        "subc.cc.u32 t496, t496, t516;\n\t"
-        "subc.cc.u32 t497, t497, t517;\n\t"
-        "subc.cc.u32 t498, t498, t518;\n\t"
-        "subc.cc.u32 t499, t499, t519;\n\t"
-        "subc.cc.u32 t500, t500, t520;\n\t"
-        "subc.cc.u32 t501, t501, t521;\n\t"
-        "subc.cc.u32 t502, t502, t522;\n\t"
-        "subc.cc.u32 t503, t503, t523;\n\t"
-        "subc.cc.u32 t504, t504, t524;\n\t"
-        "subc.cc.u32 t505, t505, t525;\n\t"
-        "subc.cc.u32 t506, t506, t526;\n\t"
-        "subc.cc.u32 t507, t507, t527;\n\t"
-        "subc.cc.u32 t508, t508, t528;\n\t"
-        "subc.cc.u32 t509, t509, t529;\n\t"
-        "subc.cc.u32 t510, t510, t530;\n\t"
-        "subc.u32 t511, t511, t531;\n\t"
-        "mad.lo.cc.u32 t493, t4, %125, t493;\n\t"
-        "madc.lo.cc.u32 t494, t4, %126, t494;\n\t"
-        "madc.lo.cc.u32 t495, t4, %127, t495;\n\t"
-        "madc.lo.cc.u32 t496, t4, %128, t496;\n\t"
-        "madc.lo.cc.u32 t497, t4, %129, t497;\n\t"
-        "madc.lo.cc.u32 t498, t4, %130, t498;\n\t"
-        "madc.lo.cc.u32 t499, t4, %131, t499;\n\t"
-        "madc.lo.cc.u32 t500, t4, %132, t500;\n\t"
-        "madc.lo.cc.u32 t501, t4, %133, t501;\n\t"
-        "madc.lo.cc.u32 t502, t4, %134, t502;\n\t"
-        "madc.lo.cc.u32 t503, t4, %135, t503;\n\t"
-        "madc.lo.cc.u32 t504, t4, %136, t504;\n\t"
-        "madc.lo.cc.u32 t505, t4, %137, t505;\n\t"
-        "madc.lo.cc.u32 t506, t4, %138, t506;\n\t"
-        "madc.lo.cc.u32 t507, t4, %139, t507;\n\t"
-        "madc.lo.cc.u32 t508, t4, %140, t508;\n\t"
-        "madc.lo.cc.u32 t509, t4, %141, t509;\n\t"
-        "madc.lo.cc.u32 t510, t4, 0, t510;\n\t"
-        "madc.lo.u32 t511, t4, 0, t511;\n\t"
-        "mad.hi.cc.u32 t494, t4, %125, t494;\n\t"
-        "madc.hi.cc.u32 t495, t4, %126, t495;\n\t"
-        "madc.hi.cc.u32 t496, t4, %127, t496;\n\t"
-        "madc.hi.cc.u32 t497, t4, %128, t497;\n\t"
-        "madc.hi.cc.u32 t498, t4, %129, t498;\n\t"
-        "madc.hi.cc.u32 t499, t4, %130, t499;\n\t"
-        "madc.hi.cc.u32 t500, t4, %131, t500;\n\t"
-        "madc.hi.cc.u32 t501, t4, %132, t501;\n\t"
-        "madc.hi.cc.u32 t502, t4, %133, t502;\n\t"
-        "madc.hi.cc.u32 t503, t4, %134, t503;\n\t"
-        "madc.hi.cc.u32 t504, t4, %135, t504;\n\t"
-        "madc.hi.cc.u32 t505, t4, %136, t505;\n\t"
-        "madc.hi.cc.u32 t506, t4, %137, t506;\n\t"
-        "madc.hi.cc.u32 t507, t4, %138, t507;\n\t"
-        "madc.hi.cc.u32 t508, t4, %139, t508;\n\t"
-        "madc.hi.cc.u32 t509, t4, %140, t509;\n\t"
-        "madc.hi.cc.u32 t510, t4, %141, t510;\n\t"
-        "madc.hi.u32 t511, t4, 0, t511;\n\t"
-        "shr.b32 t532, t4, 31;\n\t"
-        "sub.u32 t533, 0, t532;\n\t"
-        "and.b32 t534, %125, t533;\n\t"
-        "and.b32 t535, %126, t533;\n\t"
-        "and.b32 t536, %127, t533;\n\t"
-        "and.b32 t537, %128, t533;\n\t"
-        "and.b32 t538, %129, t533;\n\t"
-        "and.b32 t539, %130, t533;\n\t"
-        "and.b32 t540, %131, t533;\n\t"
-        "and.b32 t541, %132, t533;\n\t"
-        "and.b32 t542, %133, t533;\n\t"
-        "and.b32 t543, %134, t533;\n\t"
-        "and.b32 t544, %135, t533;\n\t"
-        "and.b32 t545, %136, t533;\n\t"
-        "and.b32 t546, %137, t533;\n\t"
-        "and.b32 t547, %138, t533;\n\t"
-        "and.b32 t548, %139, t533;\n\t"
-        "and.b32 t549, %140, t533;\n\t"
-        "and.b32 t550, %141, t533;\n\t"
-        "and.b32 t551, 0, t533;\n\t"
-        "sub.cc.u32 t494, t494, t534;\n\t"
-        "subc.cc.u32 t495, t495, t535;\n\t"
-        "subc.cc.u32 t496, t496, t536;\n\t"
-        "subc.cc.u32 t497, t497, t537;\n\t"
-        "subc.cc.u32 t498, t498, t538;\n\t"
-        "subc.cc.u32 t499, t499, t539;\n\t"
-        "subc.cc.u32 t500, t500, t540;\n\t"
-        "subc.cc.u32 t501, t501, t541;\n\t"
-        "subc.cc.u32 t502, t502, t542;\n\t"
-        "subc.cc.u32 t503, t503, t543;\n\t"
-        "subc.cc.u32 t504, t504, t544;\n\t"
-        "subc.cc.u32 t505, t505, t545;\n\t"
-        "subc.cc.u32 t506, t506, t546;\n\t"
-        "subc.cc.u32 t507, t507, t547;\n\t"
-        "subc.cc.u32 t508, t508, t548;\n\t"
-        "subc.cc.u32 t509, t509, t549;\n\t"
-        "subc.cc.u32 t510, t510, t550;\n\t"
-        "subc.u32 t511, t511, t551;\n\t"
-        "mul.lo.u32 t552, t493, %159;\n\t"
-        "and.b32 t552, t552, 1073741823;\n\t"
-        "mad.lo.cc.u32 t493, t552, %142, t493;\n\t"
-        "madc.lo.cc.u32 t494, t552, %143, t494;\n\t"
-        "madc.lo.cc.u32 t495, t552, %144, t495;\n\t"
-        "madc.lo.cc.u32 t496, t552, %145, t496;\n\t"
-        "madc.lo.cc.u32 t497, t552, %146, t497;\n\t"
-        "madc.lo.cc.u32 t498, t552, %147, t498;\n\t"
-        "madc.lo.cc.u32 t499, t552, %148, t499;\n\t"
-        "madc.lo.cc.u32 t500, t552, %149, t500;\n\t"
-        "madc.lo.cc.u32 t501, t552, %150, t501;\n\t"
-        "madc.lo.cc.u32 t502, t552, %151, t502;\n\t"
-        "madc.lo.cc.u32 t503, t552, %152, t503;\n\t"
-        "madc.lo.cc.u32 t504, t552, %153, t504;\n\t"
-        "madc.lo.cc.u32 t505, t552, %154, t505;\n\t"
-        "madc.lo.cc.u32 t506, t552, %155, t506;\n\t"
-        "madc.lo.cc.u32 t507, t552, %156, t507;\n\t"
-        "madc.lo.cc.u32 t508, t552, %157, t508;\n\t"
-        "madc.lo.cc.u32 t509, t552, %158, t509;\n\t"
-        "addc.cc.u32 t510, t510, 0;\n\t"
-        "addc.u32 t511, t511, 0;\n\t"
-        "mad.hi.cc.u32 t494, t552, %142, t494;\n\t"
-        "madc.hi.cc.u32 t495, t552, %143, t495;\n\t"
-        "madc.hi.cc.u32 t496, t552, %144, t496;\n\t"
-        "madc.hi.cc.u32 t497, t552, %145, t497;\n\t"
-        "madc.hi.cc.u32 t498, t552, %146, t498;\n\t"
-        "madc.hi.cc.u32 t499, t552, %147, t499;\n\t"
-        "madc.hi.cc.u32 t500, t552, %148, t500;\n\t"
-        "madc.hi.cc.u32 t501, t552, %149, t501;\n\t"
-        "madc.hi.cc.u32 t502, t552, %150, t502;\n\t"
-        "madc.hi.cc.u32 t503, t552, %151, t503;\n\t"
-        "madc.hi.cc.u32 t504, t552, %152, t504;\n\t"
-        "madc.hi.cc.u32 t505, t552, %153, t505;\n\t"
-        "madc.hi.cc.u32 t506, t552, %154, t506;\n\t"
-        "madc.hi.cc.u32 t507, t552, %155, t507;\n\t"
-        "madc.hi.cc.u32 t508, t552, %156, t508;\n\t"
-        "madc.hi.cc.u32 t509, t552, %157, t509;\n\t"
-        "madc.hi.cc.u32 t510, t552, %158, t510;\n\t"
-        "addc.u32 t511, t511, 0;\n\t"
-        "shf.r.clamp.b32 t553, t493, t494, 30;\n\t"
-        "shf.r.clamp.b32 t554, t494, t495, 30;\n\t"
-        "shf.r.clamp.b32 t555, t495, t496, 30;\n\t"
-        "shf.r.clamp.b32 t556, t496, t497, 30;\n\t"
-        "shf.r.clamp.b32 t557, t497, t498, 30;\n\t"
-        "shf.r.clamp.b32 t558, t498, t499, 30;\n\t"
-        "shf.r.clamp.b32 t559, t499, t500, 30;\n\t"
-        "shf.r.clamp.b32 t560, t500, t501, 30;\n\t"
-        "shf.r.clamp.b32 t561, t501, t502, 30;\n\t"
-        "shf.r.clamp.b32 t562, t502, t503, 30;\n\t"
-        "shf.r.clamp.b32 t563, t503, t504, 30;\n\t"
-        "shf.r.clamp.b32 t564, t504, t505, 30;\n\t"
-        "shf.r.clamp.b32 t565, t505, t506, 30;\n\t"
-        "shf.r.clamp.b32 t566, t506, t507, 30;\n\t"
-        "shf.r.clamp.b32 t567, t507, t508, 30;\n\t"
-        "shf.r.clamp.b32 t568, t508, t509, 30;\n\t"
-        "shf.r.clamp.b32 t569, t509, t510, 30;\n\t"
-        "shf.r.clamp.b32 t570, t510, t511, 30;\n\t"
+        "subc.cc.u32 t385, t385, t429;\n\t"
+        "subc.cc.u32 t386, t386, t430;\n\t"
+        "subc.cc.u32 t387, t387, t431;\n\t"
+        "subc.cc.u32 t388, t388, t432;\n\t"
+        "subc.cc.u32 t389, t389, t433;\n\t"
+        "subc.cc.u32 t390, t390, t434;\n\t"
+        "subc.cc.u32 t391, t391, t435;\n\t"
+        "subc.cc.u32 t392, t392, t436;\n\t"
+        "subc.u32 t393, t393, t437;\n\t"
+        "shf.r.clamp.b32 %19, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %20, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %21, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %22, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %23, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %24, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %25, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %26, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %27, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %28, t384, t385, 30;\n\t"
+        "shf.r.clamp.b32 %29, t385, t386, 30;\n\t"
+        "shf.r.clamp.b32 %30, t386, t387, 30;\n\t"
+        "shf.r.clamp.b32 %31, t387, t388, 30;\n\t"
+        "shf.r.clamp.b32 %32, t388, t389, 30;\n\t"
+        "shf.r.clamp.b32 %33, t389, t390, 30;\n\t"
+        "shf.r.clamp.b32 %34, t390, t391, 30;\n\t"
+        "shf.r.clamp.b32 %35, t391, t392, 30;\n\t"
+        "shf.r.clamp.b32 %36, t392, t393, 30;\n\t"
+        "mul.lo.u32 t438, t307, %108;\n\t"
+        "mul.lo.u32 t439, t307, %109;\n\t"
+        "mul.lo.u32 t440, t307, %110;\n\t"
+        "mul.lo.u32 t441, t307, %111;\n\t"
+        "mul.lo.u32 t442, t307, %112;\n\t"
+        "mul.lo.u32 t443, t307, %113;\n\t"
+        "mul.lo.u32 t444, t307, %114;\n\t"
+        "mul.lo.u32 t445, t307, %115;\n\t"
+        "mul.lo.u32 t446, t307, %116;\n\t"
+        "mul.lo.u32 t447, t307, %117;\n\t"
+        "mul.lo.u32 t448, t307, %118;\n\t"
+        "mul.lo.u32 t449, t307, %119;\n\t"
+        "mul.lo.u32 t450, t307, %120;\n\t"
+        "mul.lo.u32 t451, t307, %121;\n\t"
+        "mul.lo.u32 t452, t307, %122;\n\t"
+        "mul.lo.u32 t453, t307, %123;\n\t"
+        "mul.lo.u32 t454, t307, %124;\n\t"
+        "mul.lo.u32 t455, t307, 0;\n\t"
+        "mul.lo.u32 t456, t307, 0;\n\t"
+        "mad.hi.cc.u32 t439, t307, %108, t439;\n\t"
+        "madc.hi.cc.u32 t440, t307, %109, t440;\n\t"
+        "madc.hi.cc.u32 t441, t307, %110, t441;\n\t"
+        "madc.hi.cc.u32 t442, t307, %111, t442;\n\t"
+        "madc.hi.cc.u32 t443, t307, %112, t443;\n\t"
+        "madc.hi.cc.u32 t444, t307, %113, t444;\n\t"
+        "madc.hi.cc.u32 t445, t307, %114, t445;\n\t"
+        "madc.hi.cc.u32 t446, t307, %115, t446;\n\t"
+        "madc.hi.cc.u32 t447, t307, %116, t447;\n\t"
+        "madc.hi.cc.u32 t448, t307, %117, t448;\n\t"
+        "madc.hi.cc.u32 t449, t307, %118, t449;\n\t"
+        "madc.hi.cc.u32 t450, t307, %119, t450;\n\t"
+        "madc.hi.cc.u32 t451, t307, %120, t451;\n\t"
+        "madc.hi.cc.u32 t452, t307, %121, t452;\n\t"
+        "madc.hi.cc.u32 t453, t307, %122, t453;\n\t"
+        "madc.hi.cc.u32 t454, t307, %123, t454;\n\t"
+        "madc.hi.cc.u32 t455, t307, %124, t455;\n\t"
+        "madc.hi.u32 t456, t307, 0, t456;\n\t"
+        "shr.b32 t457, t307, 31;\n\t"
+        "sub.u32 t458, 0, t457;\n\t"
+        "and.b32 t459, %108, t458;\n\t"
+        "and.b32 t460, %109, t458;\n\t"
+        "and.b32 t461, %110, t458;\n\t"
+        "and.b32 t462, %111, t458;\n\t"
+        "and.b32 t463, %112, t458;\n\t"
+        "and.b32 t464, %113, t458;\n\t"
+        "and.b32 t465, %114, t458;\n\t"
+        "and.b32 t466, %115, t458;\n\t"
+        "and.b32 t467, %116, t458;\n\t"
+        "and.b32 t468, %117, t458;\n\t"
+        "and.b32 t469, %118, t458;\n\t"
+        "and.b32 t470, %119, t458;\n\t"
+        "and.b32 t471, %120, t458;\n\t"
+        "and.b32 t472, %121, t458;\n\t"
+        "and.b32 t473, %122, t458;\n\t"
+        "and.b32 t474, %123, t458;\n\t"
+        "and.b32 t475, %124, t458;\n\t"
+        "and.b32 t476, 0, t458;\n\t"
+        "sub.cc.u32 t439, t439, t459;\n\t"
+        "subc.cc.u32 t440, t440, t460;\n\t"
+        "subc.cc.u32 t441, t441, t461;\n\t"
+        "subc.cc.u32 t442, t442, t462;\n\t"
+        "subc.cc.u32 t443, t443, t463;\n\t"
+        "subc.cc.u32 t444, t444, t464;\n\t"
+        "subc.cc.u32 t445, t445, t465;\n\t"
+        "subc.cc.u32 t446, t446, t466;\n\t"
+        "subc.cc.u32 t447, t447, t467;\n\t"
+        "subc.cc.u32 t448, t448, t468;\n\t"
+        "subc.cc.u32 t449, t449, t469;\n\t"
+        "subc.cc.u32 t450, t450, t470;\n\t"
+        "subc.cc.u32 t451, t451, t471;\n\t"
+        "subc.cc.u32 t452, t452, t472;\n\t"
+        "subc.cc.u32 t453, t453, t473;\n\t"
+        "subc.cc.u32 t454, t454, t474;\n\t"
+        "subc.cc.u32 t455, t455, t475;\n\t"
+        "subc.u32 t456, t456, t476;\n\t"
+        "mad.lo.cc.u32 t438, t308, %125, t438;\n\t"
+        "madc.lo.cc.u32 t439, t308, %126, t439;\n\t"
+        "madc.lo.cc.u32 t440, t308, %127, t440;\n\t"
+        "madc.lo.cc.u32 t441, t308, %128, t441;\n\t"
+        "madc.lo.cc.u32 t442, t308, %129, t442;\n\t"
+        "madc.lo.cc.u32 t443, t308, %130, t443;\n\t"
+        "madc.lo.cc.u32 t444, t308, %131, t444;\n\t"
+        "madc.lo.cc.u32 t445, t308, %132, t445;\n\t"
+        "madc.lo.cc.u32 t446, t308, %133, t446;\n\t"
+        "madc.lo.cc.u32 t447, t308, %134, t447;\n\t"
+        "madc.lo.cc.u32 t448, t308, %135, t448;\n\t"
+        "madc.lo.cc.u32 t449, t308, %136, t449;\n\t"
+        "madc.lo.cc.u32 t450, t308, %137, t450;\n\t"
+        "madc.lo.cc.u32 t451, t308, %138, t451;\n\t"
+        "madc.lo.cc.u32 t452, t308, %139, t452;\n\t"
+        "madc.lo.cc.u32 t453, t308, %140, t453;\n\t"
+        "madc.lo.cc.u32 t454, t308, %141, t454;\n\t"
+        "madc.lo.cc.u32 t455, t308, 0, t455;\n\t"
+        "madc.lo.u32 t456, t308, 0, t456;\n\t"
+        "mad.hi.cc.u32 t439, t308, %125, t439;\n\t"
+        "madc.hi.cc.u32 t440, t308, %126, t440;\n\t"
+        "madc.hi.cc.u32 t441, t308, %127, t441;\n\t"
+        "madc.hi.cc.u32 t442, t308, %128, t442;\n\t"
+        "madc.hi.cc.u32 t443, t308, %129, t443;\n\t"
+        "madc.hi.cc.u32 t444, t308, %130, t444;\n\t"
+        "madc.hi.cc.u32 t445, t308, %131, t445;\n\t"
+        "madc.hi.cc.u32 t446, t308, %132, t446;\n\t"
+        "madc.hi.cc.u32 t447, t308, %133, t447;\n\t"
+        "madc.hi.cc.u32 t448, t308, %134, t448;\n\t"
+        "madc.hi.cc.u32 t449, t308, %135, t449;\n\t"
+        "madc.hi.cc.u32 t450, t308, %136, t450;\n\t"
+        "madc.hi.cc.u32 t451, t308, %137, t451;\n\t"
+        "madc.hi.cc.u32 t452, t308, %138, t452;\n\t"
+        "madc.hi.cc.u32 t453, t308, %139, t453;\n\t"
+        "madc.hi.cc.u32 t454, t308, %140, t454;\n\t"
+        "madc.hi.cc.u32 t455, t308, %141, t455;\n\t"
+        "madc.hi.u32 t456, t308, 0, t456;\n\t"
+        "shr.b32 t477, t308, 31;\n\t"
+        "sub.u32 t478, 0, t477;\n\t"
+        "and.b32 t479, %125, t478;\n\t"
+        "and.b32 t480, %126, t478;\n\t"
+        "and.b32 t481, %127, t478;\n\t"
+        "and.b32 t482, %128, t478;\n\t"
+        "and.b32 t483, %129, t478;\n\t"
+        "and.b32 t484, %130, t478;\n\t"
+        "and.b32 t485, %131, t478;\n\t"
+        "and.b32 t486, %132, t478;\n\t"
+        "and.b32 t487, %133, t478;\n\t"
+        "and.b32 t488, %134, t478;\n\t"
+        "and.b32 t489, %135, t478;\n\t"
+        "and.b32 t490, %136, t478;\n\t"
+        "and.b32 t491, %137, t478;\n\t"
+        "and.b32 t492, %138, t478;\n\t"
+        "and.b32 t493, %139, t478;\n\t"
+        "and.b32 t494, %140, t478;\n\t"
+        "and.b32 t495, %141, t478;\n\t"
+        "and.b32 t496, 0, t478;\n\t"
+        "sub.cc.u32 t439, t439, t479;\n\t"
+        "subc.cc.u32 t440, t440, t480;\n\t"
+        "subc.cc.u32 t441, t441, t481;\n\t"
+        "subc.cc.u32 t442, t442, t482;\n\t"
+        "subc.cc.u32 t443, t443, t483;\n\t"
+        "subc.cc.u32 t444, t444, t484;\n\t"
+        "subc.cc.u32 t445, t445, t485;\n\t"
+        "subc.cc.u32 t446, t446, t486;\n\t"
+        "subc.cc.u32 t447, t447, t487;\n\t"
+        "subc.cc.u32 t448, t448, t488;\n\t"
+        "subc.cc.u32 t449, t449, t489;\n\t"
+        "subc.cc.u32 t450, t450, t490;\n\t"
+        "subc.cc.u32 t451, t451, t491;\n\t"
+        "subc.cc.u32 t452, t452, t492;\n\t"
+        "subc.cc.u32 t453, t453, t493;\n\t"
+        "subc.cc.u32 t454, t454, t494;\n\t"
+        "subc.cc.u32 t455, t455, t495;\n\t"
+        "subc.u32 t456, t456, t496;\n\t"
+        "mul.lo.u32 t497, t438, %159;\n\t"
+        "and.b32 t497, t497, 1073741823;\n\t"
+        "mad.lo.cc.u32 t438, t497, %142, t438;\n\t"
+        "madc.lo.cc.u32 t439, t497, %143, t439;\n\t"
+        "madc.lo.cc.u32 t440, t497, %144, t440;\n\t"
+        "madc.lo.cc.u32 t441, t497, %145, t441;\n\t"
+        "madc.lo.cc.u32 t442, t497, %146, t442;\n\t"
+        "madc.lo.cc.u32 t443, t497, %147, t443;\n\t"
+        "madc.lo.cc.u32 t444, t497, %148, t444;\n\t"
+        "madc.lo.cc.u32 t445, t497, %149, t445;\n\t"
+        "madc.lo.cc.u32 t446, t497, %150, t446;\n\t"
+        "madc.lo.cc.u32 t447, t497, %151, t447;\n\t"
+        "madc.lo.cc.u32 t448, t497, %152, t448;\n\t"
+        "madc.lo.cc.u32 t449, t497, %153, t449;\n\t"
+        "madc.lo.cc.u32 t450, t497, %154, t450;\n\t"
+        "madc.lo.cc.u32 t451, t497, %155, t451;\n\t"
+        "madc.lo.cc.u32 t452, t497, %156, t452;\n\t"
+        "madc.lo.cc.u32 t453, t497, %157, t453;\n\t"
+        "madc.lo.cc.u32 t454, t497, %158, t454;\n\t"
+        "addc.cc.u32 t455, t455, 0;\n\t"
+        "addc.u32 t456, t456, 0;\n\t"
+        "mad.hi.cc.u32 t439, t497, %142, t439;\n\t"
+        "madc.hi.cc.u32 t440, t497, %143, t440;\n\t"
+        "madc.hi.cc.u32 t441, t497, %144, t441;\n\t"
+        "madc.hi.cc.u32 t442, t497, %145, t442;\n\t"
+        "madc.hi.cc.u32 t443, t497, %146, t443;\n\t"
+        "madc.hi.cc.u32 t444, t497, %147, t444;\n\t"
+        "madc.hi.cc.u32 t445, t497, %148, t445;\n\t"
+        "madc.hi.cc.u32 t446, t497, %149, t446;\n\t"
+        "madc.hi.cc.u32 t447, t497, %150, t447;\n\t"
+        "madc.hi.cc.u32 t448, t497, %151, t448;\n\t"
+        "madc.hi.cc.u32 t449, t497, %152, t449;\n\t"
+        "madc.hi.cc.u32 t450, t497, %153, t450;\n\t"
+        "madc.hi.cc.u32 t451, t497, %154, t451;\n\t"
+        "madc.hi.cc.u32 t452, t497, %155, t452;\n\t"
+        "madc.hi.cc.u32 t453, t497, %156, t453;\n\t"
+        "madc.hi.cc.u32 t454, t497, %157, t454;\n\t"
+        "madc.hi.cc.u32 t455, t497, %158, t455;\n\t"
+        "addc.u32 t456, t456, 0;\n\t"
+        "shf.r.clamp.b32 t498, t438, t439, 30;\n\t"
+        "shf.r.clamp.b32 t499, t439, t440, 30;\n\t"
+        "shf.r.clamp.b32 t500, t440, t441, 30;\n\t"
+        "shf.r.clamp.b32 t501, t441, t442, 30;\n\t"
+        "shf.r.clamp.b32 t502, t442, t443, 30;\n\t"
+        "shf.r.clamp.b32 t503, t443, t444, 30;\n\t"
+        "shf.r.clamp.b32 t504, t444, t445, 30;\n\t"
+        "shf.r.clamp.b32 t505, t445, t446, 30;\n\t"
+        "shf.r.clamp.b32 t506, t446, t447, 30;\n\t"
+        "shf.r.clamp.b32 t507, t447, t448, 30;\n\t"
+        "shf.r.clamp.b32 t508, t448, t449, 30;\n\t"
+        "shf.r.clamp.b32 t509, t449, t450, 30;\n\t"
+        "shf.r.clamp.b32 t510, t450, t451, 30;\n\t"
+        "shf.r.clamp.b32 t511, t451, t452, 30;\n\t"
+        "shf.r.clamp.b32 t512, t452, t453, 30;\n\t"
+        "shf.r.clamp.b32 t513, t453, t454, 30;\n\t"
+        "shf.r.clamp.b32 t514, t454, t455, 30;\n\t"
+        "shf.r.clamp.b32 t515, t455, t456, 30;\n\t"
+        "shr.b32 t516, t515, 31;\n\t"
+        "sub.u32 t517, 0, t516;\n\t"
+        "and.b32 t518, %142, t517;\n\t"
+        "and.b32 t519, %143, t517;\n\t"
+        "and.b32 t520, %144, t517;\n\t"
+        "and.b32 t521, %145, t517;\n\t"
+        "and.b32 t522, %146, t517;\n\t"
+        "and.b32 t523, %147, t517;\n\t"
+        "and.b32 t524, %148, t517;\n\t"
+        "and.b32 t525, %149, t517;\n\t"
+        "and.b32 t526, %150, t517;\n\t"
+        "and.b32 t527, %151, t517;\n\t"
+        "and.b32 t528, %152, t517;\n\t"
+        "and.b32 t529, %153, t517;\n\t"
+        "and.b32 t530, %154, t517;\n\t"
+        "and.b32 t531, %155, t517;\n\t"
+        "and.b32 t532, %156, t517;\n\t"
+        "and.b32 t533, %157, t517;\n\t"
+        "and.b32 t534, %158, t517;\n\t"
+        "add.cc.u32 t535, t498, t518;\n\t"
+        "addc.cc.u32 t536, t499, t519;\n\t"
+        "addc.cc.u32 t537, t500, t520;\n\t"
+        "addc.cc.u32 t538, t501, t521;\n\t"
+        "addc.cc.u32 t539, t502, t522;\n\t"
+        "addc.cc.u32 t540, t503, t523;\n\t"
+        "addc.cc.u32 t541, t504, t524;\n\t"
+        "addc.cc.u32 t542, t505, t525;\n\t"
+        "addc.cc.u32 t543, t506, t526;\n\t"
+        "addc.cc.u32 t544, t507, t527;\n\t"
+        "addc.cc.u32 t545, t508, t528;\n\t"
+        "addc.cc.u32 t546, t509, t529;\n\t"
+        "addc.cc.u32 t547, t510, t530;\n\t"
+        "addc.cc.u32 t548, t511, t531;\n\t"
+        "addc.cc.u32 t549, t512, t532;\n\t"
+        "addc.cc.u32 t550, t513, t533;\n\t"
+        "addc.cc.u32 t551, t514, t534;\n\t"
+        "addc.u32 t552, t515, t517;\n\t"
+        "sub.cc.u32 t553, t535, %142;\n\t"
+        "subc.cc.u32 t554, t536, %143;\n\t"
+        "subc.cc.u32 t555, t537, %144;\n\t"
+        "subc.cc.u32 t556, t538, %145;\n\t"
+        "subc.cc.u32 t557, t539, %146;\n\t"
+        "subc.cc.u32 t558, t540, %147;\n\t"
+        "subc.cc.u32 t559, t541, %148;\n\t"
+        "subc.cc.u32 t560, t542, %149;\n\t"
+        "subc.cc.u32 t561, t543, %150;\n\t"
+        "subc.cc.u32 t562, t544, %151;\n\t"
+        "subc.cc.u32 t563, t545, %152;\n\t"
+        "subc.cc.u32 t564, t546, %153;\n\t"
+        "subc.cc.u32 t565, t547, %154;\n\t"
+        "subc.cc.u32 t566, t548, %155;\n\t"
+        "subc.cc.u32 t567, t549, %156;\n\t"
+        "subc.cc.u32 t568, t550, %157;\n\t"
+        "subc.cc.u32 t569, t551, %158;\n\t"
+        "subc.u32 t570, t552, 0;\n\t"
         "shr.b32 t571, t570, 31;\n\t"
         "sub.u32 t572, 0, t571;\n\t"
-        "and.b32 t573, %142, t572;\n\t"
-        "and.b32 t574, %143, t572;\n\t"
-        "and.b32 t575, %144, t572;\n\t"
-        "and.b32 t576, %145, t572;\n\t"
-        "and.b32 t577, %146, t572;\n\t"
-        "and.b32 t578, %147, t572;\n\t"
-        "and.b32 t579, %148, t572;\n\t"
-        "and.b32 t580, %149, t572;\n\t"
-        "and.b32 t581, %150, t572;\n\t"
-        "and.b32 t582, %151, t572;\n\t"
-        "and.b32 t583, %152, t572;\n\t"
-        "and.b32 t584, %153, t572;\n\t"
-        "and.b32 t585, %154, t572;\n\t"
-        "and.b32 t586, %155, t572;\n\t"
-        "and.b32 t587, %156, t572;\n\t"
-        "and.b32 t588, %157, t572;\n\t"
-        "and.b32 t589, %158, t572;\n\t"
-        "add.cc.u32 t590, t553, t573;\n\t"
-        "addc.cc.u32 t591, t554, t574;\n\t"
-        "addc.cc.u32 t592, t555, t575;\n\t"
-        "addc.cc.u32 t593, t556, t576;\n\t"
-        "addc.cc.u32 t594, t557, t577;\n\t"
-        "addc.cc.u32 t595, t558, t578;\n\t"
-        "addc.cc.u32 t596, t559, t579;\n\t"
-        "addc.cc.u32 t597, t560, t580;\n\t"
-        "addc.cc.u32 t598, t561, t581;\n\t"
-        "addc.cc.u32 t599, t562, t582;\n\t"
-        "addc.cc.u32 t600, t563, t583;\n\t"
-        "addc.cc.u32 t601, t564, t584;\n\t"
-        "addc.cc.u32 t602, t565, t585;\n\t"
-        "addc.cc.u32 t603, t566, t586;\n\t"
-        "addc.cc.u32 t604, t567, t587;\n\t"
-        "addc.cc.u32 t605, t568, t588;\n\t"
-        "addc.cc.u32 t606, t569, t589;\n\t"
-        "addc.u32 t607, t570, t572;\n\t"
-        "sub.cc.u32 t608, t590, %142;\n\t"
-        "subc.cc.u32 t609, t591, %143;\n\t"
-        "subc.cc.u32 t610, t592, %144;\n\t"
-        "subc.cc.u32 t611, t593, %145;\n\t"
-        "subc.cc.u32 t612, t594, %146;\n\t"
-        "subc.cc.u32 t613, t595, %147;\n\t"
-        "subc.cc.u32 t614, t596, %148;\n\t"
-        "subc.cc.u32 t615, t597, %149;\n\t"
-        "subc.cc.u32 t616, t598, %150;\n\t"
-        "subc.cc.u32 t617, t599, %151;\n\t"
-        "subc.cc.u32 t618, t600, %152;\n\t"
-        "subc.cc.u32 t619, t601, %153;\n\t"
-        "subc.cc.u32 t620, t602, %154;\n\t"
-        "subc.cc.u32 t621, t603, %155;\n\t"
-        "subc.cc.u32 t622, t604, %156;\n\t"
-        "subc.cc.u32 t623, t605, %157;\n\t"
-        "subc.cc.u32 t624, t606, %158;\n\t"
-        "subc.u32 t625, t607, 0;\n\t"
-        "shr.b32 t626, t625, 31;\n\t"
-        "sub.u32 t627, 0, t626;\n\t"
-        "xor.b32 t628, t608, t590;\n\t"
-        "and.b32 t628, t628, t627;\n\t"
-        "xor.b32 %37, t608, t628;\n\t"
-        "xor.b32 t629, t609, t591;\n\t"
-        "and.b32 t629, t629, t627;\n\t"
-        "xor.b32 %38, t609, t629;\n\t"
-        "xor.b32 t630, t610, t592;\n\t"
-        "and.b32 t630, t630, t627;\n\t"
-        "xor.b32 %39, t610, t630;\n\t"
-        "xor.b32 t631, t611, t593;\n\t"
-        "and.b32 t631, t631, t627;\n\t"
-        "xor.b32 %40, t611, t631;\n\t"
-        "xor.b32 t632, t612, t594;\n\t"
-        "and.b32 t632, t632, t627;\n\t"
-        "xor.b32 %41, t612, t632;\n\t"
-        "xor.b32 t633, t613, t595;\n\t"
-        "and.b32 t633, t633, t627;\n\t"
-        "xor.b32 %42, t613, t633;\n\t"
-        "xor.b32 t634, t614, t596;\n\t"
-        "and.b32 t634, t634, t627;\n\t"
-        "xor.b32 %43, t614, t634;\n\t"
-        "xor.b32 t635, t615, t597;\n\t"
-        "and.b32 t635, t635, t627;\n\t"
-        "xor.b32 %44, t615, t635;\n\t"
-        "xor.b32 t636, t616, t598;\n\t"
-        "and.b32 t636, t636, t627;\n\t"
-        "xor.b32 %45, t616, t636;\n\t"
-        "xor.b32 t637, t617, t599;\n\t"
-        "and.b32 t637, t637, t627;\n\t"
-        "xor.b32 %46, t617, t637;\n\t"
-        "xor.b32 t638, t618, t600;\n\t"
-        "and.b32 t638, t638, t627;\n\t"
-        "xor.b32 %47, t618, t638;\n\t"
-        "xor.b32 t639, t619, t601;\n\t"
-        "and.b32 t639, t639, t627;\n\t"
-        "xor.b32 %48, t619, t639;\n\t"
-        "xor.b32 t640, t620, t602;\n\t"
-        "and.b32 t640, t640, t627;\n\t"
-        "xor.b32 %49, t620, t640;\n\t"
-        "xor.b32 t641, t621, t603;\n\t"
-        "and.b32 t641, t641, t627;\n\t"
-        "xor.b32 %50, t621, t641;\n\t"
-        "xor.b32 t642, t622, t604;\n\t"
-        "and.b32 t642, t642, t627;\n\t"
-        "xor.b32 %51, t622, t642;\n\t"
-        "xor.b32 t643, t623, t605;\n\t"
-        "and.b32 t643, t643, t627;\n\t"
-        "xor.b32 %52, t623, t643;\n\t"
-        "xor.b32 t644, t624, t606;\n\t"
-        "and.b32 t644, t644, t627;\n\t"
-        "xor.b32 %53, t624, t644;\n\t"
-        "mul.lo.u32 t645, t5, %108;\n\t"
-        "mul.lo.u32 t646, t5, %109;\n\t"
-        "mul.lo.u32 t647, t5, %110;\n\t"
-        "mul.lo.u32 t648, t5, %111;\n\t"
-        "mul.lo.u32 t649, t5, %112;\n\t"
-        "mul.lo.u32 t650, t5, %113;\n\t"
-        "mul.lo.u32 t651, t5, %114;\n\t"
-        "mul.lo.u32 t652, t5, %115;\n\t"
-        "mul.lo.u32 t653, t5, %116;\n\t"
-        "mul.lo.u32 t654, t5, %117;\n\t"
-        "mul.lo.u32 t655, t5, %118;\n\t"
-        "mul.lo.u32 t656, t5, %119;\n\t"
-        "mul.lo.u32 t657, t5, %120;\n\t"
-        "mul.lo.u32 t658, t5, %121;\n\t"
-        "mul.lo.u32 t659, t5, %122;\n\t"
-        "mul.lo.u32 t660, t5, %123;\n\t"
-        "mul.lo.u32 t661, t5, %124;\n\t"
-        "mul.lo.u32 t662, t5, 0;\n\t"
-        "mul.lo.u32 t663, t5, 0;\n\t"
-        "mad.hi.cc.u32 t646, t5, %108, t646;\n\t"
-        "madc.hi.cc.u32 t647, t5, %109, t647;\n\t"
-        "madc.hi.cc.u32 t648, t5, %110, t648;\n\t"
-        "madc.hi.cc.u32 t649, t5, %111, t649;\n\t"
-        "madc.hi.cc.u32 t650, t5, %112, t650;\n\t"
-        "madc.hi.cc.u32 t651, t5, %113, t651;\n\t"
-        "madc.hi.cc.u32 t652, t5, %114, t652;\n\t"
-        "madc.hi.cc.u32 t653, t5, %115, t653;\n\t"
-        "madc.hi.cc.u32 t654, t5, %116, t654;\n\t"
-        "madc.hi.cc.u32 t655, t5, %117, t655;\n\t"
-        "madc.hi.cc.u32 t656, t5, %118, t656;\n\t"
-        "madc.hi.cc.u32 t657, t5, %119, t657;\n\t"
-        "madc.hi.cc.u32 t658, t5, %120, t658;\n\t"
-        "madc.hi.cc.u32 t659, t5, %121, t659;\n\t"
-        "madc.hi.cc.u32 t660, t5, %122, t660;\n\t"
-        "madc.hi.cc.u32 t661, t5, %123, t661;\n\t"
-        "madc.hi.cc.u32 t662, t5, %124, t662;\n\t"
-        "madc.hi.u32 t663, t5, 0, t663;\n\t"
-        "shr.b32 t664, t5, 31;\n\t"
-        "sub.u32 t665, 0, t664;\n\t"
-        "and.b32 t666, %108, t665;\n\t"
-        "and.b32 t667, %109, t665;\n\t"
-        "and.b32 t668, %110, t665;\n\t"
-        "and.b32 t669, %111, t665;\n\t"
-        "and.b32 t670, %112, t665;\n\t"
-        "and.b32 t671, %113, t665;\n\t"
-        "and.b32 t672, %114, t665;\n\t"
-        "and.b32 t673, %115, t665;\n\t"
-        "and.b32 t674, %116, t665;\n\t"
-        "and.b32 t675, %117, t665;\n\t"
-        "and.b32 t676, %118, t665;\n\t"
-        "and.b32 t677, %119, t665;\n\t"
-        "and.b32 t678, %120, t665;\n\t"
-        "and.b32 t679, %121, t665;\n\t"
-        "and.b32 t680, %122, t665;\n\t"
-        "and.b32 t681, %123, t665;\n\t"
-        "and.b32 t682, %124, t665;\n\t"
-        "and.b32 t683, 0, t665;\n\t"
-        "sub.cc.u32 t646, t646, t666;\n\t"
-        "subc.cc.u32 t647, t647, t667;\n\t"
-        "subc.cc.u32 t648, t648, t668;\n\t"
-        "subc.cc.u32 t649, t649, t669;\n\t"
-        "subc.cc.u32 t650, t650, t670;\n\t"
-        "subc.cc.u32 t651, t651, t671;\n\t"
-        "subc.cc.u32 t652, t652, t672;\n\t"
-        "subc.cc.u32 t653, t653, t673;\n\t"
-        "subc.cc.u32 t654, t654, t674;\n\t"
-        "subc.cc.u32 t655, t655, t675;\n\t"
-        "subc.cc.u32 t656, t656, t676;\n\t"
-        "subc.cc.u32 t657, t657, t677;\n\t"
-        "subc.cc.u32 t658, t658, t678;\n\t"
-        "subc.cc.u32 t659, t659, t679;\n\t"
-        "subc.cc.u32 t660, t660, t680;\n\t"
-        "subc.cc.u32 t661, t661, t681;\n\t"
-        "subc.cc.u32 t662, t662, t682;\n\t"
-        "subc.u32 t663, t663, t683;\n\t"
-        "mad.lo.cc.u32 t645, t6, %125, t645;\n\t"
-        "madc.lo.cc.u32 t646, t6, %126, t646;\n\t"
-        "madc.lo.cc.u32 t647, t6, %127, t647;\n\t"
-        "madc.lo.cc.u32 t648, t6, %128, t648;\n\t"
-        "madc.lo.cc.u32 t649, t6, %129, t649;\n\t"
-        "madc.lo.cc.u32 t650, t6, %130, t650;\n\t"
-        "madc.lo.cc.u32 t651, t6, %131, t651;\n\t"
-        "madc.lo.cc.u32 t652, t6, %132, t652;\n\t"
-        "madc.lo.cc.u32 t653, t6, %133, t653;\n\t"
-        "madc.lo.cc.u32 t654, t6, %134, t654;\n\t"
-        "madc.lo.cc.u32 t655, t6, %135, t655;\n\t"
-        "madc.lo.cc.u32 t656, t6, %136, t656;\n\t"
-        "madc.lo.cc.u32 t657, t6, %137, t657;\n\t"
-        "madc.lo.cc.u32 t658, t6, %138, t658;\n\t"
-        "madc.lo.cc.u32 t659, t6, %139, t659;\n\t"
-        "madc.lo.cc.u32 t660, t6, %140, t660;\n\t"
-        "madc.lo.cc.u32 t661, t6, %141, t661;\n\t"
-        "madc.lo.cc.u32 t662, t6, 0, t662;\n\t"
-        "madc.lo.u32 t663, t6, 0, t663;\n\t"
-        "mad.hi.cc.u32 t646, t6, %125, t646;\n\t"
-        "madc.hi.cc.u32 t647, t6, %126, t647;\n\t"
-        "madc.hi.cc.u32 t648, t6, %127, t648;\n\t"
-        "madc.hi.cc.u32 t649, t6, %128, t649;\n\t"
-        "madc.hi.cc.u32 t650, t6, %129, t650;\n\t"
-        "madc.hi.cc.u32 t651, t6, %130, t651;\n\t"
-        "madc.hi.cc.u32 t652, t6, %131, t652;\n\t"
-        "madc.hi.cc.u32 t653, t6, %132, t653;\n\t"
-        "madc.hi.cc.u32 t654, t6, %133, t654;\n\t"
-        "madc.hi.cc.u32 t655, t6, %134, t655;\n\t"
-        "madc.hi.cc.u32 t656, t6, %135, t656;\n\t"
-        "madc.hi.cc.u32 t657, t6, %136, t657;\n\t"
-        "madc.hi.cc.u32 t658, t6, %137, t658;\n\t"
-        "madc.hi.cc.u32 t659, t6, %138, t659;\n\t"
-        "madc.hi.cc.u32 t660, t6, %139, t660;\n\t"
-        "madc.hi.cc.u32 t661, t6, %140, t661;\n\t"
-        "madc.hi.cc.u32 t662, t6, %141, t662;\n\t"
-        "madc.hi.u32 t663, t6, 0, t663;\n\t"
-        "shr.b32 t684, t6, 31;\n\t"
-        "sub.u32 t685, 0, t684;\n\t"
-        "and.b32 t686, %125, t685;\n\t"
-        "and.b32 t687, %126, t685;\n\t"
-        "and.b32 t688, %127, t685;\n\t"
-        "and.b32 t689, %128, t685;\n\t"
-        "and.b32 t690, %129, t685;\n\t"
-        "and.b32 t691, %130, t685;\n\t"
-        "and.b32 t692, %131, t685;\n\t"
-        "and.b32 t693, %132, t685;\n\t"
-        "and.b32 t694, %133, t685;\n\t"
-        "and.b32 t695, %134, t685;\n\t"
-        "and.b32 t696, %135, t685;\n\t"
-        "and.b32 t697, %136, t685;\n\t"
-        "and.b32 t698, %137, t685;\n\t"
-        "and.b32 t699, %138, t685;\n\t"
-        "and.b32 t700, %139, t685;\n\t"
-        "and.b32 t701, %140, t685;\n\t"
-        "and.b32 t702, %141, t685;\n\t"
-        "and.b32 t703, 0, t685;\n\t"
-        "sub.cc.u32 t646, t646, t686;\n\t"
-        "subc.cc.u32 t647, t647, t687;\n\t"
-        "subc.cc.u32 t648, t648, t688;\n\t"
-        "subc.cc.u32 t649, t649, t689;\n\t"
-        "subc.cc.u32 t650, t650, t690;\n\t"
-        "subc.cc.u32 t651, t651, t691;\n\t"
-        "subc.cc.u32 t652, t652, t692;\n\t"
-        "subc.cc.u32 t653, t653, t693;\n\t"
-        "subc.cc.u32 t654, t654, t694;\n\t"
-        "subc.cc.u32 t655, t655, t695;\n\t"
-        "subc.cc.u32 t656, t656, t696;\n\t"
-        "subc.cc.u32 t657, t657, t697;\n\t"
-        "subc.cc.u32 t658, t658, t698;\n\t"
-        "subc.cc.u32 t659, t659, t699;\n\t"
-        "subc.cc.u32 t660, t660, t700;\n\t"
-        "subc.cc.u32 t661, t661, t701;\n\t"
-        "subc.cc.u32 t662, t662, t702;\n\t"
-        "subc.u32 t663, t663, t703;\n\t"
-        "mul.lo.u32 t704, t645, %159;\n\t"
-        "and.b32 t704, t704, 1073741823;\n\t"
-        "mad.lo.cc.u32 t645, t704, %142, t645;\n\t"
-        "madc.lo.cc.u32 t646, t704, %143, t646;\n\t"
-        "madc.lo.cc.u32 t647, t704, %144, t647;\n\t"
-        "madc.lo.cc.u32 t648, t704, %145, t648;\n\t"
-        "madc.lo.cc.u32 t649, t704, %146, t649;\n\t"
-        "madc.lo.cc.u32 t650, t704, %147, t650;\n\t"
-        "madc.lo.cc.u32 t651, t704, %148, t651;\n\t"
-        "madc.lo.cc.u32 t652, t704, %149, t652;\n\t"
-        "madc.lo.cc.u32 t653, t704, %150, t653;\n\t"
-        "madc.lo.cc.u32 t654, t704, %151, t654;\n\t"
-        "madc.lo.cc.u32 t655, t704, %152, t655;\n\t"
-        "madc.lo.cc.u32 t656, t704, %153, t656;\n\t"
-        "madc.lo.cc.u32 t657, t704, %154, t657;\n\t"
-        "madc.lo.cc.u32 t658, t704, %155, t658;\n\t"
-        "madc.lo.cc.u32 t659, t704, %156, t659;\n\t"
-        "madc.lo.cc.u32 t660, t704, %157, t660;\n\t"
-        "madc.lo.cc.u32 t661, t704, %158, t661;\n\t"
-        "addc.cc.u32 t662, t662, 0;\n\t"
-        "addc.u32 t663, t663, 0;\n\t"
-        "mad.hi.cc.u32 t646, t704, %142, t646;\n\t"
-        "madc.hi.cc.u32 t647, t704, %143, t647;\n\t"
-        "madc.hi.cc.u32 t648, t704, %144, t648;\n\t"
-        "madc.hi.cc.u32 t649, t704, %145, t649;\n\t"
-        "madc.hi.cc.u32 t650, t704, %146, t650;\n\t"
-        "madc.hi.cc.u32 t651, t704, %147, t651;\n\t"
-        "madc.hi.cc.u32 t652, t704, %148, t652;\n\t"
-        "madc.hi.cc.u32 t653, t704, %149, t653;\n\t"
-        "madc.hi.cc.u32 t654, t704, %150, t654;\n\t"
-        "madc.hi.cc.u32 t655, t704, %151, t655;\n\t"
-        "madc.hi.cc.u32 t656, t704, %152, t656;\n\t"
-        "madc.hi.cc.u32 t657, t704, %153, t657;\n\t"
-        "madc.hi.cc.u32 t658, t704, %154, t658;\n\t"
-        "madc.hi.cc.u32 t659, t704, %155, t659;\n\t"
-        "madc.hi.cc.u32 t660, t704, %156, t660;\n\t"
-        "madc.hi.cc.u32 t661, t704, %157, t661;\n\t"
-        "madc.hi.cc.u32 t662, t704, %158, t662;\n\t"
-        "addc.u32 t663, t663, 0;\n\t"
-        "shf.r.clamp.b32 t705, t645, t646, 30;\n\t"
-        "shf.r.clamp.b32 t706, t646, t647, 30;\n\t"
-        "shf.r.clamp.b32 t707, t647, t648, 30;\n\t"
-        "shf.r.clamp.b32 t708, t648, t649, 30;\n\t"
-        "shf.r.clamp.b32 t709, t649, t650, 30;\n\t"
-        "shf.r.clamp.b32 t710, t650, t651, 30;\n\t"
-        "shf.r.clamp.b32 t711, t651, t652, 30;\n\t"
-        "shf.r.clamp.b32 t712, t652, t653, 30;\n\t"
-        "shf.r.clamp.b32 t713, t653, t654, 30;\n\t"
-        "shf.r.clamp.b32 t714, t654, t655, 30;\n\t"
-        "shf.r.clamp.b32 t715, t655, t656, 30;\n\t"
-        "shf.r.clamp.b32 t716, t656, t657, 30;\n\t"
-        "shf.r.clamp.b32 t717, t657, t658, 30;\n\t"
-        "shf.r.clamp.b32 t718, t658, t659, 30;\n\t"
-        "shf.r.clamp.b32 t719, t659, t660, 30;\n\t"
-        "shf.r.clamp.b32 t720, t660, t661, 30;\n\t"
-        "shf.r.clamp.b32 t721, t661, t662, 30;\n\t"
-        "shf.r.clamp.b32 t722, t662, t663, 30;\n\t"
+        "xor.b32 t573, t553, t535;\n\t"
+        "and.b32 t573, t573, t572;\n\t"
+        "xor.b32 %37, t553, t573;\n\t"
+        "xor.b32 t574, t554, t536;\n\t"
+        "and.b32 t574, t574, t572;\n\t"
+        "xor.b32 %38, t554, t574;\n\t"
+        "xor.b32 t575, t555, t537;\n\t"
+        "and.b32 t575, t575, t572;\n\t"
+        "xor.b32 %39, t555, t575;\n\t"
+        "xor.b32 t576, t556, t538;\n\t"
+        "and.b32 t576, t576, t572;\n\t"
+        "xor.b32 %40, t556, t576;\n\t"
+        "xor.b32 t577, t557, t539;\n\t"
+        "and.b32 t577, t577, t572;\n\t"
+        "xor.b32 %41, t557, t577;\n\t"
+        "xor.b32 t578, t558, t540;\n\t"
+        "and.b32 t578, t578, t572;\n\t"
+        "xor.b32 %42, t558, t578;\n\t"
+        "xor.b32 t579, t559, t541;\n\t"
+        "and.b32 t579, t579, t572;\n\t"
+        "xor.b32 %43, t559, t579;\n\t"
+        "xor.b32 t580, t560, t542;\n\t"
+        "and.b32 t580, t580, t572;\n\t"
+        "xor.b32 %44, t560, t580;\n\t"
+        "xor.b32 t581, t561, t543;\n\t"
+        "and.b32 t581, t581, t572;\n\t"
+        "xor.b32 %45, t561, t581;\n\t"
+        "xor.b32 t582, t562, t544;\n\t"
+        "and.b32 t582, t582, t572;\n\t"
+        "xor.b32 %46, t562, t582;\n\t"
+        "xor.b32 t583, t563, t545;\n\t"
+        "and.b32 t583, t583, t572;\n\t"
+        "xor.b32 %47, t563, t583;\n\t"
+        "xor.b32 t584, t564, t546;\n\t"
+        "and.b32 t584, t584, t572;\n\t"
+        "xor.b32 %48, t564, t584;\n\t"
+        "xor.b32 t585, t565, t547;\n\t"
+        "and.b32 t585, t585, t572;\n\t"
+        "xor.b32 %49, t565, t585;\n\t"
+        "xor.b32 t586, t566, t548;\n\t"
+        "and.b32 t586, t586, t572;\n\t"
+        "xor.b32 %50, t566, t586;\n\t"
+        "xor.b32 t587, t567, t549;\n\t"
+        "and.b32 t587, t587, t572;\n\t"
+        "xor.b32 %51, t567, t587;\n\t"
+        "xor.b32 t588, t568, t550;\n\t"
+        "and.b32 t588, t588, t572;\n\t"
+        "xor.b32 %52, t568, t588;\n\t"
+        "xor.b32 t589, t569, t551;\n\t"
+        "and.b32 t589, t589, t572;\n\t"
+        "xor.b32 %53, t569, t589;\n\t"
+        "mul.lo.u32 t590, t309, %108;\n\t"
+        "mul.lo.u32 t591, t309, %109;\n\t"
+        "mul.lo.u32 t592, t309, %110;\n\t"
+        "mul.lo.u32 t593, t309, %111;\n\t"
+        "mul.lo.u32 t594, t309, %112;\n\t"
+        "mul.lo.u32 t595, t309, %113;\n\t"
+        "mul.lo.u32 t596, t309, %114;\n\t"
+        "mul.lo.u32 t597, t309, %115;\n\t"
+        "mul.lo.u32 t598, t309, %116;\n\t"
+        "mul.lo.u32 t599, t309, %117;\n\t"
+        "mul.lo.u32 t600, t309, %118;\n\t"
+        "mul.lo.u32 t601, t309, %119;\n\t"
+        "mul.lo.u32 t602, t309, %120;\n\t"
+        "mul.lo.u32 t603, t309, %121;\n\t"
+        "mul.lo.u32 t604, t309, %122;\n\t"
+        "mul.lo.u32 t605, t309, %123;\n\t"
+        "mul.lo.u32 t606, t309, %124;\n\t"
+        "mul.lo.u32 t607, t309, 0;\n\t"
+        "mul.lo.u32 t608, t309, 0;\n\t"
+        "mad.hi.cc.u32 t591, t309, %108, t591;\n\t"
+        "madc.hi.cc.u32 t592, t309, %109, t592;\n\t"
+        "madc.hi.cc.u32 t593, t309, %110, t593;\n\t"
+        "madc.hi.cc.u32 t594, t309, %111, t594;\n\t"
+        "madc.hi.cc.u32 t595, t309, %112, t595;\n\t"
+        "madc.hi.cc.u32 t596, t309, %113, t596;\n\t"
+        "madc.hi.cc.u32 t597, t309, %114, t597;\n\t"
+        "madc.hi.cc.u32 t598, t309, %115, t598;\n\t"
+        "madc.hi.cc.u32 t599, t309, %116, t599;\n\t"
+        "madc.hi.cc.u32 t600, t309, %117, t600;\n\t"
+        "madc.hi.cc.u32 t601, t309, %118, t601;\n\t"
+        "madc.hi.cc.u32 t602, t309, %119, t602;\n\t"
+        "madc.hi.cc.u32 t603, t309, %120, t603;\n\t"
+        "madc.hi.cc.u32 t604, t309, %121, t604;\n\t"
+        "madc.hi.cc.u32 t605, t309, %122, t605;\n\t"
+        "madc.hi.cc.u32 t606, t309, %123, t606;\n\t"
+        "madc.hi.cc.u32 t607, t309, %124, t607;\n\t"
+        "madc.hi.u32 t608, t309, 0, t608;\n\t"
+        "shr.b32 t609, t309, 31;\n\t"
+        "sub.u32 t610, 0, t609;\n\t"
+        "and.b32 t611, %108, t610;\n\t"
+        "and.b32 t612, %109, t610;\n\t"
+        "and.b32 t613, %110, t610;\n\t"
+        "and.b32 t614, %111, t610;\n\t"
+        "and.b32 t615, %112, t610;\n\t"
+        "and.b32 t616, %113, t610;\n\t"
+        "and.b32 t617, %114, t610;\n\t"
+        "and.b32 t618, %115, t610;\n\t"
+        "and.b32 t619, %116, t610;\n\t"
+        "and.b32 t620, %117, t610;\n\t"
+        "and.b32 t621, %118, t610;\n\t"
+        "and.b32 t622, %119, t610;\n\t"
+        "and.b32 t623, %120, t610;\n\t"
+        "and.b32 t624, %121, t610;\n\t"
+        "and.b32 t625, %122, t610;\n\t"
+        "and.b32 t626, %123, t610;\n\t"
+        "and.b32 t627, %124, t610;\n\t"
+        "and.b32 t628, 0, t610;\n\t"
+        "sub.cc.u32 t591, t591, t611;\n\t"
+        "subc.cc.u32 t592, t592, t612;\n\t"
+        "subc.cc.u32 t593, t593, t613;\n\t"
+        "subc.cc.u32 t594, t594, t614;\n\t"
+        "subc.cc.u32 t595, t595, t615;\n\t"
+        "subc.cc.u32 t596, t596, t616;\n\t"
+        "subc.cc.u32 t597, t597, t617;\n\t"
+        "subc.cc.u32 t598, t598, t618;\n\t"
+        "subc.cc.u32 t599, t599, t619;\n\t"
+        "subc.cc.u32 t600, t600, t620;\n\t"
+        "subc.cc.u32 t601, t601, t621;\n\t"
+        "subc.cc.u32 t602, t602, t622;\n\t"
+        "subc.cc.u32 t603, t603, t623;\n\t"
+        "subc.cc.u32 t604, t604, t624;\n\t"
+        "subc.cc.u32 t605, t605, t625;\n\t"
+        "subc.cc.u32 t606, t606, t626;\n\t"
+        "subc.cc.u32 t607, t607, t627;\n\t"
+        "subc.u32 t608, t608, t628;\n\t"
+        "mad.lo.cc.u32 t590, t310, %125, t590;\n\t"
+        "madc.lo.cc.u32 t591, t310, %126, t591;\n\t"
+        "madc.lo.cc.u32 t592, t310, %127, t592;\n\t"
+        "madc.lo.cc.u32 t593, t310, %128, t593;\n\t"
+        "madc.lo.cc.u32 t594, t310, %129, t594;\n\t"
+        "madc.lo.cc.u32 t595, t310, %130, t595;\n\t"
+        "madc.lo.cc.u32 t596, t310, %131, t596;\n\t"
+        "madc.lo.cc.u32 t597, t310, %132, t597;\n\t"
+        "madc.lo.cc.u32 t598, t310, %133, t598;\n\t"
+        "madc.lo.cc.u32 t599, t310, %134, t599;\n\t"
+        "madc.lo.cc.u32 t600, t310, %135, t600;\n\t"
+        "madc.lo.cc.u32 t601, t310, %136, t601;\n\t"
+        "madc.lo.cc.u32 t602, t310, %137, t602;\n\t"
+        "madc.lo.cc.u32 t603, t310, %138, t603;\n\t"
+        "madc.lo.cc.u32 t604, t310, %139, t604;\n\t"
+        "madc.lo.cc.u32 t605, t310, %140, t605;\n\t"
+        "madc.lo.cc.u32 t606, t310, %141, t606;\n\t"
+        "madc.lo.cc.u32 t607, t310, 0, t607;\n\t"
+        "madc.lo.u32 t608, t310, 0, t608;\n\t"
+        "mad.hi.cc.u32 t591, t310, %125, t591;\n\t"
+        "madc.hi.cc.u32 t592, t310, %126, t592;\n\t"
+        "madc.hi.cc.u32 t593, t310, %127, t593;\n\t"
+        "madc.hi.cc.u32 t594, t310, %128, t594;\n\t"
+        "madc.hi.cc.u32 t595, t310, %129, t595;\n\t"
+        "madc.hi.cc.u32 t596, t310, %130, t596;\n\t"
+        "madc.hi.cc.u32 t597, t310, %131, t597;\n\t"
+        "madc.hi.cc.u32 t598, t310, %132, t598;\n\t"
+        "madc.hi.cc.u32 t599, t310, %133, t599;\n\t"
+        "madc.hi.cc.u32 t600, t310, %134, t600;\n\t"
+        "madc.hi.cc.u32 t601, t310, %135, t601;\n\t"
+        "madc.hi.cc.u32 t602, t310, %136, t602;\n\t"
+        "madc.hi.cc.u32 t603, t310, %137, t603;\n\t"
+        "madc.hi.cc.u32 t604, t310, %138, t604;\n\t"
+        "madc.hi.cc.u32 t605, t310, %139, t605;\n\t"
+        "madc.hi.cc.u32 t606, t310, %140, t606;\n\t"
+        "madc.hi.cc.u32 t607, t310, %141, t607;\n\t"
+        "madc.hi.u32 t608, t310, 0, t608;\n\t"
+        "shr.b32 t629, t310, 31;\n\t"
+        "sub.u32 t630, 0, t629;\n\t"
+        "and.b32 t631, %125, t630;\n\t"
+        "and.b32 t632, %126, t630;\n\t"
+        "and.b32 t633, %127, t630;\n\t"
+        "and.b32 t634, %128, t630;\n\t"
+        "and.b32 t635, %129, t630;\n\t"
+        "and.b32 t636, %130, t630;\n\t"
+        "and.b32 t637, %131, t630;\n\t"
+        "and.b32 t638, %132, t630;\n\t"
+        "and.b32 t639, %133, t630;\n\t"
+        "and.b32 t640, %134, t630;\n\t"
+        "and.b32 t641, %135, t630;\n\t"
+        "and.b32 t642, %136, t630;\n\t"
+        "and.b32 t643, %137, t630;\n\t"
+        "and.b32 t644, %138, t630;\n\t"
+        "and.b32 t645, %139, t630;\n\t"
+        "and.b32 t646, %140, t630;\n\t"
+        "and.b32 t647, %141, t630;\n\t"
+        "and.b32 t648, 0, t630;\n\t"
+        "sub.cc.u32 t591, t591, t631;\n\t"
+        "subc.cc.u32 t592, t592, t632;\n\t"
+        "subc.cc.u32 t593, t593, t633;\n\t"
+        "subc.cc.u32 t594, t594, t634;\n\t"
+        "subc.cc.u32 t595, t595, t635;\n\t"
+        "subc.cc.u32 t596, t596, t636;\n\t"
+        "subc.cc.u32 t597, t597, t637;\n\t"
+        "subc.cc.u32 t598, t598, t638;\n\t"
+        "subc.cc.u32 t599, t599, t639;\n\t"
+        "subc.cc.u32 t600, t600, t640;\n\t"
+        "subc.cc.u32 t601, t601, t641;\n\t"
+        "subc.cc.u32 t602, t602, t642;\n\t"
+        "subc.cc.u32 t603, t603, t643;\n\t"
+        "subc.cc.u32 t604, t604, t644;\n\t"
+        "subc.cc.u32 t605, t605, t645;\n\t"
+        "subc.cc.u32 t606, t606, t646;\n\t"
+        "subc.cc.u32 t607, t607, t647;\n\t"
+        "subc.u32 t608, t608, t648;\n\t"
+        "mul.lo.u32 t649, t590, %159;\n\t"
+        "and.b32 t649, t649, 1073741823;\n\t"
+        "mad.lo.cc.u32 t590, t649, %142, t590;\n\t"
+        "madc.lo.cc.u32 t591, t649, %143, t591;\n\t"
+        "madc.lo.cc.u32 t592, t649, %144, t592;\n\t"
+        "madc.lo.cc.u32 t593, t649, %145, t593;\n\t"
+        "madc.lo.cc.u32 t594, t649, %146, t594;\n\t"
+        "madc.lo.cc.u32 t595, t649, %147, t595;\n\t"
+        "madc.lo.cc.u32 t596, t649, %148, t596;\n\t"
+        "madc.lo.cc.u32 t597, t649, %149, t597;\n\t"
+        "madc.lo.cc.u32 t598, t649, %150, t598;\n\t"
+        "madc.lo.cc.u32 t599, t649, %151, t599;\n\t"
+        "madc.lo.cc.u32 t600, t649, %152, t600;\n\t"
+        "madc.lo.cc.u32 t601, t649, %153, t601;\n\t"
+        "madc.lo.cc.u32 t602, t649, %154, t602;\n\t"
+        "madc.lo.cc.u32 t603, t649, %155, t603;\n\t"
+        "madc.lo.cc.u32 t604, t649, %156, t604;\n\t"
+        "madc.lo.cc.u32 t605, t649, %157, t605;\n\t"
+        "madc.lo.cc.u32 t606, t649, %158, t606;\n\t"
+        "addc.cc.u32 t607, t607, 0;\n\t"
+        "addc.u32 t608, t608, 0;\n\t"
+        "mad.hi.cc.u32 t591, t649, %142, t591;\n\t"
+        "madc.hi.cc.u32 t592, t649, %143, t592;\n\t"
+        "madc.hi.cc.u32 t593, t649, %144, t593;\n\t"
+        "madc.hi.cc.u32 t594, t649, %145, t594;\n\t"
+        "madc.hi.cc.u32 t595, t649, %146, t595;\n\t"
+        "madc.hi.cc.u32 t596, t649, %147, t596;\n\t"
+        "madc.hi.cc.u32 t597, t649, %148, t597;\n\t"
+        "madc.hi.cc.u32 t598, t649, %149, t598;\n\t"
+        "madc.hi.cc.u32 t599, t649, %150, t599;\n\t"
+        "madc.hi.cc.u32 t600, t649, %151, t600;\n\t"
+        "madc.hi.cc.u32 t601, t649, %152, t601;\n\t"
+        "madc.hi.cc.u32 t602, t649, %153, t602;\n\t"
+        "madc.hi.cc.u32 t603, t649, %154, t603;\n\t"
+        "madc.hi.cc.u32 t604, t649, %155, t604;\n\t"
+        "madc.hi.cc.u32 t605, t649, %156, t605;\n\t"
+        "madc.hi.cc.u32 t606, t649, %157, t606;\n\t"
+        "madc.hi.cc.u32 t607, t649, %158, t607;\n\t"
+        "addc.u32 t608, t608, 0;\n\t"
+        "shf.r.clamp.b32 t650, t590, t591, 30;\n\t"
+        "shf.r.clamp.b32 t651, t591, t592, 30;\n\t"
+        "shf.r.clamp.b32 t652, t592, t593, 30;\n\t"
+        "shf.r.clamp.b32 t653, t593, t594, 30;\n\t"
+        "shf.r.clamp.b32 t654, t594, t595, 30;\n\t"
+        "shf.r.clamp.b32 t655, t595, t596, 30;\n\t"
+        "shf.r.clamp.b32 t656, t596, t597, 30;\n\t"
+        "shf.r.clamp.b32 t657, t597, t598, 30;\n\t"
+        "shf.r.clamp.b32 t658, t598, t599, 30;\n\t"
+        "shf.r.clamp.b32 t659, t599, t600, 30;\n\t"
+        "shf.r.clamp.b32 t660, t600, t601, 30;\n\t"
+        "shf.r.clamp.b32 t661, t601, t602, 30;\n\t"
+        "shf.r.clamp.b32 t662, t602, t603, 30;\n\t"
+        "shf.r.clamp.b32 t663, t603, t604, 30;\n\t"
+        "shf.r.clamp.b32 t664, t604, t605, 30;\n\t"
+        "shf.r.clamp.b32 t665, t605, t606, 30;\n\t"
+        "shf.r.clamp.b32 t666, t606, t607, 30;\n\t"
+        "shf.r.clamp.b32 t667, t607, t608, 30;\n\t"
+        "shr.b32 t668, t667, 31;\n\t"
+        "sub.u32 t669, 0, t668;\n\t"
+        "and.b32 t670, %142, t669;\n\t"
+        "and.b32 t671, %143, t669;\n\t"
+        "and.b32 t672, %144, t669;\n\t"
+        "and.b32 t673, %145, t669;\n\t"
+        "and.b32 t674, %146, t669;\n\t"
+        "and.b32 t675, %147, t669;\n\t"
+        "and.b32 t676, %148, t669;\n\t"
+        "and.b32 t677, %149, t669;\n\t"
+        "and.b32 t678, %150, t669;\n\t"
+        "and.b32 t679, %151, t669;\n\t"
+        "and.b32 t680, %152, t669;\n\t"
+        "and.b32 t681, %153, t669;\n\t"
+        "and.b32 t682, %154, t669;\n\t"
+        "and.b32 t683, %155, t669;\n\t"
+        "and.b32 t684, %156, t669;\n\t"
+        "and.b32 t685, %157, t669;\n\t"
+        "and.b32 t686, %158, t669;\n\t"
+        "add.cc.u32 t687, t650, t670;\n\t"
+        "addc.cc.u32 t688, t651, t671;\n\t"
+        "addc.cc.u32 t689, t652, t672;\n\t"
+        "addc.cc.u32 t690, t653, t673;\n\t"
+        "addc.cc.u32 t691, t654, t674;\n\t"
+        "addc.cc.u32 t692, t655, t675;\n\t"
+        "addc.cc.u32 t693, t656, t676;\n\t"
+        "addc.cc.u32 t694, t657, t677;\n\t"
+        "addc.cc.u32 t695, t658, t678;\n\t"
+        "addc.cc.u32 t696, t659, t679;\n\t"
+        "addc.cc.u32 t697, t660, t680;\n\t"
+        "addc.cc.u32 t698, t661, t681;\n\t"
+        "addc.cc.u32 t699, t662, t682;\n\t"
+        "addc.cc.u32 t700, t663, t683;\n\t"
+        "addc.cc.u32 t701, t664, t684;\n\t"
+        "addc.cc.u32 t702, t665, t685;\n\t"
+        "addc.cc.u32 t703, t666, t686;\n\t"
+        "addc.u32 t704, t667, t669;\n\t"
+        "sub.cc.u32 t705, t687, %142;\n\t"
+        "subc.cc.u32 t706, t688, %143;\n\t"
+        "subc.cc.u32 t707, t689, %144;\n\t"
+        "subc.cc.u32 t708, t690, %145;\n\t"
+        "subc.cc.u32 t709, t691, %146;\n\t"
+        "subc.cc.u32 t710, t692, %147;\n\t"
+        "subc.cc.u32 t711, t693, %148;\n\t"
+        "subc.cc.u32 t712, t694, %149;\n\t"
+        "subc.cc.u32 t713, t695, %150;\n\t"
+        "subc.cc.u32 t714, t696, %151;\n\t"
+        "subc.cc.u32 t715, t697, %152;\n\t"
+        "subc.cc.u32 t716, t698, %153;\n\t"
+        "subc.cc.u32 t717, t699, %154;\n\t"
+        "subc.cc.u32 t718, t700, %155;\n\t"
+        "subc.cc.u32 t719, t701, %156;\n\t"
+        "subc.cc.u32 t720, t702, %157;\n\t"
+        "subc.cc.u32 t721, t703, %158;\n\t"
+        "subc.u32 t722, t704, 0;\n\t"
         "shr.b32 t723, t722, 31;\n\t"
         "sub.u32 t724, 0, t723;\n\t"
-        "and.b32 t725, %142, t724;\n\t"
-        "and.b32 t726, %143, t724;\n\t"
-        "and.b32 t727, %144, t724;\n\t"
-        "and.b32 t728, %145, t724;\n\t"
-        "and.b32 t729, %146, t724;\n\t"
-        "and.b32 t730, %147, t724;\n\t"
-        "and.b32 t731, %148, t724;\n\t"
-        "and.b32 t732, %149, t724;\n\t"
-        "and.b32 t733, %150, t724;\n\t"
-        "and.b32 t734, %151, t724;\n\t"
-        "and.b32 t735, %152, t724;\n\t"
-        "and.b32 t736, %153, t724;\n\t"
-        "and.b32 t737, %154, t724;\n\t"
-        "and.b32 t738, %155, t724;\n\t"
-        "and.b32 t739, %156, t724;\n\t"
-        "and.b32 t740, %157, t724;\n\t"
-        "and.b32 t741, %158, t724;\n\t"
-        "add.cc.u32 t742, t705, t725;\n\t"
-        "addc.cc.u32 t743, t706, t726;\n\t"
-        "addc.cc.u32 t744, t707, t727;\n\t"
-        "addc.cc.u32 t745, t708, t728;\n\t"
-        "addc.cc.u32 t746, t709, t729;\n\t"
-        "addc.cc.u32 t747, t710, t730;\n\t"
-        "addc.cc.u32 t748, t711, t731;\n\t"
-        "addc.cc.u32 t749, t712, t732;\n\t"
-        "addc.cc.u32 t750, t713, t733;\n\t"
-        "addc.cc.u32 t751, t714, t734;\n\t"
-        "addc.cc.u32 t752, t715, t735;\n\t"
-        "addc.cc.u32 t753, t716, t736;\n\t"
-        "addc.cc.u32 t754, t717, t737;\n\t"
-        "addc.cc.u32 t755, t718, t738;\n\t"
-        "addc.cc.u32 t756, t719, t739;\n\t"
-        "addc.cc.u32 t757, t720, t740;\n\t"
-        "addc.cc.u32 t758, t721, t741;\n\t"
-        "addc.u32 t759, t722, t724;\n\t"
-        "sub.cc.u32 t760, t742, %142;\n\t"
-        "subc.cc.u32 t761, t743, %143;\n\t"
-        "subc.cc.u32 t762, t744, %144;\n\t"
-        "subc.cc.u32 t763, t745, %145;\n\t"
-        "subc.cc.u32 t764, t746, %146;\n\t"
-        "subc.cc.u32 t765, t747, %147;\n\t"
-        "subc.cc.u32 t766, t748, %148;\n\t"
-        "subc.cc.u32 t767, t749, %149;\n\t"
-        "subc.cc.u32 t768, t750, %150;\n\t"
-        "subc.cc.u32 t769, t751, %151;\n\t"
-        "subc.cc.u32 t770, t752, %152;\n\t"
-        "subc.cc.u32 t771, t753, %153;\n\t"
-        "subc.cc.u32 t772, t754, %154;\n\t"
-        "subc.cc.u32 t773, t755, %155;\n\t"
-        "subc.cc.u32 t774, t756, %156;\n\t"
-        "subc.cc.u32 t775, t757, %157;\n\t"
-        "subc.cc.u32 t776, t758, %158;\n\t"
-        "subc.u32 t777, t759, 0;\n\t"
-        "shr.b32 t778, t777, 31;\n\t"
-        "sub.u32 t779, 0, t778;\n\t"
-        "xor.b32 t780, t760, t742;\n\t"
-        "and.b32 t780, t780, t779;\n\t"
-        "xor.b32 %54, t760, t780;\n\t"
-        "xor.b32 t781, t761, t743;\n\t"
-        "and.b32 t781, t781, t779;\n\t"
-        "xor.b32 %55, t761, t781;\n\t"
-        "xor.b32 t782, t762, t744;\n\t"
-        "and.b32 t782, t782, t779;\n\t"
-        "xor.b32 %56, t762, t782;\n\t"
-        "xor.b32 t783, t763, t745;\n\t"
-        "and.b32 t783, t783, t779;\n\t"
-        "xor.b32 %57, t763, t783;\n\t"
-        "xor.b32 t784, t764, t746;\n\t"
-        "and.b32 t784, t784, t779;\n\t"
-        "xor.b32 %58, t764, t784;\n\t"
-        "xor.b32 t785, t765, t747;\n\t"
-        "and.b32 t785, t785, t779;\n\t"
-        "xor.b32 %59, t765, t785;\n\t"
-        "xor.b32 t786, t766, t748;\n\t"
-        "and.b32 t786, t786, t779;\n\t"
-        "xor.b32 %60, t766, t786;\n\t"
-        "xor.b32 t787, t767, t749;\n\t"
-        "and.b32 t787, t787, t779;\n\t"
-        "xor.b32 %61, t767, t787;\n\t"
-        "xor.b32 t788, t768, t750;\n\t"
-        "and.b32 t788, t788, t779;\n\t"
-        "xor.b32 %62, t768, t788;\n\t"
-        "xor.b32 t789, t769, t751;\n\t"
-        "and.b32 t789, t789, t779;\n\t"
-        "xor.b32 %63, t769, t789;\n\t"
-        "xor.b32 t790, t770, t752;\n\t"
-        "and.b32 t790, t790, t779;\n\t"
-        "xor.b32 %64, t770, t790;\n\t"
-        "xor.b32 t791, t771, t753;\n\t"
-        "and.b32 t791, t791, t779;\n\t"
-        "xor.b32 %65, t771, t791;\n\t"
-        "xor.b32 t792, t772, t754;\n\t"
-        "and.b32 t792, t792, t779;\n\t"
-        "xor.b32 %66, t772, t792;\n\t"
-        "xor.b32 t793, t773, t755;\n\t"
-        "and.b32 t793, t793, t779;\n\t"
-        "xor.b32 %67, t773, t793;\n\t"
-        "xor.b32 t794, t774, t756;\n\t"
-        "and.b32 t794, t794, t779;\n\t"
-        "xor.b32 %68, t774, t794;\n\t"
-        "xor.b32 t795, t775, t757;\n\t"
-        "and.b32 t795, t795, t779;\n\t"
-        "xor.b32 %69, t775, t795;\n\t"
-        "xor.b32 t796, t776, t758;\n\t"
-        "and.b32 t796, t796, t779;\n\t"
-        "xor.b32 %70, t776, t796;\n\t"
+        "xor.b32 t725, t705, t687;\n\t"
+        "and.b32 t725, t725, t724;\n\t"
+        "xor.b32 %54, t705, t725;\n\t"
+        "xor.b32 t726, t706, t688;\n\t"
+        "and.b32 t726, t726, t724;\n\t"
+        "xor.b32 %55, t706, t726;\n\t"
+        "xor.b32 t727, t707, t689;\n\t"
+        "and.b32 t727, t727, t724;\n\t"
+        "xor.b32 %56, t707, t727;\n\t"
+        "xor.b32 t728, t708, t690;\n\t"
+        "and.b32 t728, t728, t724;\n\t"
+        "xor.b32 %57, t708, t728;\n\t"
+        "xor.b32 t729, t709, t691;\n\t"
+        "and.b32 t729, t729, t724;\n\t"
+        "xor.b32 %58, t709, t729;\n\t"
+        "xor.b32 t730, t710, t692;\n\t"
+        "and.b32 t730, t730, t724;\n\t"
+        "xor.b32 %59, t710, t730;\n\t"
+        "xor.b32 t731, t711, t693;\n\t"
+        "and.b32 t731, t731, t724;\n\t"
+        "xor.b32 %60, t711, t731;\n\t"
+        "xor.b32 t732, t712, t694;\n\t"
+        "and.b32 t732, t732, t724;\n\t"
+        "xor.b32 %61, t712, t732;\n\t"
+        "xor.b32 t733, t713, t695;\n\t"
+        "and.b32 t733, t733, t724;\n\t"
+        "xor.b32 %62, t713, t733;\n\t"
+        "xor.b32 t734, t714, t696;\n\t"
+        "and.b32 t734, t734, t724;\n\t"
+        "xor.b32 %63, t714, t734;\n\t"
+        "xor.b32 t735, t715, t697;\n\t"
+        "and.b32 t735, t735, t724;\n\t"
+        "xor.b32 %64, t715, t735;\n\t"
+        "xor.b32 t736, t716, t698;\n\t"
+        "and.b32 t736, t736, t724;\n\t"
+        "xor.b32 %65, t716, t736;\n\t"
+        "xor.b32 t737, t717, t699;\n\t"
+        "and.b32 t737, t737, t724;\n\t"
+        "xor.b32 %66, t717, t737;\n\t"
+        "xor.b32 t738, t718, t700;\n\t"
+        "and.b32 t738, t738, t724;\n\t"
+        "xor.b32 %67, t718, t738;\n\t"
+        "xor.b32 t739, t719, t701;\n\t"
+        "and.b32 t739, t739, t724;\n\t"
+        "xor.b32 %68, t719, t739;\n\t"
+        "xor.b32 t740, t720, t702;\n\t"
+        "and.b32 t740, t740, t724;\n\t"
+        "xor.b32 %69, t720, t740;\n\t"
+        "xor.b32 t741, t721, t703;\n\t"
+        "and.b32 t741, t741, t724;\n\t"
+        "xor.b32 %70, t721, t741;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88])
@@ -50364,77 +49827,80 @@ struct modinv_round {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[797];
+    uint32_t t[742];
     static const uint32_t code[] = {
-      61952,0,0,0,0,
+      52751,0,0,0,0,
       61952,1,1,0,0,
       61952,2,19,0,0,
       65024,3,1,0,0,
-      65024,4,0,0,0,
-      65024,5,0,0,0,
-      65024,6,1,0,0,
-      60943,7,0,0,0,
-      64006,8,7,31,0,
-      60943,9,0,8,0,
-      64002,10,2,1,0,
-      60943,11,0,10,0,
-      59908,12,1,9,0,
-      59919,12,12,9,0,
-      59906,12,12,11,0,
-      59918,2,2,12,0,
-      59908,13,3,9,0,
-      59919,13,13,9,0,
-      59906,13,13,11,0,
-      59918,5,5,13,0,
-      59908,14,4,9,0,
-      59919,14,14,9,0,
-      59906,14,14,11,0,
-      59918,6,6,14,0,
-      59906,15,9,11,0,
-      59908,0,0,15,0,
-      59919,0,0,15,0,
-      64014,0,0,1,0,
-      59906,16,2,15,0,
-      59918,1,1,16,0,
-      59906,17,5,15,0,
-      59918,3,3,17,0,
-      59906,18,6,15,0,
-      59918,4,4,18,0,
+      65024,4,65536,0,0,
+      64006,5,0,31,0,
+      60943,6,0,5,0,
+      64002,7,2,1,0,
+      60943,8,0,7,0,
+      59908,9,1,6,0,
+      59919,9,9,6,0,
+      59906,9,9,8,0,
+      59918,2,2,9,0,
+      59908,10,3,6,0,
+      59919,10,10,6,0,
+      59906,10,10,8,0,
+      59918,4,4,10,0,
+      59906,11,6,8,0,
+      59908,0,0,11,0,
+      59919,0,0,11,0,
+      64015,0,0,1,0,
+      59906,12,2,11,0,
+      59918,1,1,12,0,
+      59906,13,4,11,0,
+      59918,3,3,13,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,19,0,0,0,
-      64006,20,19,31,0,
-      60943,21,0,20,0,
-      64002,22,2,1,0,
-      60943,23,0,22,0,
-      59908,24,1,21,0,
-      59919,24,24,21,0,
-      59906,24,24,23,0,
-      59918,2,2,24,0,
-      59908,25,3,21,0,
-      59919,25,25,21,0,
-      59906,25,25,23,0,
-      59918,5,5,25,0,
-      59908,26,4,21,0,
-      59919,26,26,21,0,
-      59906,26,26,23,0,
-      59918,6,6,26,0,
-      59906,27,21,23,0,
-      59908,0,0,27,0,
-      59919,0,0,27,0,
-      64014,0,0,1,0,
-      59906,28,2,27,0,
-      59918,1,1,28,0,
-      59906,29,5,27,0,
-      59918,3,3,29,0,
-      59906,30,6,27,0,
-      59918,4,4,30,0,
+      64006,14,0,31,0,
+      60943,15,0,14,0,
+      64002,16,2,1,0,
+      60943,17,0,16,0,
+      59908,18,1,15,0,
+      59919,18,18,15,0,
+      59906,18,18,17,0,
+      59918,2,2,18,0,
+      59908,19,3,15,0,
+      59919,19,19,15,0,
+      59906,19,19,17,0,
+      59918,4,4,19,0,
+      59906,20,15,17,0,
+      59908,0,0,20,0,
+      59919,0,0,20,0,
+      64015,0,0,1,0,
+      59906,21,2,20,0,
+      59918,1,1,21,0,
+      59906,22,4,20,0,
+      59918,3,3,22,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,31,0,0,0,
-      64006,32,31,31,0,
+      64006,23,0,31,0,
+      60943,24,0,23,0,
+      64002,25,2,1,0,
+      60943,26,0,25,0,
+      59908,27,1,24,0,
+      59919,27,27,24,0,
+      59906,27,27,26,0,
+      59918,2,2,27,0,
+      59908,28,3,24,0,
+      59919,28,28,24,0,
+      59906,28,28,26,0,
+      59918,4,4,28,0,
+      59906,29,24,26,0,
+      59908,0,0,29,0,
+      59919,0,0,29,0,
+      64015,0,0,1,0,
+      59906,30,2,29,0,
+      59918,1,1,30,0,
+      59906,31,4,29,0,
+      59918,3,3,31,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64006,32,0,31,0,
       60943,33,0,32,0,
       64002,34,2,1,0,
       60943,35,0,34,0,
@@ -50445,86 +49911,84 @@ struct modinv_round {
       59908,37,3,33,0,
       59919,37,37,33,0,
       59906,37,37,35,0,
-      59918,5,5,37,0,
-      59908,38,4,33,0,
-      59919,38,38,33,0,
-      59906,38,38,35,0,
-      59918,6,6,38,0,
-      59906,39,33,35,0,
-      59908,0,0,39,0,
-      59919,0,0,39,0,
-      64014,0,0,1,0,
-      59906,40,2,39,0,
-      59918,1,1,40,0,
-      59906,41,5,39,0,
-      59918,3,3,41,0,
-      59906,42,6,39,0,
-      59918,4,4,42,0,
+      59918,4,4,37,0,
+      59906,38,33,35,0,
+      59908,0,0,38,0,
+      59919,0,0,38,0,
+      64015,0,0,1,0,
+      59906,39,2,38,0,
+      59918,1,1,39,0,
+      59906,40,4,38,0,
+      59918,3,3,40,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,43,0,0,0,
-      64006,44,43,31,0,
-      60943,45,0,44,0,
-      64002,46,2,1,0,
-      60943,47,0,46,0,
-      59908,48,1,45,0,
-      59919,48,48,45,0,
-      59906,48,48,47,0,
-      59918,2,2,48,0,
-      59908,49,3,45,0,
-      59919,49,49,45,0,
-      59906,49,49,47,0,
-      59918,5,5,49,0,
-      59908,50,4,45,0,
-      59919,50,50,45,0,
-      59906,50,50,47,0,
-      59918,6,6,50,0,
-      59906,51,45,47,0,
-      59908,0,0,51,0,
-      59919,0,0,51,0,
-      64014,0,0,1,0,
-      59906,52,2,51,0,
-      59918,1,1,52,0,
-      59906,53,5,51,0,
-      59918,3,3,53,0,
-      59906,54,6,51,0,
-      59918,4,4,54,0,
+      64006,41,0,31,0,
+      60943,42,0,41,0,
+      64002,43,2,1,0,
+      60943,44,0,43,0,
+      59908,45,1,42,0,
+      59919,45,45,42,0,
+      59906,45,45,44,0,
+      59918,2,2,45,0,
+      59908,46,3,42,0,
+      59919,46,46,42,0,
+      59906,46,46,44,0,
+      59918,4,4,46,0,
+      59906,47,42,44,0,
+      59908,0,0,47,0,
+      59919,0,0,47,0,
+      64015,0,0,1,0,
+      59906,48,2,47,0,
+      59918,1,1,48,0,
+      59906,49,4,47,0,
+      59918,3,3,49,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,55,0,0,0,
-      64006,56,55,31,0,
-      60943,57,0,56,0,
-      64002,58,2,1,0,
-      60943,59,0,58,0,
-      59908,60,1,57,0,
-      59919,60,60,57,0,
-      59906,60,60,59,0,
-      59918,2,2,60,0,
-      59908,61,3,57,0,
-      59919,61,61,57,0,
-      59906,61,61,59,0,
-      59918,5,5,61,0,
-      59908,62,4,57,0,
-      59919,62,62,57,0,
-      59906,62,62,59,0,
-      59918,6,6,62,0,
-      59906,63,57,59,0,
-      59908,0,0,63,0,
-      59919,0,0,63,0,
-      64014,0,0,1,0,
-      59906,64,2,63,0,
-      59918,1,1,64,0,
-      59906,65,5,63,0,
-      59918,3,3,65,0,
-      59906,66,6,63,0,
-      59918,4,4,66,0,
+      64006,50,0,31,0,
+      60943,51,0,50,0,
+      64002,52,2,1,0,
+      60943,53,0,52,0,
+      59908,54,1,51,0,
+      59919,54,54,51,0,
+      59906,54,54,53,0,
+      59918,2,2,54,0,
+      59908,55,3,51,0,
+      59919,55,55,51,0,
+      59906,55,55,53,0,
+      59918,4,4,55,0,
+      59906,56,51,53,0,
+      59908,0,0,56,0,
+      59919,0,0,56,0,
+      64015,0,0,1,0,
+      59906,57,2,56,0,
+      59918,1,1,57,0,
+      59906,58,4,56,0,
+      59918,3,3,58,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,67,0,0,0,
-      64006,68,67,31,0,
+      64006,59,0,31,0,
+      60943,60,0,59,0,
+      64002,61,2,1,0,
+      60943,62,0,61,0,
+      59908,63,1,60,0,
+      59919,63,63,60,0,
+      59906,63,63,62,0,
+      59918,2,2,63,0,
+      59908,64,3,60,0,
+      59919,64,64,60,0,
+      59906,64,64,62,0,
+      59918,4,4,64,0,
+      59906,65,60,62,0,
+      59908,0,0,65,0,
+      59919,0,0,65,0,
+      64015,0,0,1,0,
+      59906,66,2,65,0,
+      59918,1,1,66,0,
+      59906,67,4,65,0,
+      59918,3,3,67,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64006,68,0,31,0,
       60943,69,0,68,0,
       64002,70,2,1,0,
       60943,71,0,70,0,
@@ -50535,416 +49999,388 @@ struct modinv_round {
       59908,73,3,69,0,
       59919,73,73,69,0,
       59906,73,73,71,0,
-      59918,5,5,73,0,
-      59908,74,4,69,0,
-      59919,74,74,69,0,
-      59906,74,74,71,0,
-      59918,6,6,74,0,
-      59906,75,69,71,0,
-      59908,0,0,75,0,
-      59919,0,0,75,0,
-      64014,0,0,1,0,
-      59906,76,2,75,0,
-      59918,1,1,76,0,
-      59906,77,5,75,0,
-      59918,3,3,77,0,
-      59906,78,6,75,0,
-      59918,4,4,78,0,
+      59918,4,4,73,0,
+      59906,74,69,71,0,
+      59908,0,0,74,0,
+      59919,0,0,74,0,
+      64015,0,0,1,0,
+      59906,75,2,74,0,
+      59918,1,1,75,0,
+      59906,76,4,74,0,
+      59918,3,3,76,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,79,0,0,0,
-      64006,80,79,31,0,
-      60943,81,0,80,0,
-      64002,82,2,1,0,
-      60943,83,0,82,0,
-      59908,84,1,81,0,
-      59919,84,84,81,0,
-      59906,84,84,83,0,
-      59918,2,2,84,0,
-      59908,85,3,81,0,
-      59919,85,85,81,0,
-      59906,85,85,83,0,
-      59918,5,5,85,0,
-      59908,86,4,81,0,
-      59919,86,86,81,0,
-      59906,86,86,83,0,
-      59918,6,6,86,0,
-      59906,87,81,83,0,
-      59908,0,0,87,0,
-      59919,0,0,87,0,
-      64014,0,0,1,0,
-      59906,88,2,87,0,
-      59918,1,1,88,0,
-      59906,89,5,87,0,
-      59918,3,3,89,0,
-      59906,90,6,87,0,
-      59918,4,4,90,0,
+      64006,77,0,31,0,
+      60943,78,0,77,0,
+      64002,79,2,1,0,
+      60943,80,0,79,0,
+      59908,81,1,78,0,
+      59919,81,81,78,0,
+      59906,81,81,80,0,
+      59918,2,2,81,0,
+      59908,82,3,78,0,
+      59919,82,82,78,0,
+      59906,82,82,80,0,
+      59918,4,4,82,0,
+      59906,83,78,80,0,
+      59908,0,0,83,0,
+      59919,0,0,83,0,
+      64015,0,0,1,0,
+      59906,84,2,83,0,
+      59918,1,1,84,0,
+      59906,85,4,83,0,
+      59918,3,3,85,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,91,0,0,0,
-      64006,92,91,31,0,
-      60943,93,0,92,0,
-      64002,94,2,1,0,
-      60943,95,0,94,0,
-      59908,96,1,93,0,
-      59919,96,96,93,0,
-      59906,96,96,95,0,
-      59918,2,2,96,0,
-      59908,97,3,93,0,
-      59919,97,97,93,0,
-      59906,97,97,95,0,
-      59918,5,5,97,0,
-      59908,98,4,93,0,
-      59919,98,98,93,0,
-      59906,98,98,95,0,
-      59918,6,6,98,0,
-      59906,99,93,95,0,
-      59908,0,0,99,0,
-      59919,0,0,99,0,
-      64014,0,0,1,0,
-      59906,100,2,99,0,
-      59918,1,1,100,0,
-      59906,101,5,99,0,
-      59918,3,3,101,0,
-      59906,102,6,99,0,
-      59918,4,4,102,0,
+      64006,86,0,31,0,
+      60943,87,0,86,0,
+      64002,88,2,1,0,
+      60943,89,0,88,0,
+      59908,90,1,87,0,
+      59919,90,90,87,0,
+      59906,90,90,89,0,
+      59918,2,2,90,0,
+      59908,91,3,87,0,
+      59919,91,91,87,0,
+      59906,91,91,89,0,
+      59918,4,4,91,0,
+      59906,92,87,89,0,
+      59908,0,0,92,0,
+      59919,0,0,92,0,
+      64015,0,0,1,0,
+      59906,93,2,92,0,
+      59918,1,1,93,0,
+      59906,94,4,92,0,
+      59918,3,3,94,0,
       64006,2,2,1,0,
       64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,103,0,0,0,
-      64006,104,103,31,0,
-      60943,105,0,104,0,
-      64002,106,2,1,0,
-      60943,107,0,106,0,
-      59908,108,1,105,0,
-      59919,108,108,105,0,
-      59906,108,108,107,0,
-      59918,2,2,108,0,
-      59908,109,3,105,0,
-      59919,109,109,105,0,
-      59906,109,109,107,0,
-      59918,5,5,109,0,
-      59908,110,4,105,0,
-      59919,110,110,105,0,
-      59906,110,110,107,0,
-      59918,6,6,110,0,
-      59906,111,105,107,0,
+      64002,95,3,65535,0,
+      64004,97,95,32768,0,
+      64015,97,97,32768,0,
+      59919,96,3,97,0,
+      64006,96,96,16,0,
+      64004,98,96,32768,0,
+      64015,98,98,32768,0,
+      64002,99,4,65535,0,
+      64004,101,99,32768,0,
+      64015,101,101,32768,0,
+      59919,100,4,101,0,
+      64006,100,100,16,0,
+      64004,102,100,32768,0,
+      64015,102,102,32768,0,
+      65024,103,1,0,0,
+      65024,104,65536,0,0,
+      64006,105,0,31,0,
+      60943,106,0,105,0,
+      64002,107,2,1,0,
+      60943,108,0,107,0,
+      59908,109,1,106,0,
+      59919,109,109,106,0,
+      59906,109,109,108,0,
+      59918,2,2,109,0,
+      59908,110,103,106,0,
+      59919,110,110,106,0,
+      59906,110,110,108,0,
+      59918,104,104,110,0,
+      59906,111,106,108,0,
       59908,0,0,111,0,
       59919,0,0,111,0,
-      64014,0,0,1,0,
+      64015,0,0,1,0,
       59906,112,2,111,0,
       59918,1,1,112,0,
-      59906,113,5,111,0,
-      59918,3,3,113,0,
-      59906,114,6,111,0,
-      59918,4,4,114,0,
+      59906,113,104,111,0,
+      59918,103,103,113,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,115,0,0,0,
-      64006,116,115,31,0,
+      64005,103,103,1,0,
+      64006,114,0,31,0,
+      60943,115,0,114,0,
+      64002,116,2,1,0,
       60943,117,0,116,0,
-      64002,118,2,1,0,
-      60943,119,0,118,0,
-      59908,120,1,117,0,
-      59919,120,120,117,0,
-      59906,120,120,119,0,
-      59918,2,2,120,0,
-      59908,121,3,117,0,
-      59919,121,121,117,0,
-      59906,121,121,119,0,
-      59918,5,5,121,0,
-      59908,122,4,117,0,
-      59919,122,122,117,0,
-      59906,122,122,119,0,
-      59918,6,6,122,0,
-      59906,123,117,119,0,
-      59908,0,0,123,0,
-      59919,0,0,123,0,
-      64014,0,0,1,0,
-      59906,124,2,123,0,
-      59918,1,1,124,0,
-      59906,125,5,123,0,
-      59918,3,3,125,0,
-      59906,126,6,123,0,
-      59918,4,4,126,0,
+      59908,118,1,115,0,
+      59919,118,118,115,0,
+      59906,118,118,117,0,
+      59918,2,2,118,0,
+      59908,119,103,115,0,
+      59919,119,119,115,0,
+      59906,119,119,117,0,
+      59918,104,104,119,0,
+      59906,120,115,117,0,
+      59908,0,0,120,0,
+      59919,0,0,120,0,
+      64015,0,0,1,0,
+      59906,121,2,120,0,
+      59918,1,1,121,0,
+      59906,122,104,120,0,
+      59918,103,103,122,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,127,0,0,0,
-      64006,128,127,31,0,
-      60943,129,0,128,0,
-      64002,130,2,1,0,
-      60943,131,0,130,0,
-      59908,132,1,129,0,
-      59919,132,132,129,0,
-      59906,132,132,131,0,
-      59918,2,2,132,0,
-      59908,133,3,129,0,
-      59919,133,133,129,0,
-      59906,133,133,131,0,
-      59918,5,5,133,0,
-      59908,134,4,129,0,
-      59919,134,134,129,0,
-      59906,134,134,131,0,
-      59918,6,6,134,0,
-      59906,135,129,131,0,
-      59908,0,0,135,0,
-      59919,0,0,135,0,
-      64014,0,0,1,0,
-      59906,136,2,135,0,
-      59918,1,1,136,0,
-      59906,137,5,135,0,
-      59918,3,3,137,0,
-      59906,138,6,135,0,
-      59918,4,4,138,0,
+      64005,103,103,1,0,
+      64006,123,0,31,0,
+      60943,124,0,123,0,
+      64002,125,2,1,0,
+      60943,126,0,125,0,
+      59908,127,1,124,0,
+      59919,127,127,124,0,
+      59906,127,127,126,0,
+      59918,2,2,127,0,
+      59908,128,103,124,0,
+      59919,128,128,124,0,
+      59906,128,128,126,0,
+      59918,104,104,128,0,
+      59906,129,124,126,0,
+      59908,0,0,129,0,
+      59919,0,0,129,0,
+      64015,0,0,1,0,
+      59906,130,2,129,0,
+      59918,1,1,130,0,
+      59906,131,104,129,0,
+      59918,103,103,131,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,139,0,0,0,
-      64006,140,139,31,0,
-      60943,141,0,140,0,
-      64002,142,2,1,0,
-      60943,143,0,142,0,
-      59908,144,1,141,0,
-      59919,144,144,141,0,
-      59906,144,144,143,0,
-      59918,2,2,144,0,
-      59908,145,3,141,0,
-      59919,145,145,141,0,
-      59906,145,145,143,0,
-      59918,5,5,145,0,
-      59908,146,4,141,0,
-      59919,146,146,141,0,
-      59906,146,146,143,0,
-      59918,6,6,146,0,
-      59906,147,141,143,0,
+      64005,103,103,1,0,
+      64006,132,0,31,0,
+      60943,133,0,132,0,
+      64002,134,2,1,0,
+      60943,135,0,134,0,
+      59908,136,1,133,0,
+      59919,136,136,133,0,
+      59906,136,136,135,0,
+      59918,2,2,136,0,
+      59908,137,103,133,0,
+      59919,137,137,133,0,
+      59906,137,137,135,0,
+      59918,104,104,137,0,
+      59906,138,133,135,0,
+      59908,0,0,138,0,
+      59919,0,0,138,0,
+      64015,0,0,1,0,
+      59906,139,2,138,0,
+      59918,1,1,139,0,
+      59906,140,104,138,0,
+      59918,103,103,140,0,
+      64006,2,2,1,0,
+      64005,103,103,1,0,
+      64006,141,0,31,0,
+      60943,142,0,141,0,
+      64002,143,2,1,0,
+      60943,144,0,143,0,
+      59908,145,1,142,0,
+      59919,145,145,142,0,
+      59906,145,145,144,0,
+      59918,2,2,145,0,
+      59908,146,103,142,0,
+      59919,146,146,142,0,
+      59906,146,146,144,0,
+      59918,104,104,146,0,
+      59906,147,142,144,0,
       59908,0,0,147,0,
       59919,0,0,147,0,
-      64014,0,0,1,0,
+      64015,0,0,1,0,
       59906,148,2,147,0,
       59918,1,1,148,0,
-      59906,149,5,147,0,
-      59918,3,3,149,0,
-      59906,150,6,147,0,
-      59918,4,4,150,0,
+      59906,149,104,147,0,
+      59918,103,103,149,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,151,0,0,0,
-      64006,152,151,31,0,
+      64005,103,103,1,0,
+      64006,150,0,31,0,
+      60943,151,0,150,0,
+      64002,152,2,1,0,
       60943,153,0,152,0,
-      64002,154,2,1,0,
-      60943,155,0,154,0,
-      59908,156,1,153,0,
-      59919,156,156,153,0,
-      59906,156,156,155,0,
-      59918,2,2,156,0,
-      59908,157,3,153,0,
-      59919,157,157,153,0,
-      59906,157,157,155,0,
-      59918,5,5,157,0,
-      59908,158,4,153,0,
-      59919,158,158,153,0,
-      59906,158,158,155,0,
-      59918,6,6,158,0,
-      59906,159,153,155,0,
-      59908,0,0,159,0,
-      59919,0,0,159,0,
-      64014,0,0,1,0,
-      59906,160,2,159,0,
-      59918,1,1,160,0,
-      59906,161,5,159,0,
-      59918,3,3,161,0,
-      59906,162,6,159,0,
-      59918,4,4,162,0,
+      59908,154,1,151,0,
+      59919,154,154,151,0,
+      59906,154,154,153,0,
+      59918,2,2,154,0,
+      59908,155,103,151,0,
+      59919,155,155,151,0,
+      59906,155,155,153,0,
+      59918,104,104,155,0,
+      59906,156,151,153,0,
+      59908,0,0,156,0,
+      59919,0,0,156,0,
+      64015,0,0,1,0,
+      59906,157,2,156,0,
+      59918,1,1,157,0,
+      59906,158,104,156,0,
+      59918,103,103,158,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,163,0,0,0,
-      64006,164,163,31,0,
-      60943,165,0,164,0,
-      64002,166,2,1,0,
-      60943,167,0,166,0,
-      59908,168,1,165,0,
-      59919,168,168,165,0,
-      59906,168,168,167,0,
-      59918,2,2,168,0,
-      59908,169,3,165,0,
-      59919,169,169,165,0,
-      59906,169,169,167,0,
-      59918,5,5,169,0,
-      59908,170,4,165,0,
-      59919,170,170,165,0,
-      59906,170,170,167,0,
-      59918,6,6,170,0,
-      59906,171,165,167,0,
-      59908,0,0,171,0,
-      59919,0,0,171,0,
-      64014,0,0,1,0,
-      59906,172,2,171,0,
-      59918,1,1,172,0,
-      59906,173,5,171,0,
-      59918,3,3,173,0,
-      59906,174,6,171,0,
-      59918,4,4,174,0,
+      64005,103,103,1,0,
+      64006,159,0,31,0,
+      60943,160,0,159,0,
+      64002,161,2,1,0,
+      60943,162,0,161,0,
+      59908,163,1,160,0,
+      59919,163,163,160,0,
+      59906,163,163,162,0,
+      59918,2,2,163,0,
+      59908,164,103,160,0,
+      59919,164,164,160,0,
+      59906,164,164,162,0,
+      59918,104,104,164,0,
+      59906,165,160,162,0,
+      59908,0,0,165,0,
+      59919,0,0,165,0,
+      64015,0,0,1,0,
+      59906,166,2,165,0,
+      59918,1,1,166,0,
+      59906,167,104,165,0,
+      59918,103,103,167,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,175,0,0,0,
-      64006,176,175,31,0,
-      60943,177,0,176,0,
-      64002,178,2,1,0,
-      60943,179,0,178,0,
-      59908,180,1,177,0,
-      59919,180,180,177,0,
-      59906,180,180,179,0,
-      59918,2,2,180,0,
-      59908,181,3,177,0,
-      59919,181,181,177,0,
-      59906,181,181,179,0,
-      59918,5,5,181,0,
-      59908,182,4,177,0,
-      59919,182,182,177,0,
-      59906,182,182,179,0,
-      59918,6,6,182,0,
-      59906,183,177,179,0,
+      64005,103,103,1,0,
+      64006,168,0,31,0,
+      60943,169,0,168,0,
+      64002,170,2,1,0,
+      60943,171,0,170,0,
+      59908,172,1,169,0,
+      59919,172,172,169,0,
+      59906,172,172,171,0,
+      59918,2,2,172,0,
+      59908,173,103,169,0,
+      59919,173,173,169,0,
+      59906,173,173,171,0,
+      59918,104,104,173,0,
+      59906,174,169,171,0,
+      59908,0,0,174,0,
+      59919,0,0,174,0,
+      64015,0,0,1,0,
+      59906,175,2,174,0,
+      59918,1,1,175,0,
+      59906,176,104,174,0,
+      59918,103,103,176,0,
+      64006,2,2,1,0,
+      64005,103,103,1,0,
+      64006,177,0,31,0,
+      60943,178,0,177,0,
+      64002,179,2,1,0,
+      60943,180,0,179,0,
+      59908,181,1,178,0,
+      59919,181,181,178,0,
+      59906,181,181,180,0,
+      59918,2,2,181,0,
+      59908,182,103,178,0,
+      59919,182,182,178,0,
+      59906,182,182,180,0,
+      59918,104,104,182,0,
+      59906,183,178,180,0,
       59908,0,0,183,0,
       59919,0,0,183,0,
-      64014,0,0,1,0,
+      64015,0,0,1,0,
       59906,184,2,183,0,
       59918,1,1,184,0,
-      59906,185,5,183,0,
-      59918,3,3,185,0,
-      59906,186,6,183,0,
-      59918,4,4,186,0,
+      59906,185,104,183,0,
+      59918,103,103,185,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,187,0,0,0,
-      64006,188,187,31,0,
+      64005,103,103,1,0,
+      64006,186,0,31,0,
+      60943,187,0,186,0,
+      64002,188,2,1,0,
       60943,189,0,188,0,
-      64002,190,2,1,0,
-      60943,191,0,190,0,
-      59908,192,1,189,0,
-      59919,192,192,189,0,
-      59906,192,192,191,0,
-      59918,2,2,192,0,
-      59908,193,3,189,0,
-      59919,193,193,189,0,
-      59906,193,193,191,0,
-      59918,5,5,193,0,
-      59908,194,4,189,0,
-      59919,194,194,189,0,
-      59906,194,194,191,0,
-      59918,6,6,194,0,
-      59906,195,189,191,0,
-      59908,0,0,195,0,
-      59919,0,0,195,0,
-      64014,0,0,1,0,
-      59906,196,2,195,0,
-      59918,1,1,196,0,
-      59906,197,5,195,0,
-      59918,3,3,197,0,
-      59906,198,6,195,0,
-      59918,4,4,198,0,
+      59908,190,1,187,0,
+      59919,190,190,187,0,
+      59906,190,190,189,0,
+      59918,2,2,190,0,
+      59908,191,103,187,0,
+      59919,191,191,187,0,
+      59906,191,191,189,0,
+      59918,104,104,191,0,
+      59906,192,187,189,0,
+      59908,0,0,192,0,
+      59919,0,0,192,0,
+      64015,0,0,1,0,
+      59906,193,2,192,0,
+      59918,1,1,193,0,
+      59906,194,104,192,0,
+      59918,103,103,194,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,199,0,0,0,
-      64006,200,199,31,0,
-      60943,201,0,200,0,
-      64002,202,2,1,0,
-      60943,203,0,202,0,
-      59908,204,1,201,0,
-      59919,204,204,201,0,
-      59906,204,204,203,0,
-      59918,2,2,204,0,
-      59908,205,3,201,0,
-      59919,205,205,201,0,
-      59906,205,205,203,0,
-      59918,5,5,205,0,
-      59908,206,4,201,0,
-      59919,206,206,201,0,
-      59906,206,206,203,0,
-      59918,6,6,206,0,
-      59906,207,201,203,0,
-      59908,0,0,207,0,
-      59919,0,0,207,0,
-      64014,0,0,1,0,
-      59906,208,2,207,0,
-      59918,1,1,208,0,
-      59906,209,5,207,0,
-      59918,3,3,209,0,
-      59906,210,6,207,0,
-      59918,4,4,210,0,
+      64005,103,103,1,0,
+      64002,195,103,65535,0,
+      64004,197,195,32768,0,
+      64015,197,197,32768,0,
+      59919,196,103,197,0,
+      64006,196,196,16,0,
+      64004,198,196,32768,0,
+      64015,198,198,32768,0,
+      64002,199,104,65535,0,
+      64004,201,199,32768,0,
+      64015,201,201,32768,0,
+      59919,200,104,201,0,
+      64006,200,200,16,0,
+      64004,202,200,32768,0,
+      64015,202,202,32768,0,
+      59916,203,197,97,0,
+      43536,203,198,101,203,
+      59916,204,197,98,0,
+      43536,204,198,102,204,
+      59916,205,201,97,0,
+      43536,205,202,101,205,
+      59916,206,201,98,0,
+      43536,206,202,102,206,
+      65024,207,1,0,0,
+      65024,208,65536,0,0,
+      64006,209,0,31,0,
+      60943,210,0,209,0,
+      64002,211,2,1,0,
+      60943,212,0,211,0,
+      59908,213,1,210,0,
+      59919,213,213,210,0,
+      59906,213,213,212,0,
+      59918,2,2,213,0,
+      59908,214,207,210,0,
+      59919,214,214,210,0,
+      59906,214,214,212,0,
+      59918,208,208,214,0,
+      59906,215,210,212,0,
+      59908,0,0,215,0,
+      59919,0,0,215,0,
+      64015,0,0,1,0,
+      59906,216,2,215,0,
+      59918,1,1,216,0,
+      59906,217,208,215,0,
+      59918,207,207,217,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,211,0,0,0,
-      64006,212,211,31,0,
-      60943,213,0,212,0,
-      64002,214,2,1,0,
-      60943,215,0,214,0,
-      59908,216,1,213,0,
-      59919,216,216,213,0,
-      59906,216,216,215,0,
-      59918,2,2,216,0,
-      59908,217,3,213,0,
-      59919,217,217,213,0,
-      59906,217,217,215,0,
-      59918,5,5,217,0,
-      59908,218,4,213,0,
-      59919,218,218,213,0,
-      59906,218,218,215,0,
-      59918,6,6,218,0,
-      59906,219,213,215,0,
-      59908,0,0,219,0,
-      59919,0,0,219,0,
-      64014,0,0,1,0,
-      59906,220,2,219,0,
-      59918,1,1,220,0,
-      59906,221,5,219,0,
-      59918,3,3,221,0,
-      59906,222,6,219,0,
-      59918,4,4,222,0,
+      64005,207,207,1,0,
+      64006,218,0,31,0,
+      60943,219,0,218,0,
+      64002,220,2,1,0,
+      60943,221,0,220,0,
+      59908,222,1,219,0,
+      59919,222,222,219,0,
+      59906,222,222,221,0,
+      59918,2,2,222,0,
+      59908,223,207,219,0,
+      59919,223,223,219,0,
+      59906,223,223,221,0,
+      59918,208,208,223,0,
+      59906,224,219,221,0,
+      59908,0,0,224,0,
+      59919,0,0,224,0,
+      64015,0,0,1,0,
+      59906,225,2,224,0,
+      59918,1,1,225,0,
+      59906,226,208,224,0,
+      59918,207,207,226,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,223,0,0,0,
-      64006,224,223,31,0,
-      60943,225,0,224,0,
-      64002,226,2,1,0,
-      60943,227,0,226,0,
-      59908,228,1,225,0,
-      59919,228,228,225,0,
-      59906,228,228,227,0,
-      59918,2,2,228,0,
-      59908,229,3,225,0,
-      59919,229,229,225,0,
-      59906,229,229,227,0,
-      59918,5,5,229,0,
-      59908,230,4,225,0,
-      59919,230,230,225,0,
-      59906,230,230,227,0,
-      59918,6,6,230,0,
-      59906,231,225,227,0,
-      59908,0,0,231,0,
-      59919,0,0,231,0,
-      64014,0,0,1,0,
-      59906,232,2,231,0,
-      59918,1,1,232,0,
-      59906,233,5,231,0,
-      59918,3,3,233,0,
-      59906,234,6,231,0,
-      59918,4,4,234,0,
+      64005,207,207,1,0,
+      64006,227,0,31,0,
+      60943,228,0,227,0,
+      64002,229,2,1,0,
+      60943,230,0,229,0,
+      59908,231,1,228,0,
+      59919,231,231,228,0,
+      59906,231,231,230,0,
+      59918,2,2,231,0,
+      59908,232,207,228,0,
+      59919,232,232,228,0,
+      59906,232,232,230,0,
+      59918,208,208,232,0,
+      59906,233,228,230,0,
+      59908,0,0,233,0,
+      59919,0,0,233,0,
+      64015,0,0,1,0,
+      59906,234,2,233,0,
+      59918,1,1,234,0,
+      59906,235,208,233,0,
+      59918,207,207,235,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,235,0,0,0,
-      64006,236,235,31,0,
+      64005,207,207,1,0,
+      64006,236,0,31,0,
       60943,237,0,236,0,
       64002,238,2,1,0,
       60943,239,0,238,0,
@@ -50952,89 +50388,87 @@ struct modinv_round {
       59919,240,240,237,0,
       59906,240,240,239,0,
       59918,2,2,240,0,
-      59908,241,3,237,0,
+      59908,241,207,237,0,
       59919,241,241,237,0,
       59906,241,241,239,0,
-      59918,5,5,241,0,
-      59908,242,4,237,0,
-      59919,242,242,237,0,
-      59906,242,242,239,0,
-      59918,6,6,242,0,
-      59906,243,237,239,0,
-      59908,0,0,243,0,
-      59919,0,0,243,0,
-      64014,0,0,1,0,
-      59906,244,2,243,0,
-      59918,1,1,244,0,
-      59906,245,5,243,0,
-      59918,3,3,245,0,
-      59906,246,6,243,0,
-      59918,4,4,246,0,
+      59918,208,208,241,0,
+      59906,242,237,239,0,
+      59908,0,0,242,0,
+      59919,0,0,242,0,
+      64015,0,0,1,0,
+      59906,243,2,242,0,
+      59918,1,1,243,0,
+      59906,244,208,242,0,
+      59918,207,207,244,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,247,0,0,0,
-      64006,248,247,31,0,
-      60943,249,0,248,0,
-      64002,250,2,1,0,
-      60943,251,0,250,0,
-      59908,252,1,249,0,
-      59919,252,252,249,0,
-      59906,252,252,251,0,
-      59918,2,2,252,0,
-      59908,253,3,249,0,
-      59919,253,253,249,0,
-      59906,253,253,251,0,
-      59918,5,5,253,0,
-      59908,254,4,249,0,
-      59919,254,254,249,0,
-      59906,254,254,251,0,
-      59918,6,6,254,0,
-      59906,255,249,251,0,
-      59908,0,0,255,0,
-      59919,0,0,255,0,
-      64014,0,0,1,0,
-      59906,256,2,255,0,
-      59918,1,1,256,0,
-      59906,257,5,255,0,
-      59918,3,3,257,0,
-      59906,258,6,255,0,
-      59918,4,4,258,0,
+      64005,207,207,1,0,
+      64006,245,0,31,0,
+      60943,246,0,245,0,
+      64002,247,2,1,0,
+      60943,248,0,247,0,
+      59908,249,1,246,0,
+      59919,249,249,246,0,
+      59906,249,249,248,0,
+      59918,2,2,249,0,
+      59908,250,207,246,0,
+      59919,250,250,246,0,
+      59906,250,250,248,0,
+      59918,208,208,250,0,
+      59906,251,246,248,0,
+      59908,0,0,251,0,
+      59919,0,0,251,0,
+      64015,0,0,1,0,
+      59906,252,2,251,0,
+      59918,1,1,252,0,
+      59906,253,208,251,0,
+      59918,207,207,253,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,259,0,0,0,
-      64006,260,259,31,0,
-      60943,261,0,260,0,
-      64002,262,2,1,0,
-      60943,263,0,262,0,
-      59908,264,1,261,0,
-      59919,264,264,261,0,
-      59906,264,264,263,0,
-      59918,2,2,264,0,
-      59908,265,3,261,0,
-      59919,265,265,261,0,
-      59906,265,265,263,0,
-      59918,5,5,265,0,
-      59908,266,4,261,0,
-      59919,266,266,261,0,
-      59906,266,266,263,0,
-      59918,6,6,266,0,
-      59906,267,261,263,0,
-      59908,0,0,267,0,
-      59919,0,0,267,0,
-      64014,0,0,1,0,
-      59906,268,2,267,0,
-      59918,1,1,268,0,
-      59906,269,5,267,0,
-      59918,3,3,269,0,
-      59906,270,6,267,0,
-      59918,4,4,270,0,
+      64005,207,207,1,0,
+      64006,254,0,31,0,
+      60943,255,0,254,0,
+      64002,256,2,1,0,
+      60943,257,0,256,0,
+      59908,258,1,255,0,
+      59919,258,258,255,0,
+      59906,258,258,257,0,
+      59918,2,2,258,0,
+      59908,259,207,255,0,
+      59919,259,259,255,0,
+      59906,259,259,257,0,
+      59918,208,208,259,0,
+      59906,260,255,257,0,
+      59908,0,0,260,0,
+      59919,0,0,260,0,
+      64015,0,0,1,0,
+      59906,261,2,260,0,
+      59918,1,1,261,0,
+      59906,262,208,260,0,
+      59918,207,207,262,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,271,0,0,0,
-      64006,272,271,31,0,
+      64005,207,207,1,0,
+      64006,263,0,31,0,
+      60943,264,0,263,0,
+      64002,265,2,1,0,
+      60943,266,0,265,0,
+      59908,267,1,264,0,
+      59919,267,267,264,0,
+      59906,267,267,266,0,
+      59918,2,2,267,0,
+      59908,268,207,264,0,
+      59919,268,268,264,0,
+      59906,268,268,266,0,
+      59918,208,208,268,0,
+      59906,269,264,266,0,
+      59908,0,0,269,0,
+      59919,0,0,269,0,
+      64015,0,0,1,0,
+      59906,270,2,269,0,
+      59918,1,1,270,0,
+      59906,271,208,269,0,
+      59918,207,207,271,0,
+      64006,2,2,1,0,
+      64005,207,207,1,0,
+      64006,272,0,31,0,
       60943,273,0,272,0,
       64002,274,2,1,0,
       60943,275,0,274,0,
@@ -51042,306 +50476,320 @@ struct modinv_round {
       59919,276,276,273,0,
       59906,276,276,275,0,
       59918,2,2,276,0,
-      59908,277,3,273,0,
+      59908,277,207,273,0,
       59919,277,277,273,0,
       59906,277,277,275,0,
-      59918,5,5,277,0,
-      59908,278,4,273,0,
-      59919,278,278,273,0,
-      59906,278,278,275,0,
-      59918,6,6,278,0,
-      59906,279,273,275,0,
-      59908,0,0,279,0,
-      59919,0,0,279,0,
-      64014,0,0,1,0,
-      59906,280,2,279,0,
-      59918,1,1,280,0,
-      59906,281,5,279,0,
-      59918,3,3,281,0,
-      59906,282,6,279,0,
-      59918,4,4,282,0,
+      59918,208,208,277,0,
+      59906,278,273,275,0,
+      59908,0,0,278,0,
+      59919,0,0,278,0,
+      64015,0,0,1,0,
+      59906,279,2,278,0,
+      59918,1,1,279,0,
+      59906,280,208,278,0,
+      59918,207,207,280,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,283,0,0,0,
-      64006,284,283,31,0,
-      60943,285,0,284,0,
-      64002,286,2,1,0,
-      60943,287,0,286,0,
-      59908,288,1,285,0,
-      59919,288,288,285,0,
-      59906,288,288,287,0,
-      59918,2,2,288,0,
-      59908,289,3,285,0,
-      59919,289,289,285,0,
-      59906,289,289,287,0,
-      59918,5,5,289,0,
-      59908,290,4,285,0,
-      59919,290,290,285,0,
-      59906,290,290,287,0,
-      59918,6,6,290,0,
-      59906,291,285,287,0,
-      59908,0,0,291,0,
-      59919,0,0,291,0,
-      64014,0,0,1,0,
-      59906,292,2,291,0,
-      59918,1,1,292,0,
-      59906,293,5,291,0,
-      59918,3,3,293,0,
-      59906,294,6,291,0,
-      59918,4,4,294,0,
+      64005,207,207,1,0,
+      64006,281,0,31,0,
+      60943,282,0,281,0,
+      64002,283,2,1,0,
+      60943,284,0,283,0,
+      59908,285,1,282,0,
+      59919,285,285,282,0,
+      59906,285,285,284,0,
+      59918,2,2,285,0,
+      59908,286,207,282,0,
+      59919,286,286,282,0,
+      59906,286,286,284,0,
+      59918,208,208,286,0,
+      59906,287,282,284,0,
+      59908,0,0,287,0,
+      59919,0,0,287,0,
+      64015,0,0,1,0,
+      59906,288,2,287,0,
+      59918,1,1,288,0,
+      59906,289,208,287,0,
+      59918,207,207,289,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,295,0,0,0,
-      64006,296,295,31,0,
-      60943,297,0,296,0,
-      64002,298,2,1,0,
-      60943,299,0,298,0,
-      59908,300,1,297,0,
-      59919,300,300,297,0,
-      59906,300,300,299,0,
-      59918,2,2,300,0,
-      59908,301,3,297,0,
-      59919,301,301,297,0,
-      59906,301,301,299,0,
-      59918,5,5,301,0,
-      59908,302,4,297,0,
-      59919,302,302,297,0,
-      59906,302,302,299,0,
-      59918,6,6,302,0,
-      59906,303,297,299,0,
-      59908,0,0,303,0,
-      59919,0,0,303,0,
-      64014,0,0,1,0,
-      59906,304,2,303,0,
-      59918,1,1,304,0,
-      59906,305,5,303,0,
-      59918,3,3,305,0,
-      59906,306,6,303,0,
-      59918,4,4,306,0,
+      64005,207,207,1,0,
+      64006,290,0,31,0,
+      60943,291,0,290,0,
+      64002,292,2,1,0,
+      60943,293,0,292,0,
+      59908,294,1,291,0,
+      59919,294,294,291,0,
+      59906,294,294,293,0,
+      59918,2,2,294,0,
+      59908,295,207,291,0,
+      59919,295,295,291,0,
+      59906,295,295,293,0,
+      59918,208,208,295,0,
+      59906,296,291,293,0,
+      59908,0,0,296,0,
+      59919,0,0,296,0,
+      64015,0,0,1,0,
+      59906,297,2,296,0,
+      59918,1,1,297,0,
+      59906,298,208,296,0,
+      59918,207,207,298,0,
       64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,307,0,0,0,
-      64006,308,307,31,0,
-      60943,309,0,308,0,
-      64002,310,2,1,0,
-      60943,311,0,310,0,
-      59908,312,1,309,0,
-      59919,312,312,309,0,
-      59906,312,312,311,0,
-      59918,2,2,312,0,
-      59908,313,3,309,0,
-      59919,313,313,309,0,
-      59906,313,313,311,0,
-      59918,5,5,313,0,
-      59908,314,4,309,0,
-      59919,314,314,309,0,
-      59906,314,314,311,0,
-      59918,6,6,314,0,
-      59906,315,309,311,0,
-      59908,0,0,315,0,
-      59919,0,0,315,0,
-      64014,0,0,1,0,
-      59906,316,2,315,0,
-      59918,1,1,316,0,
-      59906,317,5,315,0,
-      59918,3,3,317,0,
-      59906,318,6,315,0,
-      59918,4,4,318,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,319,0,0,0,
-      64006,320,319,31,0,
-      60943,321,0,320,0,
-      64002,322,2,1,0,
-      60943,323,0,322,0,
-      59908,324,1,321,0,
-      59919,324,324,321,0,
-      59906,324,324,323,0,
-      59918,2,2,324,0,
-      59908,325,3,321,0,
-      59919,325,325,321,0,
-      59906,325,325,323,0,
-      59918,5,5,325,0,
-      59908,326,4,321,0,
-      59919,326,326,321,0,
-      59906,326,326,323,0,
-      59918,6,6,326,0,
-      59906,327,321,323,0,
-      59908,0,0,327,0,
-      59919,0,0,327,0,
-      64014,0,0,1,0,
-      59906,328,2,327,0,
-      59918,1,1,328,0,
-      59906,329,5,327,0,
-      59918,3,3,329,0,
-      59906,330,6,327,0,
-      59918,4,4,330,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,331,0,0,0,
-      64006,332,331,31,0,
-      60943,333,0,332,0,
-      64002,334,2,1,0,
-      60943,335,0,334,0,
-      59908,336,1,333,0,
-      59919,336,336,333,0,
-      59906,336,336,335,0,
-      59918,2,2,336,0,
-      59908,337,3,333,0,
-      59919,337,337,333,0,
-      59906,337,337,335,0,
-      59918,5,5,337,0,
-      59908,338,4,333,0,
-      59919,338,338,333,0,
-      59906,338,338,335,0,
-      59918,6,6,338,0,
-      59906,339,333,335,0,
-      59908,0,0,339,0,
-      59919,0,0,339,0,
-      64014,0,0,1,0,
-      59906,340,2,339,0,
-      59918,1,1,340,0,
-      59906,341,5,339,0,
-      59918,3,3,341,0,
-      59906,342,6,339,0,
-      59918,4,4,342,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,343,0,0,0,
-      64006,344,343,31,0,
-      60943,345,0,344,0,
-      64002,346,2,1,0,
-      60943,347,0,346,0,
-      59908,348,1,345,0,
-      59919,348,348,345,0,
-      59906,348,348,347,0,
-      59918,2,2,348,0,
-      59908,349,3,345,0,
-      59919,349,349,345,0,
-      59906,349,349,347,0,
-      59918,5,5,349,0,
-      59908,350,4,345,0,
-      59919,350,350,345,0,
-      59906,350,350,347,0,
-      59918,6,6,350,0,
-      59906,351,345,347,0,
-      59908,0,0,351,0,
-      59919,0,0,351,0,
-      64014,0,0,1,0,
-      59906,352,2,351,0,
-      59918,1,1,352,0,
-      59906,353,5,351,0,
-      59918,3,3,353,0,
-      59906,354,6,351,0,
-      59918,4,4,354,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      60943,355,0,0,0,
-      64006,356,355,31,0,
-      60943,357,0,356,0,
-      64002,358,2,1,0,
-      60943,359,0,358,0,
-      59908,360,1,357,0,
-      59919,360,360,357,0,
-      59906,360,360,359,0,
-      59918,2,2,360,0,
-      59908,361,3,357,0,
-      59919,361,361,357,0,
-      59906,361,361,359,0,
-      59918,5,5,361,0,
-      59908,362,4,357,0,
-      59919,362,362,357,0,
-      59906,362,362,359,0,
-      59918,6,6,362,0,
-      59906,363,357,359,0,
-      59908,0,0,363,0,
-      59919,0,0,363,0,
-      64014,0,0,1,0,
-      59906,364,2,363,0,
-      59918,1,1,364,0,
-      59906,365,5,363,0,
-      59918,3,3,365,0,
-      59906,366,6,363,0,
-      59918,4,4,366,0,
-      64006,2,2,1,0,
-      64005,3,3,1,0,
-      64005,4,4,1,0,
-      63744,0,0,0,0,
-      61958,386,18,31,0,
-      60943,387,0,386,0,
-      51724,367,3,1,0,
-      51724,368,3,2,0,
-      51724,369,3,3,0,
-      51724,370,3,4,0,
-      51724,371,3,5,0,
-      51724,372,3,6,0,
-      51724,373,3,7,0,
-      51724,374,3,8,0,
-      51724,375,3,9,0,
-      51724,376,3,10,0,
-      51724,377,3,11,0,
-      51724,378,3,12,0,
-      51724,379,3,13,0,
-      51724,380,3,14,0,
-      51724,381,3,15,0,
-      51724,382,3,16,0,
-      51724,383,3,17,0,
-      51724,384,3,18,0,
-      59916,385,3,387,0,
-      35349,368,3,1,368,
-      35357,369,3,2,369,
-      35357,370,3,3,370,
-      35357,371,3,4,371,
-      35357,372,3,5,372,
-      35357,373,3,6,373,
-      35357,374,3,7,374,
-      35357,375,3,8,375,
-      35357,376,3,9,376,
-      35357,377,3,10,377,
-      35357,378,3,11,378,
-      35357,379,3,12,379,
-      35357,380,3,13,380,
-      35357,381,3,14,381,
-      35357,382,3,15,382,
-      35357,383,3,16,383,
-      35357,384,3,17,384,
-      35353,385,3,18,385,
-      64006,388,3,31,0,
-      60943,389,0,388,0,
-      57858,390,1,389,0,
-      57858,391,2,389,0,
-      57858,392,3,389,0,
-      57858,393,4,389,0,
-      57858,394,5,389,0,
-      57858,395,6,389,0,
-      57858,396,7,389,0,
-      57858,397,8,389,0,
-      57858,398,9,389,0,
-      57858,399,10,389,0,
-      57858,400,11,389,0,
-      57858,401,12,389,0,
-      57858,402,13,389,0,
-      57858,403,14,389,0,
-      57858,404,15,389,0,
-      57858,405,16,389,0,
-      57858,406,17,389,0,
-      57858,407,18,389,0,
-      59923,368,368,390,0,
-      59931,369,369,391,0,
-      59931,370,370,392,0,
-      59931,371,371,393,0,
-      59931,372,372,394,0,
-      59931,373,373,395,0,
-      59931,374,374,396,0,
-      59931,375,375,397,0,
-      59931,376,376,398,0,
+      64005,207,207,1,0,
+      64002,299,207,65535,0,
+      64004,301,299,32768,0,
+      64015,301,301,32768,0,
+      59919,300,207,301,0,
+      64006,300,300,16,0,
+      64004,302,300,32768,0,
+      64015,302,302,32768,0,
+      64002,303,208,65535,0,
+      64004,305,303,32768,0,
+      64015,305,305,32768,0,
+      59919,304,208,305,0,
+      64006,304,304,16,0,
+      64004,306,304,32768,0,
+      64015,306,306,32768,0,
+      59916,307,301,203,0,
+      43536,307,302,205,307,
+      59916,308,301,204,0,
+      43536,308,302,206,308,
+      59916,309,305,203,0,
+      43536,309,306,205,309,
+      59916,310,305,204,0,
+      43536,310,306,206,310,
+      60943,311,0,0,0,
+      63744,0,311,0,0,
+      61958,331,18,31,0,
+      60943,332,0,331,0,
+      51724,312,307,1,0,
+      51724,313,307,2,0,
+      51724,314,307,3,0,
+      51724,315,307,4,0,
+      51724,316,307,5,0,
+      51724,317,307,6,0,
+      51724,318,307,7,0,
+      51724,319,307,8,0,
+      51724,320,307,9,0,
+      51724,321,307,10,0,
+      51724,322,307,11,0,
+      51724,323,307,12,0,
+      51724,324,307,13,0,
+      51724,325,307,14,0,
+      51724,326,307,15,0,
+      51724,327,307,16,0,
+      51724,328,307,17,0,
+      51724,329,307,18,0,
+      59916,330,307,332,0,
+      35349,313,307,1,313,
+      35357,314,307,2,314,
+      35357,315,307,3,315,
+      35357,316,307,4,316,
+      35357,317,307,5,317,
+      35357,318,307,6,318,
+      35357,319,307,7,319,
+      35357,320,307,8,320,
+      35357,321,307,9,321,
+      35357,322,307,10,322,
+      35357,323,307,11,323,
+      35357,324,307,12,324,
+      35357,325,307,13,325,
+      35357,326,307,14,326,
+      35357,327,307,15,327,
+      35357,328,307,16,328,
+      35357,329,307,17,329,
+      35353,330,307,18,330,
+      64006,333,307,31,0,
+      60943,334,0,333,0,
+      57858,335,1,334,0,
+      57858,336,2,334,0,
+      57858,337,3,334,0,
+      57858,338,4,334,0,
+      57858,339,5,334,0,
+      57858,340,6,334,0,
+      57858,341,7,334,0,
+      57858,342,8,334,0,
+      57858,343,9,334,0,
+      57858,344,10,334,0,
+      57858,345,11,334,0,
+      57858,346,12,334,0,
+      57858,347,13,334,0,
+      57858,348,14,334,0,
+      57858,349,15,334,0,
+      57858,350,16,334,0,
+      57858,351,17,334,0,
+      57858,352,18,334,0,
+      59923,313,313,335,0,
+      59931,314,314,336,0,
+      59931,315,315,337,0,
+      59931,316,316,338,0,
+      59931,317,317,339,0,
+      59931,318,318,340,0,
+      59931,319,319,341,0,
+      59931,320,320,342,0,
+      59931,321,321,343,0,
+      59931,322,322,344,0,
+      59931,323,323,345,0,
+      59931,324,324,346,0,
+      59931,325,325,347,0,
+      59931,326,326,348,0,
+      59931,327,327,349,0,
+      59931,328,328,350,0,
+      59931,329,329,351,0,
+      59927,330,330,352,0,
+      61958,353,36,31,0,
+      60943,354,0,353,0,
+      35348,312,308,19,312,
+      35356,313,308,20,313,
+      35356,314,308,21,314,
+      35356,315,308,22,315,
+      35356,316,308,23,316,
+      35356,317,308,24,317,
+      35356,318,308,25,318,
+      35356,319,308,26,319,
+      35356,320,308,27,320,
+      35356,321,308,28,321,
+      35356,322,308,29,322,
+      35356,323,308,30,323,
+      35356,324,308,31,324,
+      35356,325,308,32,325,
+      35356,326,308,33,326,
+      35356,327,308,34,327,
+      35356,328,308,35,328,
+      35356,329,308,36,329,
+      43544,330,308,354,330,
+      35349,313,308,19,313,
+      35357,314,308,20,314,
+      35357,315,308,21,315,
+      35357,316,308,22,316,
+      35357,317,308,23,317,
+      35357,318,308,24,318,
+      35357,319,308,25,319,
+      35357,320,308,26,320,
+      35357,321,308,27,321,
+      35357,322,308,28,322,
+      35357,323,308,29,323,
+      35357,324,308,30,324,
+      35357,325,308,31,325,
+      35357,326,308,32,326,
+      35357,327,308,33,327,
+      35357,328,308,34,328,
+      35357,329,308,35,329,
+      35353,330,308,36,330,
+      64006,355,308,31,0,
+      60943,356,0,355,0,
+      57858,357,19,356,0,
+      57858,358,20,356,0,
+      57858,359,21,356,0,
+      57858,360,22,356,0,
+      57858,361,23,356,0,
+      57858,362,24,356,0,
+      57858,363,25,356,0,
+      57858,364,26,356,0,
+      57858,365,27,356,0,
+      57858,366,28,356,0,
+      57858,367,29,356,0,
+      57858,368,30,356,0,
+      57858,369,31,356,0,
+      57858,370,32,356,0,
+      57858,371,33,356,0,
+      57858,372,34,356,0,
+      57858,373,35,356,0,
+      57858,374,36,356,0,
+      59923,313,313,357,0,
+      59931,314,314,358,0,
+      59931,315,315,359,0,
+      59931,316,316,360,0,
+      59931,317,317,361,0,
+      59931,318,318,362,0,
+      59931,319,319,363,0,
+      59931,320,320,364,0,
+      59931,321,321,365,0,
+      59931,322,322,366,0,
+      59931,323,323,367,0,
+      59931,324,324,368,0,
+      59931,325,325,369,0,
+      59931,326,326,370,0,
+      59931,327,327,371,0,
+      59931,328,328,372,0,
+      59931,329,329,373,0,
+      59927,330,330,374,0,
+      59656,1,312,313,30,
+      59656,2,313,314,30,
+      59656,3,314,315,30,
+      59656,4,315,316,30,
+      59656,5,316,317,30,
+      59656,6,317,318,30,
+      59656,7,318,319,30,
+      59656,8,319,320,30,
+      59656,9,320,321,30,
+      59656,10,321,322,30,
+      59656,11,322,323,30,
+      59656,12,323,324,30,
+      59656,13,324,325,30,
+      59656,14,325,326,30,
+      59656,15,326,327,30,
+      59656,16,327,328,30,
+      59656,17,328,329,30,
+      59656,18,329,330,30,
+      61958,394,18,31,0,
+      60943,395,0,394,0,
+      51724,375,309,1,0,
+      51724,376,309,2,0,
+      51724,377,309,3,0,
+      51724,378,309,4,0,
+      51724,379,309,5,0,
+      51724,380,309,6,0,
+      51724,381,309,7,0,
+      51724,382,309,8,0,
+      51724,383,309,9,0,
+      51724,384,309,10,0,
+      51724,385,309,11,0,
+      51724,386,309,12,0,
+      51724,387,309,13,0,
+      51724,388,309,14,0,
+      51724,389,309,15,0,
+      51724,390,309,16,0,
+      51724,391,309,17,0,
+      51724,392,309,18,0,
+      59916,393,309,395,0,
+      35349,376,309,1,376,
+      35357,377,309,2,377,
+      35357,378,309,3,378,
+      35357,379,309,4,379,
+      35357,380,309,5,380,
+      35357,381,309,6,381,
+      35357,382,309,7,382,
+      35357,383,309,8,383,
+      35357,384,309,9,384,
+      35357,385,309,10,385,
+      35357,386,309,11,386,
+      35357,387,309,12,387,
+      35357,388,309,13,388,
+      35357,389,309,14,389,
+      35357,390,309,15,390,
+      35357,391,309,16,391,
+      35357,392,309,17,392,
+      35353,393,309,18,393,
+      64006,396,309,31,0,
+      60943,397,0,396,0,
+      57858,398,1,397,0,
+      57858,399,2,397,0,
+      57858,400,3,397,0,
+      57858,401,4,397,0,
+      57858,402,5,397,0,
+      57858,403,6,397,0,
+      57858,404,7,397,0,
+      57858,405,8,397,0,
+      57858,406,9,397,0,
+      57858,407,10,397,0,
+      57858,408,11,397,0,
+      57858,409,12,397,0,
+      57858,410,13,397,0,
+      57858,411,14,397,0,
+      57858,412,15,397,0,
+      57858,413,16,397,0,
+      57858,414,17,397,0,
+      57858,415,18,397,0,
+      59923,376,376,398,0,
       59931,377,377,399,0,
       59931,378,378,400,0,
       59931,379,379,401,0,
@@ -51350,75 +50798,75 @@ struct modinv_round {
       59931,382,382,404,0,
       59931,383,383,405,0,
       59931,384,384,406,0,
-      59927,385,385,407,0,
-      61958,408,36,31,0,
-      60943,409,0,408,0,
-      35348,367,4,19,367,
-      35356,368,4,20,368,
-      35356,369,4,21,369,
-      35356,370,4,22,370,
-      35356,371,4,23,371,
-      35356,372,4,24,372,
-      35356,373,4,25,373,
-      35356,374,4,26,374,
-      35356,375,4,27,375,
-      35356,376,4,28,376,
-      35356,377,4,29,377,
-      35356,378,4,30,378,
-      35356,379,4,31,379,
-      35356,380,4,32,380,
-      35356,381,4,33,381,
-      35356,382,4,34,382,
-      35356,383,4,35,383,
-      35356,384,4,36,384,
-      43544,385,4,409,385,
-      35349,368,4,19,368,
-      35357,369,4,20,369,
-      35357,370,4,21,370,
-      35357,371,4,22,371,
-      35357,372,4,23,372,
-      35357,373,4,24,373,
-      35357,374,4,25,374,
-      35357,375,4,26,375,
-      35357,376,4,27,376,
-      35357,377,4,28,377,
-      35357,378,4,29,378,
-      35357,379,4,30,379,
-      35357,380,4,31,380,
-      35357,381,4,32,381,
-      35357,382,4,33,382,
-      35357,383,4,34,383,
-      35357,384,4,35,384,
-      35353,385,4,36,385,
-      64006,410,4,31,0,
-      60943,411,0,410,0,
-      57858,412,19,411,0,
-      57858,413,20,411,0,
-      57858,414,21,411,0,
-      57858,415,22,411,0,
-      57858,416,23,411,0,
-      57858,417,24,411,0,
-      57858,418,25,411,0,
-      57858,419,26,411,0,
-      57858,420,27,411,0,
-      57858,421,28,411,0,
-      57858,422,29,411,0,
-      57858,423,30,411,0,
-      57858,424,31,411,0,
-      57858,425,32,411,0,
-      57858,426,33,411,0,
-      57858,427,34,411,0,
-      57858,428,35,411,0,
-      57858,429,36,411,0,
-      59923,368,368,412,0,
-      59931,369,369,413,0,
-      59931,370,370,414,0,
-      59931,371,371,415,0,
-      59931,372,372,416,0,
-      59931,373,373,417,0,
-      59931,374,374,418,0,
-      59931,375,375,419,0,
-      59931,376,376,420,0,
+      59931,385,385,407,0,
+      59931,386,386,408,0,
+      59931,387,387,409,0,
+      59931,388,388,410,0,
+      59931,389,389,411,0,
+      59931,390,390,412,0,
+      59931,391,391,413,0,
+      59931,392,392,414,0,
+      59927,393,393,415,0,
+      61958,416,36,31,0,
+      60943,417,0,416,0,
+      35348,375,310,19,375,
+      35356,376,310,20,376,
+      35356,377,310,21,377,
+      35356,378,310,22,378,
+      35356,379,310,23,379,
+      35356,380,310,24,380,
+      35356,381,310,25,381,
+      35356,382,310,26,382,
+      35356,383,310,27,383,
+      35356,384,310,28,384,
+      35356,385,310,29,385,
+      35356,386,310,30,386,
+      35356,387,310,31,387,
+      35356,388,310,32,388,
+      35356,389,310,33,389,
+      35356,390,310,34,390,
+      35356,391,310,35,391,
+      35356,392,310,36,392,
+      43544,393,310,417,393,
+      35349,376,310,19,376,
+      35357,377,310,20,377,
+      35357,378,310,21,378,
+      35357,379,310,22,379,
+      35357,380,310,23,380,
+      35357,381,310,24,381,
+      35357,382,310,25,382,
+      35357,383,310,26,383,
+      35357,384,310,27,384,
+      35357,385,310,28,385,
+      35357,386,310,29,386,
+      35357,387,310,30,387,
+      35357,388,310,31,388,
+      35357,389,310,32,389,
+      35357,390,310,33,390,
+      35357,391,310,34,391,
+      35357,392,310,35,392,
+      35353,393,310,36,393,
+      64006,418,310,31,0,
+      60943,419,0,418,0,
+      57858,420,19,419,0,
+      57858,421,20,419,0,
+      57858,422,21,419,0,
+      57858,423,22,419,0,
+      57858,424,23,419,0,
+      57858,425,24,419,0,
+      57858,426,25,419,0,
+      57858,427,26,419,0,
+      57858,428,27,419,0,
+      57858,429,28,419,0,
+      57858,430,29,419,0,
+      57858,431,30,419,0,
+      57858,432,31,419,0,
+      57858,433,32,419,0,
+      57858,434,33,419,0,
+      57858,435,34,419,0,
+      57858,436,35,419,0,
+      57858,437,36,419,0,
+      59923,376,376,420,0,
       59931,377,377,421,0,
       59931,378,378,422,0,
       59931,379,379,423,0,
@@ -51427,829 +50875,665 @@ struct modinv_round {
       59931,382,382,426,0,
       59931,383,383,427,0,
       59931,384,384,428,0,
-      59927,385,385,429,0,
-      59656,1,367,368,30,
-      59656,2,368,369,30,
-      59656,3,369,370,30,
-      59656,4,370,371,30,
-      59656,5,371,372,30,
-      59656,6,372,373,30,
-      59656,7,373,374,30,
-      59656,8,374,375,30,
-      59656,9,375,376,30,
-      59656,10,376,377,30,
-      59656,11,377,378,30,
-      59656,12,378,379,30,
-      59656,13,379,380,30,
-      59656,14,380,381,30,
-      59656,15,381,382,30,
-      59656,16,382,383,30,
-      59656,17,383,384,30,
-      59656,18,384,385,30,
-      61958,449,18,31,0,
-      60943,450,0,449,0,
-      51724,430,5,1,0,
-      51724,431,5,2,0,
-      51724,432,5,3,0,
-      51724,433,5,4,0,
-      51724,434,5,5,0,
-      51724,435,5,6,0,
-      51724,436,5,7,0,
-      51724,437,5,8,0,
-      51724,438,5,9,0,
-      51724,439,5,10,0,
-      51724,440,5,11,0,
-      51724,441,5,12,0,
-      51724,442,5,13,0,
-      51724,443,5,14,0,
-      51724,444,5,15,0,
-      51724,445,5,16,0,
-      51724,446,5,17,0,
-      51724,447,5,18,0,
-      59916,448,5,450,0,
-      35349,431,5,1,431,
-      35357,432,5,2,432,
-      35357,433,5,3,433,
-      35357,434,5,4,434,
-      35357,435,5,5,435,
-      35357,436,5,6,436,
-      35357,437,5,7,437,
-      35357,438,5,8,438,
-      35357,439,5,9,439,
-      35357,440,5,10,440,
-      35357,441,5,11,441,
-      35357,442,5,12,442,
-      35357,443,5,13,443,
-      35357,444,5,14,444,
-      35357,445,5,15,445,
-      35357,446,5,16,446,
-      35357,447,5,17,447,
-      35353,448,5,18,448,
-      64006,451,5,31,0,
-      60943,452,0,451,0,
-      57858,453,1,452,0,
-      57858,454,2,452,0,
-      57858,455,3,452,0,
-      57858,456,4,452,0,
-      57858,457,5,452,0,
-      57858,458,6,452,0,
-      57858,459,7,452,0,
-      57858,460,8,452,0,
-      57858,461,9,452,0,
-      57858,462,10,452,0,
-      57858,463,11,452,0,
-      57858,464,12,452,0,
-      57858,465,13,452,0,
-      57858,466,14,452,0,
-      57858,467,15,452,0,
-      57858,468,16,452,0,
-      57858,469,17,452,0,
-      57858,470,18,452,0,
-      59923,431,431,453,0,
-      59931,432,432,454,0,
-      59931,433,433,455,0,
-      59931,434,434,456,0,
-      59931,435,435,457,0,
-      59931,436,436,458,0,
-      59931,437,437,459,0,
-      59931,438,438,460,0,
-      59931,439,439,461,0,
-      59931,440,440,462,0,
-      59931,441,441,463,0,
-      59931,442,442,464,0,
-      59931,443,443,465,0,
-      59931,444,444,466,0,
-      59931,445,445,467,0,
-      59931,446,446,468,0,
-      59931,447,447,469,0,
-      59927,448,448,470,0,
-      61958,471,36,31,0,
-      60943,472,0,471,0,
-      35348,430,6,19,430,
-      35356,431,6,20,431,
-      35356,432,6,21,432,
-      35356,433,6,22,433,
-      35356,434,6,23,434,
-      35356,435,6,24,435,
-      35356,436,6,25,436,
-      35356,437,6,26,437,
-      35356,438,6,27,438,
-      35356,439,6,28,439,
-      35356,440,6,29,440,
-      35356,441,6,30,441,
-      35356,442,6,31,442,
-      35356,443,6,32,443,
-      35356,444,6,33,444,
-      35356,445,6,34,445,
-      35356,446,6,35,446,
-      35356,447,6,36,447,
-      43544,448,6,472,448,
-      35349,431,6,19,431,
-      35357,432,6,20,432,
-      35357,433,6,21,433,
-      35357,434,6,22,434,
-      35357,435,6,23,435,
-      35357,436,6,24,436,
-      35357,437,6,25,437,
-      35357,438,6,26,438,
-      35357,439,6,27,439,
-      35357,440,6,28,440,
-      35357,441,6,29,441,
-      35357,442,6,30,442,
-      35357,443,6,31,443,
-      35357,444,6,32,444,
-      35357,445,6,33,445,
-      35357,446,6,34,446,
-      35357,447,6,35,447,
-      35353,448,6,36,448,
-      64006,473,6,31,0,
-      60943,474,0,473,0,
-      57858,475,19,474,0,
-      57858,476,20,474,0,
-      57858,477,21,474,0,
-      57858,478,22,474,0,
-      57858,479,23,474,0,
-      57858,480,24,474,0,
-      57858,481,25,474,0,
-      57858,482,26,474,0,
-      57858,483,27,474,0,
-      57858,484,28,474,0,
-      57858,485,29,474,0,
-      57858,486,30,474,0,
-      57858,487,31,474,0,
-      57858,488,32,474,0,
-      57858,489,33,474,0,
-      57858,490,34,474,0,
-      57858,491,35,474,0,
-      57858,492,36,474,0,
-      59923,431,431,475,0,
-      59931,432,432,476,0,
-      59931,433,433,477,0,
-      59931,434,434,478,0,
-      59931,435,435,479,0,
-      59931,436,436,480,0,
-      59931,437,437,481,0,
-      59931,438,438,482,0,
-      59931,439,439,483,0,
-      59931,440,440,484,0,
-      59931,441,441,485,0,
-      59931,442,442,486,0,
-      59931,443,443,487,0,
-      59931,444,444,488,0,
-      59931,445,445,489,0,
-      59931,446,446,490,0,
-      59931,447,447,491,0,
-      59927,448,448,492,0,
-      59656,19,430,431,30,
-      59656,20,431,432,30,
-      59656,21,432,433,30,
-      59656,22,433,434,30,
-      59656,23,434,435,30,
-      59656,24,435,436,30,
-      59656,25,436,437,30,
-      59656,26,437,438,30,
-      59656,27,438,439,30,
-      59656,28,439,440,30,
-      59656,29,440,441,30,
-      59656,30,441,442,30,
-      59656,31,442,443,30,
-      59656,32,443,444,30,
-      59656,33,444,445,30,
-      59656,34,445,446,30,
-      59656,35,446,447,30,
-      59656,36,447,448,30,
-      51724,493,3,37,0,
-      51724,494,3,38,0,
-      51724,495,3,39,0,
-      51724,496,3,40,0,
-      51724,497,3,41,0,
-      51724,498,3,42,0,
-      51724,499,3,43,0,
-      51724,500,3,44,0,
-      51724,501,3,45,0,
-      51724,502,3,46,0,
-      51724,503,3,47,0,
-      51724,504,3,48,0,
-      51724,505,3,49,0,
-      51724,506,3,50,0,
-      51724,507,3,51,0,
-      51724,508,3,52,0,
-      51724,509,3,53,0,
-      64012,510,3,0,0,
-      64012,511,3,0,0,
-      35349,494,3,37,494,
-      35357,495,3,38,495,
-      35357,496,3,39,496,
-      35357,497,3,40,497,
-      35357,498,3,41,498,
-      35357,499,3,42,499,
-      35357,500,3,43,500,
-      35357,501,3,44,501,
-      35357,502,3,45,502,
-      35357,503,3,46,503,
-      35357,504,3,47,504,
-      35357,505,3,48,505,
-      35357,506,3,49,506,
-      35357,507,3,50,507,
-      35357,508,3,51,508,
-      35357,509,3,52,509,
-      35357,510,3,53,510,
-      47641,511,3,0,511,
-      64006,512,3,31,0,
-      60943,513,0,512,0,
-      57858,514,37,513,0,
-      57858,515,38,513,0,
-      57858,516,39,513,0,
-      57858,517,40,513,0,
-      57858,518,41,513,0,
-      57858,519,42,513,0,
-      57858,520,43,513,0,
-      57858,521,44,513,0,
-      57858,522,45,513,0,
-      57858,523,46,513,0,
-      57858,524,47,513,0,
-      57858,525,48,513,0,
-      57858,526,49,513,0,
-      57858,527,50,513,0,
-      57858,528,51,513,0,
-      57858,529,52,513,0,
-      57858,530,53,513,0,
-      60930,531,0,513,0,
-      59923,494,494,514,0,
-      59931,495,495,515,0,
-      59931,496,496,516,0,
-      59931,497,497,517,0,
-      59931,498,498,518,0,
-      59931,499,499,519,0,
-      59931,500,500,520,0,
-      59931,501,501,521,0,
-      59931,502,502,522,0,
-      59931,503,503,523,0,
-      59931,504,504,524,0,
-      59931,505,505,525,0,
-      59931,506,506,526,0,
-      59931,507,507,527,0,
-      59931,508,508,528,0,
-      59931,509,509,529,0,
-      59931,510,510,530,0,
-      59927,511,511,531,0,
-      35348,493,4,54,493,
-      35356,494,4,55,494,
-      35356,495,4,56,495,
-      35356,496,4,57,496,
-      35356,497,4,58,497,
-      35356,498,4,59,498,
-      35356,499,4,60,499,
-      35356,500,4,61,500,
-      35356,501,4,62,501,
-      35356,502,4,63,502,
-      35356,503,4,64,503,
-      35356,504,4,65,504,
-      35356,505,4,66,505,
-      35356,506,4,67,506,
-      35356,507,4,68,507,
-      35356,508,4,69,508,
-      35356,509,4,70,509,
-      47644,510,4,0,510,
-      47640,511,4,0,511,
-      35349,494,4,54,494,
-      35357,495,4,55,495,
-      35357,496,4,56,496,
-      35357,497,4,57,497,
-      35357,498,4,58,498,
-      35357,499,4,59,499,
-      35357,500,4,60,500,
-      35357,501,4,61,501,
-      35357,502,4,62,502,
-      35357,503,4,63,503,
-      35357,504,4,64,504,
-      35357,505,4,65,505,
-      35357,506,4,66,506,
-      35357,507,4,67,507,
-      35357,508,4,68,508,
-      35357,509,4,69,509,
-      35357,510,4,70,510,
-      47641,511,4,0,511,
-      64006,532,4,31,0,
-      60943,533,0,532,0,
-      57858,534,54,533,0,
-      57858,535,55,533,0,
-      57858,536,56,533,0,
-      57858,537,57,533,0,
-      57858,538,58,533,0,
-      57858,539,59,533,0,
-      57858,540,60,533,0,
-      57858,541,61,533,0,
-      57858,542,62,533,0,
-      57858,543,63,533,0,
-      57858,544,64,533,0,
-      57858,545,65,533,0,
-      57858,546,66,533,0,
-      57858,547,67,533,0,
-      57858,548,68,533,0,
-      57858,549,69,533,0,
-      57858,550,70,533,0,
-      60930,551,0,533,0,
-      59923,494,494,534,0,
-      59931,495,495,535,0,
-      59931,496,496,536,0,
-      59931,497,497,537,0,
-      59931,498,498,538,0,
-      59931,499,499,539,0,
-      59931,500,500,540,0,
-      59931,501,501,541,0,
-      59931,502,502,542,0,
-      59931,503,503,543,0,
-      59931,504,504,544,0,
-      59931,505,505,545,0,
-      59931,506,506,546,0,
-      59931,507,507,547,0,
-      59931,508,508,548,0,
-      59931,509,509,549,0,
-      59931,510,510,550,0,
-      59927,511,511,551,0,
-      51724,552,493,88,0,
-      64002,552,552,1073741823,0,
-      35348,493,552,71,493,
-      35356,494,552,72,494,
-      35356,495,552,73,495,
-      35356,496,552,74,496,
-      35356,497,552,75,497,
-      35356,498,552,76,498,
-      35356,499,552,77,499,
-      35356,500,552,78,500,
-      35356,501,552,79,501,
-      35356,502,552,80,502,
-      35356,503,552,81,503,
-      35356,504,552,82,504,
-      35356,505,552,83,505,
-      35356,506,552,84,506,
-      35356,507,552,85,507,
-      35356,508,552,86,508,
-      35356,509,552,87,509,
-      64026,510,510,0,0,
-      64022,511,511,0,0,
-      35349,494,552,71,494,
-      35357,495,552,72,495,
-      35357,496,552,73,496,
-      35357,497,552,74,497,
-      35357,498,552,75,498,
-      35357,499,552,76,499,
-      35357,500,552,77,500,
-      35357,501,552,78,501,
-      35357,502,552,79,502,
-      35357,503,552,80,503,
-      35357,504,552,81,504,
-      35357,505,552,82,505,
-      35357,506,552,83,506,
-      35357,507,552,84,507,
-      35357,508,552,85,508,
-      35357,509,552,86,509,
-      35357,510,552,87,510,
-      64022,511,511,0,0,
-      59912,553,493,494,30,
-      59912,554,494,495,30,
-      59912,555,495,496,30,
-      59912,556,496,497,30,
-      59912,557,497,498,30,
-      59912,558,498,499,30,
-      59912,559,499,500,30,
-      59912,560,500,501,30,
-      59912,561,501,502,30,
-      59912,562,502,503,30,
-      59912,563,503,504,30,
-      59912,564,504,505,30,
-      59912,565,505,506,30,
-      59912,566,506,507,30,
-      59912,567,507,508,30,
-      59912,568,508,509,30,
-      59912,569,509,510,30,
-      59912,570,510,511,30,
+      59931,385,385,429,0,
+      59931,386,386,430,0,
+      59931,387,387,431,0,
+      59931,388,388,432,0,
+      59931,389,389,433,0,
+      59931,390,390,434,0,
+      59931,391,391,435,0,
+      59931,392,392,436,0,
+      59927,393,393,437,0,
+      59656,19,375,376,30,
+      59656,20,376,377,30,
+      59656,21,377,378,30,
+      59656,22,378,379,30,
+      59656,23,379,380,30,
+      59656,24,380,381,30,
+      59656,25,381,382,30,
+      59656,26,382,383,30,
+      59656,27,383,384,30,
+      59656,28,384,385,30,
+      59656,29,385,386,30,
+      59656,30,386,387,30,
+      59656,31,387,388,30,
+      59656,32,388,389,30,
+      59656,33,389,390,30,
+      59656,34,390,391,30,
+      59656,35,391,392,30,
+      59656,36,392,393,30,
+      51724,438,307,37,0,
+      51724,439,307,38,0,
+      51724,440,307,39,0,
+      51724,441,307,40,0,
+      51724,442,307,41,0,
+      51724,443,307,42,0,
+      51724,444,307,43,0,
+      51724,445,307,44,0,
+      51724,446,307,45,0,
+      51724,447,307,46,0,
+      51724,448,307,47,0,
+      51724,449,307,48,0,
+      51724,450,307,49,0,
+      51724,451,307,50,0,
+      51724,452,307,51,0,
+      51724,453,307,52,0,
+      51724,454,307,53,0,
+      64012,455,307,0,0,
+      64012,456,307,0,0,
+      35349,439,307,37,439,
+      35357,440,307,38,440,
+      35357,441,307,39,441,
+      35357,442,307,40,442,
+      35357,443,307,41,443,
+      35357,444,307,42,444,
+      35357,445,307,43,445,
+      35357,446,307,44,446,
+      35357,447,307,45,447,
+      35357,448,307,46,448,
+      35357,449,307,47,449,
+      35357,450,307,48,450,
+      35357,451,307,49,451,
+      35357,452,307,50,452,
+      35357,453,307,51,453,
+      35357,454,307,52,454,
+      35357,455,307,53,455,
+      47641,456,307,0,456,
+      64006,457,307,31,0,
+      60943,458,0,457,0,
+      57858,459,37,458,0,
+      57858,460,38,458,0,
+      57858,461,39,458,0,
+      57858,462,40,458,0,
+      57858,463,41,458,0,
+      57858,464,42,458,0,
+      57858,465,43,458,0,
+      57858,466,44,458,0,
+      57858,467,45,458,0,
+      57858,468,46,458,0,
+      57858,469,47,458,0,
+      57858,470,48,458,0,
+      57858,471,49,458,0,
+      57858,472,50,458,0,
+      57858,473,51,458,0,
+      57858,474,52,458,0,
+      57858,475,53,458,0,
+      60930,476,0,458,0,
+      59923,439,439,459,0,
+      59931,440,440,460,0,
+      59931,441,441,461,0,
+      59931,442,442,462,0,
+      59931,443,443,463,0,
+      59931,444,444,464,0,
+      59931,445,445,465,0,
+      59931,446,446,466,0,
+      59931,447,447,467,0,
+      59931,448,448,468,0,
+      59931,449,449,469,0,
+      59931,450,450,470,0,
+      59931,451,451,471,0,
+      59931,452,452,472,0,
+      59931,453,453,473,0,
+      59931,454,454,474,0,
+      59931,455,455,475,0,
+      59927,456,456,476,0,
+      35348,438,308,54,438,
+      35356,439,308,55,439,
+      35356,440,308,56,440,
+      35356,441,308,57,441,
+      35356,442,308,58,442,
+      35356,443,308,59,443,
+      35356,444,308,60,444,
+      35356,445,308,61,445,
+      35356,446,308,62,446,
+      35356,447,308,63,447,
+      35356,448,308,64,448,
+      35356,449,308,65,449,
+      35356,450,308,66,450,
+      35356,451,308,67,451,
+      35356,452,308,68,452,
+      35356,453,308,69,453,
+      35356,454,308,70,454,
+      47644,455,308,0,455,
+      47640,456,308,0,456,
+      35349,439,308,54,439,
+      35357,440,308,55,440,
+      35357,441,308,56,441,
+      35357,442,308,57,442,
+      35357,443,308,58,443,
+      35357,444,308,59,444,
+      35357,445,308,60,445,
+      35357,446,308,61,446,
+      35357,447,308,62,447,
+      35357,448,308,63,448,
+      35357,449,308,64,449,
+      35357,450,308,65,450,
+      35357,451,308,66,451,
+      35357,452,308,67,452,
+      35357,453,308,68,453,
+      35357,454,308,69,454,
+      35357,455,308,70,455,
+      47641,456,308,0,456,
+      64006,477,308,31,0,
+      60943,478,0,477,0,
+      57858,479,54,478,0,
+      57858,480,55,478,0,
+      57858,481,56,478,0,
+      57858,482,57,478,0,
+      57858,483,58,478,0,
+      57858,484,59,478,0,
+      57858,485,60,478,0,
+      57858,486,61,478,0,
+      57858,487,62,478,0,
+      57858,488,63,478,0,
+      57858,489,64,478,0,
+      57858,490,65,478,0,
+      57858,491,66,478,0,
+      57858,492,67,478,0,
+      57858,493,68,478,0,
+      57858,494,69,478,0,
+      57858,495,70,478,0,
+      60930,496,0,478,0,
+      59923,439,439,479,0,
+      59931,440,440,480,0,
+      59931,441,441,481,0,
+      59931,442,442,482,0,
+      59931,443,443,483,0,
+      59931,444,444,484,0,
+      59931,445,445,485,0,
+      59931,446,446,486,0,
+      59931,447,447,487,0,
+      59931,448,448,488,0,
+      59931,449,449,489,0,
+      59931,450,450,490,0,
+      59931,451,451,491,0,
+      59931,452,452,492,0,
+      59931,453,453,493,0,
+      59931,454,454,494,0,
+      59931,455,455,495,0,
+      59927,456,456,496,0,
+      51724,497,438,88,0,
+      64002,497,497,1073741823,0,
+      35348,438,497,71,438,
+      35356,439,497,72,439,
+      35356,440,497,73,440,
+      35356,441,497,74,441,
+      35356,442,497,75,442,
+      35356,443,497,76,443,
+      35356,444,497,77,444,
+      35356,445,497,78,445,
+      35356,446,497,79,446,
+      35356,447,497,80,447,
+      35356,448,497,81,448,
+      35356,449,497,82,449,
+      35356,450,497,83,450,
+      35356,451,497,84,451,
+      35356,452,497,85,452,
+      35356,453,497,86,453,
+      35356,454,497,87,454,
+      64026,455,455,0,0,
+      64022,456,456,0,0,
+      35349,439,497,71,439,
+      35357,440,497,72,440,
+      35357,441,497,73,441,
+      35357,442,497,74,442,
+      35357,443,497,75,443,
+      35357,444,497,76,444,
+      35357,445,497,77,445,
+      35357,446,497,78,446,
+      35357,447,497,79,447,
+      35357,448,497,80,448,
+      35357,449,497,81,449,
+      35357,450,497,82,450,
+      35357,451,497,83,451,
+      35357,452,497,84,452,
+      35357,453,497,85,453,
+      35357,454,497,86,454,
+      35357,455,497,87,455,
+      64022,456,456,0,0,
+      59912,498,438,439,30,
+      59912,499,439,440,30,
+      59912,500,440,441,30,
+      59912,501,441,442,30,
+      59912,502,442,443,30,
+      59912,503,443,444,30,
+      59912,504,444,445,30,
+      59912,505,445,446,30,
+      59912,506,446,447,30,
+      59912,507,447,448,30,
+      59912,508,448,449,30,
+      59912,509,449,450,30,
+      59912,510,450,451,30,
+      59912,511,451,452,30,
+      59912,512,452,453,30,
+      59912,513,453,454,30,
+      59912,514,454,455,30,
+      59912,515,455,456,30,
+      64006,516,515,31,0,
+      60943,517,0,516,0,
+      57858,518,71,517,0,
+      57858,519,72,517,0,
+      57858,520,73,517,0,
+      57858,521,74,517,0,
+      57858,522,75,517,0,
+      57858,523,76,517,0,
+      57858,524,77,517,0,
+      57858,525,78,517,0,
+      57858,526,79,517,0,
+      57858,527,80,517,0,
+      57858,528,81,517,0,
+      57858,529,82,517,0,
+      57858,530,83,517,0,
+      57858,531,84,517,0,
+      57858,532,85,517,0,
+      57858,533,86,517,0,
+      57858,534,87,517,0,
+      59922,535,498,518,0,
+      59930,536,499,519,0,
+      59930,537,500,520,0,
+      59930,538,501,521,0,
+      59930,539,502,522,0,
+      59930,540,503,523,0,
+      59930,541,504,524,0,
+      59930,542,505,525,0,
+      59930,543,506,526,0,
+      59930,544,507,527,0,
+      59930,545,508,528,0,
+      59930,546,509,529,0,
+      59930,547,510,530,0,
+      59930,548,511,531,0,
+      59930,549,512,532,0,
+      59930,550,513,533,0,
+      59930,551,514,534,0,
+      59926,552,515,517,0,
+      51731,553,535,71,0,
+      51739,554,536,72,0,
+      51739,555,537,73,0,
+      51739,556,538,74,0,
+      51739,557,539,75,0,
+      51739,558,540,76,0,
+      51739,559,541,77,0,
+      51739,560,542,78,0,
+      51739,561,543,79,0,
+      51739,562,544,80,0,
+      51739,563,545,81,0,
+      51739,564,546,82,0,
+      51739,565,547,83,0,
+      51739,566,548,84,0,
+      51739,567,549,85,0,
+      51739,568,550,86,0,
+      51739,569,551,87,0,
+      64023,570,552,0,0,
       64006,571,570,31,0,
       60943,572,0,571,0,
-      57858,573,71,572,0,
-      57858,574,72,572,0,
-      57858,575,73,572,0,
-      57858,576,74,572,0,
-      57858,577,75,572,0,
-      57858,578,76,572,0,
-      57858,579,77,572,0,
-      57858,580,78,572,0,
-      57858,581,79,572,0,
-      57858,582,80,572,0,
-      57858,583,81,572,0,
-      57858,584,82,572,0,
-      57858,585,83,572,0,
-      57858,586,84,572,0,
-      57858,587,85,572,0,
-      57858,588,86,572,0,
-      57858,589,87,572,0,
-      59922,590,553,573,0,
-      59930,591,554,574,0,
-      59930,592,555,575,0,
-      59930,593,556,576,0,
-      59930,594,557,577,0,
-      59930,595,558,578,0,
-      59930,596,559,579,0,
-      59930,597,560,580,0,
-      59930,598,561,581,0,
-      59930,599,562,582,0,
-      59930,600,563,583,0,
-      59930,601,564,584,0,
-      59930,602,565,585,0,
-      59930,603,566,586,0,
-      59930,604,567,587,0,
-      59930,605,568,588,0,
-      59930,606,569,589,0,
-      59926,607,570,572,0,
-      51731,608,590,71,0,
-      51739,609,591,72,0,
-      51739,610,592,73,0,
-      51739,611,593,74,0,
-      51739,612,594,75,0,
-      51739,613,595,76,0,
-      51739,614,596,77,0,
-      51739,615,597,78,0,
-      51739,616,598,79,0,
-      51739,617,599,80,0,
-      51739,618,600,81,0,
-      51739,619,601,82,0,
-      51739,620,602,83,0,
-      51739,621,603,84,0,
-      51739,622,604,85,0,
-      51739,623,605,86,0,
-      51739,624,606,87,0,
-      64023,625,607,0,0,
-      64006,626,625,31,0,
-      60943,627,0,626,0,
-      59908,628,608,590,0,
-      59906,628,628,627,0,
-      59652,37,608,628,0,
-      59908,629,609,591,0,
-      59906,629,629,627,0,
-      59652,38,609,629,0,
-      59908,630,610,592,0,
-      59906,630,630,627,0,
-      59652,39,610,630,0,
-      59908,631,611,593,0,
-      59906,631,631,627,0,
-      59652,40,611,631,0,
-      59908,632,612,594,0,
-      59906,632,632,627,0,
-      59652,41,612,632,0,
-      59908,633,613,595,0,
-      59906,633,633,627,0,
-      59652,42,613,633,0,
-      59908,634,614,596,0,
-      59906,634,634,627,0,
-      59652,43,614,634,0,
-      59908,635,615,597,0,
-      59906,635,635,627,0,
-      59652,44,615,635,0,
-      59908,636,616,598,0,
-      59906,636,636,627,0,
-      59652,45,616,636,0,
-      59908,637,617,599,0,
-      59906,637,637,627,0,
-      59652,46,617,637,0,
-      59908,638,618,600,0,
-      59906,638,638,627,0,
-      59652,47,618,638,0,
-      59908,639,619,601,0,
-      59906,639,639,627,0,
-      59652,48,619,639,0,
-      59908,640,620,602,0,
-      59906,640,640,627,0,
-      59652,49,620,640,0,
-      59908,641,621,603,0,
-      59906,641,641,627,0,
-      59652,50,621,641,0,
-      59908,642,622,604,0,
-      59906,642,642,627,0,
-      59652,51,622,642,0,
-      59908,643,623,605,0,
-      59906,643,643,627,0,
-      59652,52,623,643,0,
-      59908,644,624,606,0,
-      59906,644,644,627,0,
-      59652,53,624,644,0,
-      51724,645,5,37,0,
-      51724,646,5,38,0,
-      51724,647,5,39,0,
-      51724,648,5,40,0,
-      51724,649,5,41,0,
-      51724,650,5,42,0,
-      51724,651,5,43,0,
-      51724,652,5,44,0,
-      51724,653,5,45,0,
-      51724,654,5,46,0,
-      51724,655,5,47,0,
-      51724,656,5,48,0,
-      51724,657,5,49,0,
-      51724,658,5,50,0,
-      51724,659,5,51,0,
-      51724,660,5,52,0,
-      51724,661,5,53,0,
-      64012,662,5,0,0,
-      64012,663,5,0,0,
-      35349,646,5,37,646,
-      35357,647,5,38,647,
-      35357,648,5,39,648,
-      35357,649,5,40,649,
-      35357,650,5,41,650,
-      35357,651,5,42,651,
-      35357,652,5,43,652,
-      35357,653,5,44,653,
-      35357,654,5,45,654,
-      35357,655,5,46,655,
-      35357,656,5,47,656,
-      35357,657,5,48,657,
-      35357,658,5,49,658,
-      35357,659,5,50,659,
-      35357,660,5,51,660,
-      35357,661,5,52,661,
-      35357,662,5,53,662,
-      47641,663,5,0,663,
-      64006,664,5,31,0,
-      60943,665,0,664,0,
-      57858,666,37,665,0,
-      57858,667,38,665,0,
-      57858,668,39,665,0,
-      57858,669,40,665,0,
-      57858,670,41,665,0,
-      57858,671,42,665,0,
-      57858,672,43,665,0,
-      57858,673,44,665,0,
-      57858,674,45,665,0,
-      57858,675,46,665,0,
-      57858,676,47,665,0,
-      57858,677,48,665,0,
-      57858,678,49,665,0,
-      57858,679,50,665,0,
-      57858,680,51,665,0,
-      57858,681,52,665,0,
-      57858,682,53,665,0,
-      60930,683,0,665,0,
-      59923,646,646,666,0,
-      59931,647,647,667,0,
-      59931,648,648,668,0,
-      59931,649,649,669,0,
-      59931,650,650,670,0,
-      59931,651,651,671,0,
-      59931,652,652,672,0,
-      59931,653,653,673,0,
-      59931,654,654,674,0,
-      59931,655,655,675,0,
-      59931,656,656,676,0,
-      59931,657,657,677,0,
-      59931,658,658,678,0,
-      59931,659,659,679,0,
-      59931,660,660,680,0,
-      59931,661,661,681,0,
-      59931,662,662,682,0,
-      59927,663,663,683,0,
-      35348,645,6,54,645,
-      35356,646,6,55,646,
-      35356,647,6,56,647,
-      35356,648,6,57,648,
-      35356,649,6,58,649,
-      35356,650,6,59,650,
-      35356,651,6,60,651,
-      35356,652,6,61,652,
-      35356,653,6,62,653,
-      35356,654,6,63,654,
-      35356,655,6,64,655,
-      35356,656,6,65,656,
-      35356,657,6,66,657,
-      35356,658,6,67,658,
-      35356,659,6,68,659,
-      35356,660,6,69,660,
-      35356,661,6,70,661,
-      47644,662,6,0,662,
-      47640,663,6,0,663,
-      35349,646,6,54,646,
-      35357,647,6,55,647,
-      35357,648,6,56,648,
-      35357,649,6,57,649,
-      35357,650,6,58,650,
-      35357,651,6,59,651,
-      35357,652,6,60,652,
-      35357,653,6,61,653,
-      35357,654,6,62,654,
-      35357,655,6,63,655,
-      35357,656,6,64,656,
-      35357,657,6,65,657,
-      35357,658,6,66,658,
-      35357,659,6,67,659,
-      35357,660,6,68,660,
-      35357,661,6,69,661,
-      35357,662,6,70,662,
-      47641,663,6,0,663,
-      64006,684,6,31,0,
-      60943,685,0,684,0,
-      57858,686,54,685,0,
-      57858,687,55,685,0,
-      57858,688,56,685,0,
-      57858,689,57,685,0,
-      57858,690,58,685,0,
-      57858,691,59,685,0,
-      57858,692,60,685,0,
-      57858,693,61,685,0,
-      57858,694,62,685,0,
-      57858,695,63,685,0,
-      57858,696,64,685,0,
-      57858,697,65,685,0,
-      57858,698,66,685,0,
-      57858,699,67,685,0,
-      57858,700,68,685,0,
-      57858,701,69,685,0,
-      57858,702,70,685,0,
-      60930,703,0,685,0,
-      59923,646,646,686,0,
-      59931,647,647,687,0,
-      59931,648,648,688,0,
-      59931,649,649,689,0,
-      59931,650,650,690,0,
-      59931,651,651,691,0,
-      59931,652,652,692,0,
-      59931,653,653,693,0,
-      59931,654,654,694,0,
-      59931,655,655,695,0,
-      59931,656,656,696,0,
-      59931,657,657,697,0,
-      59931,658,658,698,0,
-      59931,659,659,699,0,
-      59931,660,660,700,0,
-      59931,661,661,701,0,
-      59931,662,662,702,0,
-      59927,663,663,703,0,
-      51724,704,645,88,0,
-      64002,704,704,1073741823,0,
-      35348,645,704,71,645,
-      35356,646,704,72,646,
-      35356,647,704,73,647,
-      35356,648,704,74,648,
-      35356,649,704,75,649,
-      35356,650,704,76,650,
-      35356,651,704,77,651,
-      35356,652,704,78,652,
-      35356,653,704,79,653,
-      35356,654,704,80,654,
-      35356,655,704,81,655,
-      35356,656,704,82,656,
-      35356,657,704,83,657,
-      35356,658,704,84,658,
-      35356,659,704,85,659,
-      35356,660,704,86,660,
-      35356,661,704,87,661,
-      64026,662,662,0,0,
-      64022,663,663,0,0,
-      35349,646,704,71,646,
-      35357,647,704,72,647,
-      35357,648,704,73,648,
-      35357,649,704,74,649,
-      35357,650,704,75,650,
-      35357,651,704,76,651,
-      35357,652,704,77,652,
-      35357,653,704,78,653,
-      35357,654,704,79,654,
-      35357,655,704,80,655,
-      35357,656,704,81,656,
-      35357,657,704,82,657,
-      35357,658,704,83,658,
-      35357,659,704,84,659,
-      35357,660,704,85,660,
-      35357,661,704,86,661,
-      35357,662,704,87,662,
-      64022,663,663,0,0,
-      59912,705,645,646,30,
-      59912,706,646,647,30,
-      59912,707,647,648,30,
-      59912,708,648,649,30,
-      59912,709,649,650,30,
-      59912,710,650,651,30,
-      59912,711,651,652,30,
-      59912,712,652,653,30,
-      59912,713,653,654,30,
-      59912,714,654,655,30,
-      59912,715,655,656,30,
-      59912,716,656,657,30,
-      59912,717,657,658,30,
-      59912,718,658,659,30,
-      59912,719,659,660,30,
-      59912,720,660,661,30,
-      59912,721,661,662,30,
-      59912,722,662,663,30,
+      59908,573,553,535,0,
+      59906,573,573,572,0,
+      59652,37,553,573,0,
+      59908,574,554,536,0,
+      59906,574,574,572,0,
+      59652,38,554,574,0,
+      59908,575,555,537,0,
+      59906,575,575,572,0,
+      59652,39,555,575,0,
+      59908,576,556,538,0,
+      59906,576,576,572,0,
+      59652,40,556,576,0,
+      59908,577,557,539,0,
+      59906,577,577,572,0,
+      59652,41,557,577,0,
+      59908,578,558,540,0,
+      59906,578,578,572,0,
+      59652,42,558,578,0,
+      59908,579,559,541,0,
+      59906,579,579,572,0,
+      59652,43,559,579,0,
+      59908,580,560,542,0,
+      59906,580,580,572,0,
+      59652,44,560,580,0,
+      59908,581,561,543,0,
+      59906,581,581,572,0,
+      59652,45,561,581,0,
+      59908,582,562,544,0,
+      59906,582,582,572,0,
+      59652,46,562,582,0,
+      59908,583,563,545,0,
+      59906,583,583,572,0,
+      59652,47,563,583,0,
+      59908,584,564,546,0,
+      59906,584,584,572,0,
+      59652,48,564,584,0,
+      59908,585,565,547,0,
+      59906,585,585,572,0,
+      59652,49,565,585,0,
+      59908,586,566,548,0,
+      59906,586,586,572,0,
+      59652,50,566,586,0,
+      59908,587,567,549,0,
+      59906,587,587,572,0,
+      59652,51,567,587,0,
+      59908,588,568,550,0,
+      59906,588,588,572,0,
+      59652,52,568,588,0,
+      59908,589,569,551,0,
+      59906,589,589,572,0,
+      59652,53,569,589,0,
+      51724,590,309,37,0,
+      51724,591,309,38,0,
+      51724,592,309,39,0,
+      51724,593,309,40,0,
+      51724,594,309,41,0,
+      51724,595,309,42,0,
+      51724,596,309,43,0,
+      51724,597,309,44,0,
+      51724,598,309,45,0,
+      51724,599,309,46,0,
+      51724,600,309,47,0,
+      51724,601,309,48,0,
+      51724,602,309,49,0,
+      51724,603,309,50,0,
+      51724,604,309,51,0,
+      51724,605,309,52,0,
+      51724,606,309,53,0,
+      64012,607,309,0,0,
+      64012,608,309,0,0,
+      35349,591,309,37,591,
+      35357,592,309,38,592,
+      35357,593,309,39,593,
+      35357,594,309,40,594,
+      35357,595,309,41,595,
+      35357,596,309,42,596,
+      35357,597,309,43,597,
+      35357,598,309,44,598,
+      35357,599,309,45,599,
+      35357,600,309,46,600,
+      35357,601,309,47,601,
+      35357,602,309,48,602,
+      35357,603,309,49,603,
+      35357,604,309,50,604,
+      35357,605,309,51,605,
+      35357,606,309,52,606,
+      35357,607,309,53,607,
+      47641,608,309,0,608,
+      64006,609,309,31,0,
+      60943,610,0,609,0,
+      57858,611,37,610,0,
+      57858,612,38,610,0,
+      57858,613,39,610,0,
+      57858,614,40,610,0,
+      57858,615,41,610,0,
+      57858,616,42,610,0,
+      57858,617,43,610,0,
+      57858,618,44,610,0,
+      57858,619,45,610,0,
+      57858,620,46,610,0,
+      57858,621,47,610,0,
+      57858,622,48,610,0,
+      57858,623,49,610,0,
+      57858,624,50,610,0,
+      57858,625,51,610,0,
+      57858,626,52,610,0,
+      57858,627,53,610,0,
+      60930,628,0,610,0,
+      59923,591,591,611,0,
+      59931,592,592,612,0,
+      59931,593,593,613,0,
+      59931,594,594,614,0,
+      59931,595,595,615,0,
+      59931,596,596,616,0,
+      59931,597,597,617,0,
+      59931,598,598,618,0,
+      59931,599,599,619,0,
+      59931,600,600,620,0,
+      59931,601,601,621,0,
+      59931,602,602,622,0,
+      59931,603,603,623,0,
+      59931,604,604,624,0,
+      59931,605,605,625,0,
+      59931,606,606,626,0,
+      59931,607,607,627,0,
+      59927,608,608,628,0,
+      35348,590,310,54,590,
+      35356,591,310,55,591,
+      35356,592,310,56,592,
+      35356,593,310,57,593,
+      35356,594,310,58,594,
+      35356,595,310,59,595,
+      35356,596,310,60,596,
+      35356,597,310,61,597,
+      35356,598,310,62,598,
+      35356,599,310,63,599,
+      35356,600,310,64,600,
+      35356,601,310,65,601,
+      35356,602,310,66,602,
+      35356,603,310,67,603,
+      35356,604,310,68,604,
+      35356,605,310,69,605,
+      35356,606,310,70,606,
+      47644,607,310,0,607,
+      47640,608,310,0,608,
+      35349,591,310,54,591,
+      35357,592,310,55,592,
+      35357,593,310,56,593,
+      35357,594,310,57,594,
+      35357,595,310,58,595,
+      35357,596,310,59,596,
+      35357,597,310,60,597,
+      35357,598,310,61,598,
+      35357,599,310,62,599,
+      35357,600,310,63,600,
+      35357,601,310,64,601,
+      35357,602,310,65,602,
+      35357,603,310,66,603,
+      35357,604,310,67,604,
+      35357,605,310,68,605,
+      35357,606,310,69,606,
+      35357,607,310,70,607,
+      47641,608,310,0,608,
+      64006,629,310,31,0,
+      60943,630,0,629,0,
+      57858,631,54,630,0,
+      57858,632,55,630,0,
+      57858,633,56,630,0,
+      57858,634,57,630,0,
+      57858,635,58,630,0,
+      57858,636,59,630,0,
+      57858,637,60,630,0,
+      57858,638,61,630,0,
+      57858,639,62,630,0,
+      57858,640,63,630,0,
+      57858,641,64,630,0,
+      57858,642,65,630,0,
+      57858,643,66,630,0,
+      57858,644,67,630,0,
+      57858,645,68,630,0,
+      57858,646,69,630,0,
+      57858,647,70,630,0,
+      60930,648,0,630,0,
+      59923,591,591,631,0,
+      59931,592,592,632,0,
+      59931,593,593,633,0,
+      59931,594,594,634,0,
+      59931,595,595,635,0,
+      59931,596,596,636,0,
+      59931,597,597,637,0,
+      59931,598,598,638,0,
+      59931,599,599,639,0,
+      59931,600,600,640,0,
+      59931,601,601,641,0,
+      59931,602,602,642,0,
+      59931,603,603,643,0,
+      59931,604,604,644,0,
+      59931,605,605,645,0,
+      59931,606,606,646,0,
+      59931,607,607,647,0,
+      59927,608,608,648,0,
+      51724,649,590,88,0,
+      64002,649,649,1073741823,0,
+      35348,590,649,71,590,
+      35356,591,649,72,591,
+      35356,592,649,73,592,
+      35356,593,649,74,593,
+      35356,594,649,75,594,
+      35356,595,649,76,595,
+      35356,596,649,77,596,
+      35356,597,649,78,597,
+      35356,598,649,79,598,
+      35356,599,649,80,599,
+      35356,600,649,81,600,
+      35356,601,649,82,601,
+      35356,602,649,83,602,
+      35356,603,649,84,603,
+      35356,604,649,85,604,
+      35356,605,649,86,605,
+      35356,606,649,87,606,
+      64026,607,607,0,0,
+      64022,608,608,0,0,
+      35349,591,649,71,591,
+      35357,592,649,72,592,
+      35357,593,649,73,593,
+      35357,594,649,74,594,
+      35357,595,649,75,595,
+      35357,596,649,76,596,
+      35357,597,649,77,597,
+      35357,598,649,78,598,
+      35357,599,649,79,599,
+      35357,600,649,80,600,
+      35357,601,649,81,601,
+      35357,602,649,82,602,
+      35357,603,649,83,603,
+      35357,604,649,84,604,
+      35357,605,649,85,605,
+      35357,606,649,86,606,
+      35357,607,649,87,607,
+      64022,608,608,0,0,
+      59912,650,590,591,30,
+      59912,651,591,592,30,
+      59912,652,592,593,30,
+      59912,653,593,594,30,
+      59912,654,594,595,30,
+      59912,655,595,596,30,
+      59912,656,596,597,30,
+      59912,657,597,598,30,
+      59912,658,598,599,30,
+      59912,659,599,600,30,
+      59912,660,600,601,30,
+      59912,661,601,602,30,
+      59912,662,602,603,30,
+      59912,663,603,604,30,
+      59912,664,604,605,30,
+      59912,665,605,606,30,
+      59912,666,606,607,30,
+      59912,667,607,608,30,
+      64006,668,667,31,0,
+      60943,669,0,668,0,
+      57858,670,71,669,0,
+      57858,671,72,669,0,
+      57858,672,73,669,0,
+      57858,673,74,669,0,
+      57858,674,75,669,0,
+      57858,675,76,669,0,
+      57858,676,77,669,0,
+      57858,677,78,669,0,
+      57858,678,79,669,0,
+      57858,679,80,669,0,
+      57858,680,81,669,0,
+      57858,681,82,669,0,
+      57858,682,83,669,0,
+      57858,683,84,669,0,
+      57858,684,85,669,0,
+      57858,685,86,669,0,
+      57858,686,87,669,0,
+      59922,687,650,670,0,
+      59930,688,651,671,0,
+      59930,689,652,672,0,
+      59930,690,653,673,0,
+      59930,691,654,674,0,
+      59930,692,655,675,0,
+      59930,693,656,676,0,
+      59930,694,657,677,0,
+      59930,695,658,678,0,
+      59930,696,659,679,0,
+      59930,697,660,680,0,
+      59930,698,661,681,0,
+      59930,699,662,682,0,
+      59930,700,663,683,0,
+      59930,701,664,684,0,
+      59930,702,665,685,0,
+      59930,703,666,686,0,
+      59926,704,667,669,0,
+      51731,705,687,71,0,
+      51739,706,688,72,0,
+      51739,707,689,73,0,
+      51739,708,690,74,0,
+      51739,709,691,75,0,
+      51739,710,692,76,0,
+      51739,711,693,77,0,
+      51739,712,694,78,0,
+      51739,713,695,79,0,
+      51739,714,696,80,0,
+      51739,715,697,81,0,
+      51739,716,698,82,0,
+      51739,717,699,83,0,
+      51739,718,700,84,0,
+      51739,719,701,85,0,
+      51739,720,702,86,0,
+      51739,721,703,87,0,
+      64023,722,704,0,0,
       64006,723,722,31,0,
       60943,724,0,723,0,
-      57858,725,71,724,0,
-      57858,726,72,724,0,
-      57858,727,73,724,0,
-      57858,728,74,724,0,
-      57858,729,75,724,0,
-      57858,730,76,724,0,
-      57858,731,77,724,0,
-      57858,732,78,724,0,
-      57858,733,79,724,0,
-      57858,734,80,724,0,
-      57858,735,81,724,0,
-      57858,736,82,724,0,
-      57858,737,83,724,0,
-      57858,738,84,724,0,
-      57858,739,85,724,0,
-      57858,740,86,724,0,
-      57858,741,87,724,0,
-      59922,742,705,725,0,
-      59930,743,706,726,0,
-      59930,744,707,727,0,
-      59930,745,708,728,0,
-      59930,746,709,729,0,
-      59930,747,710,730,0,
-      59930,748,711,731,0,
-      59930,749,712,732,0,
-      59930,750,713,733,0,
-      59930,751,714,734,0,
-      59930,752,715,735,0,
-      59930,753,716,736,0,
-      59930,754,717,737,0,
-      59930,755,718,738,0,
-      59930,756,719,739,0,
-      59930,757,720,740,0,
-      59930,758,721,741,0,
-      59926,759,722,724,0,
-      51731,760,742,71,0,
-      51739,761,743,72,0,
-      51739,762,744,73,0,
-      51739,763,745,74,0,
-      51739,764,746,75,0,
-      51739,765,747,76,0,
-      51739,766,748,77,0,
-      51739,767,749,78,0,
-      51739,768,750,79,0,
-      51739,769,751,80,0,
-      51739,770,752,81,0,
-      51739,771,753,82,0,
-      51739,772,754,83,0,
-      51739,773,755,84,0,
-      51739,774,756,85,0,
-      51739,775,757,86,0,
-      51739,776,758,87,0,
-      64023,777,759,0,0,
-      64006,778,777,31,0,
-      60943,779,0,778,0,
-      59908,780,760,742,0,
-      59906,780,780,779,0,
-      59652,54,760,780,0,
-      59908,781,761,743,0,
-      59906,781,781,779,0,
-      59652,55,761,781,0,
-      59908,782,762,744,0,
-      59906,782,782,779,0,
-      59652,56,762,782,0,
-      59908,783,763,745,0,
-      59906,783,783,779,0,
-      59652,57,763,783,0,
-      59908,784,764,746,0,
-      59906,784,784,779,0,
-      59652,58,764,784,0,
-      59908,785,765,747,0,
-      59906,785,785,779,0,
-      59652,59,765,785,0,
-      59908,786,766,748,0,
-      59906,786,786,779,0,
-      59652,60,766,786,0,
-      59908,787,767,749,0,
-      59906,787,787,779,0,
-      59652,61,767,787,0,
-      59908,788,768,750,0,
-      59906,788,788,779,0,
-      59652,62,768,788,0,
-      59908,789,769,751,0,
-      59906,789,789,779,0,
-      59652,63,769,789,0,
-      59908,790,770,752,0,
-      59906,790,790,779,0,
-      59652,64,770,790,0,
-      59908,791,771,753,0,
-      59906,791,791,779,0,
-      59652,65,771,791,0,
-      59908,792,772,754,0,
-      59906,792,792,779,0,
-      59652,66,772,792,0,
-      59908,793,773,755,0,
-      59906,793,793,779,0,
-      59652,67,773,793,0,
-      59908,794,774,756,0,
-      59906,794,794,779,0,
-      59652,68,774,794,0,
-      59908,795,775,757,0,
-      59906,795,795,779,0,
-      59652,69,775,795,0,
-      59908,796,776,758,0,
-      59906,796,796,779,0,
-      59652,70,776,796,0,
+      59908,725,705,687,0,
+      59906,725,725,724,0,
+      59652,54,705,725,0,
+      59908,726,706,688,0,
+      59906,726,726,724,0,
+      59652,55,706,726,0,
+      59908,727,707,689,0,
+      59906,727,727,724,0,
+      59652,56,707,727,0,
+      59908,728,708,690,0,
+      59906,728,728,724,0,
+      59652,57,708,728,0,
+      59908,729,709,691,0,
+      59906,729,729,724,0,
+      59652,58,709,729,0,
+      59908,730,710,692,0,
+      59906,730,730,724,0,
+      59652,59,710,730,0,
+      59908,731,711,693,0,
+      59906,731,731,724,0,
+      59652,60,711,731,0,
+      59908,732,712,694,0,
+      59906,732,732,724,0,
+      59652,61,712,732,0,
+      59908,733,713,695,0,
+      59906,733,733,724,0,
+      59652,62,713,733,0,
+      59908,734,714,696,0,
+      59906,734,734,724,0,
+      59652,63,714,734,0,
+      59908,735,715,697,0,
+      59906,735,735,724,0,
+      59652,64,715,735,0,
+      59908,736,716,698,0,
+      59906,736,736,724,0,
+      59652,65,716,736,0,
+      59908,737,717,699,0,
+      59906,737,737,724,0,
+      59652,66,717,737,0,
+      59908,738,718,700,0,
+      59906,738,738,724,0,
+      59652,67,718,738,0,
+      59908,739,719,701,0,
+      59906,739,739,724,0,
+      59652,68,719,739,0,
+      59908,740,720,702,0,
+      59906,740,740,724,0,
+      59652,69,720,740,0,
+      59908,741,721,703,0,
+      59906,741,741,724,0,
+      59652,70,721,741,0,
     };
-    interpret(code, 1882, y, x, t);
+    interpret(code, 1703, y, x, t);
   }
 #endif
 };

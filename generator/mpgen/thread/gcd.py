@@ -60,42 +60,83 @@ def conditional_negate(fn: Function, value: Operand, mask: Reg) -> Reg:
     return t
 
 
+PART = 10  # divsteps a part of a round: entries of at most 2^10, two to a word
+HALF = 16  # a packed word: u + v 2^16
+
+
 def matrix(fn: Function, delta: Operand, f0: Operand, g0: Operand) -> tuple[Reg, list[Reg]]:
     """STEPS divsteps on f's and g's low words: the next delta and u, v, q, r (signed words).
-    Each step as libsecp256k1's: with c1 = (delta > 0), c2 = (g odd), g += (c1 ? -f : f) if
-    c2 (and q, r likewise from u, v); then where both hold delta = -delta and f += g (the new
-    g: f becomes the old g, u and v likewise); delta += 1; g /= 2 while u, v double."""
-    d, f, g = fn.temp(), fn.temp(), fn.temp()
-    fn.emit("mov", d, delta)
+    Each step as libsecp256k1's, over z = -delta: with c1 = (z < 0), c2 = (g odd), g += (c1 ?
+    -f : f) if c2 (and (q, r) likewise from (u, v)); then where both hold z = -z and f += g
+    (the new g: f becomes the old g, (u, v) likewise); z -= 1; g /= 2 while (u, v) doubles.
+    The steps go in parts of PART, each part's rows (u, v) and (q, r) one word each, u + v
+    2^16 (the same additions, negations and shifts serve both halves: 22 instructions a
+    step, not 30), unpacked after the part and multiplied into the round's matrix."""
+    z, f, g = fn.temp(), fn.temp(), fn.temp()
+    fn.emit("sub", z, 0, delta)
     fn.emit("mov", f, f0)
     fn.emit("mov", g, g0)
-    u, v, q, r = fn.temps_list(4)
-    for reg, one in ((u, 1), (v, 0), (q, 0), (r, 1)):
-        fn.emit("mov", reg, one)
-    for _ in range(STEPS):
-        minus = fn.temp()
-        fn.emit("sub", minus, 0, d)
-        c1 = negative(fn, minus)  # delta > 0
-        odd = fn.temp()
-        fn.emit("and", odd, g, 1)
-        c2 = all_ones_if_set(fn, odd)
-        for into, source in ((g, f), (q, u), (r, v)):
-            term = conditional_negate(fn, source, c1)
-            fn.emit("and", term, term, c2)
-            fn.emit("add", into, into, term)
-        swap = fn.temp()
-        fn.emit("and", swap, c1, c2)
-        fn.emit("xor", d, d, swap)  # (delta ^ swap) - swap: -delta where swapping
-        fn.emit("sub", d, d, swap)
-        fn.emit("add", d, d, 1)
-        for into, source in ((f, g), (u, q), (v, r)):
-            term = fn.temp()
-            fn.emit("and", term, source, swap)
-            fn.emit("add", into, into, term)
-        fn.emit("shr", g, g, 1)  # g is even here: its top bit is not looked at again
-        fn.emit("shl", u, u, 1)
-        fn.emit("shl", v, v, 1)
-    return d, [u, v, q, r]
+    total: list[Reg] = []
+    for _ in range(STEPS // PART):
+        uv, qr = fn.temp(), fn.temp()
+        fn.emit("mov", uv, 1)
+        fn.emit("mov", qr, 1 << HALF)
+        for _ in range(PART):
+            c1 = negative(fn, z)  # delta > 0
+            odd = fn.temp()
+            fn.emit("and", odd, g, 1)
+            c2 = all_ones_if_set(fn, odd)
+            for into, source in ((g, f), (qr, uv)):
+                term = conditional_negate(fn, source, c1)
+                fn.emit("and", term, term, c2)
+                fn.emit("add", into, into, term)
+            swap = fn.temp()
+            fn.emit("and", swap, c1, c2)
+            fn.emit("xor", z, z, swap)  # (z ^ swap) - swap: -z where swapping
+            fn.emit("sub", z, z, swap)
+            fn.emit("sub", z, z, 1)
+            for into, source in ((f, g), (uv, qr)):
+                term = fn.temp()
+                fn.emit("and", term, source, swap)
+                fn.emit("add", into, into, term)
+            fn.emit("shr", g, g, 1)  # g is even here: its top bit is not looked at again
+            fn.emit("shl", uv, uv, 1)
+        part = _unpacked(fn, uv) + _unpacked(fn, qr)
+        total = part if not total else _matrix_product(fn, part, total)
+    out = fn.temp()
+    fn.emit("sub", out, 0, z)
+    return out, total
+
+
+def _sign_extended(fn: Function, half: Reg) -> Reg:
+    """A 16-bit two's complement value (bits above 16 clear) as a signed word."""
+    t = fn.temp()
+    fn.emit("xor", t, half, 1 << (HALF - 1))
+    fn.emit("sub", t, t, 1 << (HALF - 1))
+    return t
+
+
+def _unpacked(fn: Function, word: Reg) -> list[Reg]:
+    """(low, high) of word = low + high 2^16, both signed and below 2^15 in size."""
+    low, high = fn.temp(), fn.temp()
+    fn.emit("and", low, word, (1 << HALF) - 1)
+    low = _sign_extended(fn, low)
+    fn.emit("sub", high, word, low)
+    fn.emit("shr", high, high, HALF)
+    return [low, _sign_extended(fn, high)]
+
+
+def _matrix_product(fn: Function, later: list[Reg], earlier: list[Reg]) -> list[Reg]:
+    """The matrix (u v; q r) of `later` times that of `earlier` (signed words, exact)."""
+    (u2, v2, q2, r2), (u1, v1, q1, r1) = later, earlier
+    out = []
+    for a, b in ((u2, v2), (q2, r2)):
+        for c, d in ((u1, q1), (v1, r1)):
+            t = fn.temp()
+            fn.emit("mul.lo", t, a, c)
+            fn.emit("mad.lo", t, b, d, t)
+            out.append(t)
+    return out
 
 
 def _combination(fn: Function, a: list[Operand], ma: Reg, b: list[Operand], mb: Reg,
