@@ -24,6 +24,7 @@ from .bits import shift_constant
 from .compose import Composer
 from .mul import absorb, check, mad, mul, mul_lo, sqr
 from .program import EXCESS_WORDS, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep, Top
+from . import words
 from .words import copy, either, zeros
 
 
@@ -91,8 +92,9 @@ def below_modulus(c: Composer, t: str, carry: str | None, p: str, into: str) -> 
 EVEN_WORDS_ABOVE, ODD_WORDS_ABOVE = 3, 2  # beyond the Q limbs: the sum stays below 2^(32 (Q + 2) + 2)
 
 
-def _accumulate(q: int, s: int, reducing: bool) -> Function:
-    """even, odd += w f at place s: w the broadcast limb of a (f = b), or where reducing w =
+def _accumulate(q: int, s: int, reducing: bool, multiplying: bool = True) -> Function:
+    """even, odd += w f at place s: w the broadcast limb of a (f = b; not multiplying: no
+    product, only the pending word and the word at place s, montredc's), or where reducing w =
     (the group's word at place s) (-p^-1 mod 2^32) and f = p, so that place s becomes 0 in
     thread 0. Out: even, odd, then the word at place s (not reducing: what m is computed
     from), or the words that leave the thread when the sum moves down (reducing: places 0
@@ -103,13 +105,16 @@ def _accumulate(q: int, s: int, reducing: bool) -> Function:
     e_words, o_words = q + EVEN_WORDS_ABOVE, q + ODD_WORDS_ABOVE
     pending = s == 0 and not reducing
     name = ("reduce" if reducing else "multiply") + f"_at_{s}"
-    fn = Function(name, e_words + o_words + pending + 1 + reducing + q, e_words + o_words + (s + 1 if reducing else 1))
+    if not multiplying:
+        name = f"place_at_{s}"
+    fn = Function(name, e_words + o_words + pending + (1 + reducing + q if multiplying else 0),
+                  e_words + o_words + (s + 1 if reducing else 1))
     even = [Reg("y", k) for k in range(e_words)]
     odd = [Reg("y", e_words + k) for k in range(o_words)]
     for k, reg in enumerate(even + odd):
         fn.emit("mov", reg, Reg("x", k))
     at = e_words + o_words + pending
-    factor = [Reg("x", at + 1 + reducing + i) for i in range(q)]
+    factor = [Reg("x", at + 1 + reducing + i) for i in range(q)] if multiplying else []
     word = Reg("x", at)
     if reducing:
         word = fn.temp()
@@ -119,7 +124,7 @@ def _accumulate(q: int, s: int, reducing: bool) -> Function:
         chains["even"].append(("add", odd[0], (odd[0], even[1])))
     if pending:
         chains["odd"].append(("add", even[0], (even[0], Reg("x", e_words + o_words))))
-    for i in range(q):
+    for i in range(len(factor)):
         place = s + i
         target, k = ("even", place) if place % 2 == 0 else ("odd", place - 1)
         words = even if target == "even" else odd
@@ -127,7 +132,9 @@ def _accumulate(q: int, s: int, reducing: bool) -> Function:
                            ("mad.hi", words[k + 1], (word, factor[i], words[k + 1]))]
     for target, words in (("odd", odd), ("even", even)):  # odd's chain first: it may add into even[0]
         steps = chains[target]
-        top = max(words.index(dst) for _, dst, _ in steps if dst in words)
+        if not steps:
+            continue
+        top = max((words.index(dst) for _, dst, _ in steps if dst in words), default=-1)
         fn.chain_of(steps + [("add", words[k], (words[k], 0)) for k in range(top + 1, len(words))], carry_out=False)
     if reducing and s == 1:
         fn.emit("mov", even[1], 0)
@@ -196,20 +203,49 @@ def interleaved(shape: Shape, square: bool) -> Program:
     above them, so that the carries cross the threads once, at the end. L steps of two
     broadcasts, a shift a pair; 2 L Q multiply-adds a thread, each a product's low and
     high word in one pair of a carry chain."""
+    c = Composer(shape)
+    t = _word_by_word(c, "a", "a" if square else "b")
+    c.step(ThreadStep(either(1, "carry_out"), ("over", "top_excess"), (("above", 1),)))
+    below_modulus(c, t, "above", "p", "y")
+    return Program("montsqr" if square else "montmul", shape, ("a", "p", "np") if square else ("a", "b", "p", "np"), (),
+                   tuple(c.steps), "y", None)
+
+
+def interleaved_reduction(shape: Shape) -> Program:
+    """montredc, (b R + a) R^-1 mod p, by the same loop without its products: the sum
+    starts as a, each limb adds m p and the sum moves down; then b is added (the sum is at
+    most p, so one masked subtraction of p ends it)."""
+    c = Composer(shape)
+    t = _word_by_word(c, "a", None)
+    total = c.call(add_or_sub("add", radix_shape(shape), carry_in=False), t, "b")
+    below_modulus(c, total.result, total.flag, "p", "y")
+    return Program("montredc", shape, ("a", "b", "p", "np"), (), tuple(c.steps), "y", None)
+
+
+def _word_by_word(c: Composer, a: str, b: str | None) -> str:
+    """The interleaved loop over L limbs: a b + m p (b None: a + m p) divided by R, as "t"
+    (L bits) with "over" and "top_excess" (what lies above them); returns t."""
+    shape = c.shape
     q, radix = check(shape), radix_shape(shape)
     state = (("even", q + EVEN_WORDS_ABOVE), ("odd", q + ODD_WORDS_ABOVE))
     moved = state + (("pending", 1),)
-    c = Composer(shape)
-    b = "a" if square else "b"
     c.step(Broadcast("np", (0,), "np0"))
-    c.step(ThreadStep(zeros(2 * q + EVEN_WORDS_ABOVE + ODD_WORDS_ABOVE + 1), (), moved))
-    c.step(ThreadStep(copy(q), ("a",), (("rest", q),)))
+    if b is None:  # the sum starts as a: even's words at places 0 .. Q - 1
+        c.step(ThreadStep(words.moved("start_sum", q, list(range(q)) + [None] * (EVEN_WORDS_ABOVE + q + ODD_WORDS_ABOVE + 1)),
+                          (a,), moved))
+    else:
+        c.step(ThreadStep(zeros(2 * q + EVEN_WORDS_ABOVE + ODD_WORDS_ABOVE + 1), (), moved))
+        c.step(ThreadStep(copy(q), (a,), (("rest", q),)))
 
     def limb(body: Composer, j: int, s: int) -> None:
-        """Limb j of rest at place s: its products, then the reduction's."""
-        body.step(Broadcast("rest", (j,), "word"))
-        body.step(ThreadStep(_accumulate(q, s, False), ("even", "odd") + (("pending",) if s == 0 else ()) + ("word", b),
-                             state + (("place", 1),)))
+        """Limb j of rest at place s: its products (where b), then the reduction's."""
+        pending = ("pending",) if s == 0 else ()
+        if b is None:
+            body.step(ThreadStep(_accumulate(q, s, False, False), ("even", "odd") + pending, state + (("place", 1),)))
+        else:
+            body.step(Broadcast("rest", (j,), "word"))
+            body.step(ThreadStep(_accumulate(q, s, False), ("even", "odd") + pending + ("word", b),
+                                 state + (("place", 1),)))
         body.step(Broadcast("place", (0,), "lowest"))
         body.step(ThreadStep(_accumulate(q, s, True), ("even", "odd", "lowest", "np0", "p"),
                              state + ((f"leaving{s}", s + 1),)))
@@ -225,8 +261,9 @@ def interleaved(shape: Shape, square: bool) -> Program:
     def block(body: Composer) -> None:
         for j in range(0, per_body, 2):
             pair(body, j)
-        for _ in range(per_body // q):
-            body.step(ShiftDown("rest", "rest", q))
+        if b is not None:
+            for _ in range(per_body // q):
+                body.step(ShiftDown("rest", "rest", q))
     c.repeat(shape.limbs // per_body, block)
     left = shape.limbs % per_body
     for j in range(0, left - 1, 2):
@@ -244,10 +281,7 @@ def interleaved(shape: Shape, square: bool) -> Program:
     c.step(CarryScan("generate", "propagate", None, "carry", "out"))
     c.step(ThreadStep(finish("finish", q, False), ("s", "carry"), (("t", q),)))
     c.step(Top("t", "out", "over", radix.bits))
-    c.step(ThreadStep(either(1, "carry_out"), ("over", "top_excess"), (("above", 1),)))
-    below_modulus(c, "t", "above", "p", "y")
-    return Program("montsqr" if square else "montmul", shape, ("a", "p", "np") if square else ("a", "b", "p", "np"), (),
-                   tuple(c.steps), "y", None)
+    return "t"
 
 
 def above_radix(c: Composer, high: str) -> str:
@@ -304,7 +338,9 @@ def montsqr(shape: Shape) -> Program:
 
 
 def montredc(shape: Shape) -> Program:
-    """(b R + a) R^-1 mod p (b < p)."""
+    """(b R + a) R^-1 mod p (b < p): word by word where the product is (_method)."""
+    if _method(shape.bits) is interleaved:
+        return interleaved_reduction(shape)
     return _program("montredc", shape, ("a", "b", "p", "np"), lambda c: reduce(c, "a", "b", "p", "np", "y"))
 
 
