@@ -211,15 +211,18 @@ def interleaved(shape: Shape, square: bool) -> Program:
                    tuple(c.steps), "y", None)
 
 
-def interleaved_reduction(shape: Shape) -> Program:
-    """montredc, (b R + a) R^-1 mod p, by the same loop without its products: the sum
-    starts as a, each limb adds m p and the sum moves down; then b is added (the sum is at
-    most p, so one masked subtraction of p ends it)."""
+def interleaved_reduction(shape: Shape, high: bool) -> Program:
+    """montredc, (b R + a) R^-1 mod p (high), or frommont, a R^-1 mod p, by the same loop
+    without its products: the sum starts as a, each limb adds m p and the sum moves down;
+    then b is added (the sum is at most p, so one masked subtraction of p ends it)."""
     c = Composer(shape)
-    t = _word_by_word(c, "a", None)
-    total = c.call(add_or_sub("add", radix_shape(shape), carry_in=False), t, "b")
-    below_modulus(c, total.result, total.flag, "p", "y")
-    return Program("montredc", shape, ("a", "b", "p", "np"), (), tuple(c.steps), "y", None)
+    t, carry = _word_by_word(c, "a", None), None
+    if high:
+        total = c.call(add_or_sub("add", radix_shape(shape), carry_in=False), t, "b")
+        t, carry = total.result, total.flag
+    below_modulus(c, t, carry, "p", "y")
+    return Program("montredc" if high else "frommont", shape, ("a", "b", "p", "np") if high else ("a", "p", "np"), (),
+                   tuple(c.steps), "y", None)
 
 
 def _word_by_word(c: Composer, a: str, b: str | None) -> str:
@@ -340,12 +343,14 @@ def montsqr(shape: Shape) -> Program:
 def montredc(shape: Shape) -> Program:
     """(b R + a) R^-1 mod p (b < p): word by word where the product is (_method)."""
     if _method(shape.bits) is interleaved:
-        return interleaved_reduction(shape)
+        return interleaved_reduction(shape, True)
     return _program("montredc", shape, ("a", "b", "p", "np"), lambda c: reduce(c, "a", "b", "p", "np", "y"))
 
 
 def frommont(shape: Shape) -> Program:
-    """a R^-1 mod p."""
+    """a R^-1 mod p: word by word where the product is (_method)."""
+    if _method(shape.bits) is interleaved:
+        return interleaved_reduction(shape, False)
     return _program("frommont", shape, ("a", "p", "np"), lambda c: reduce(c, "a", None, "p", "np", "y"))
 
 

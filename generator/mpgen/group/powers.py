@@ -24,7 +24,7 @@ from ..size import LIMB_BITS
 from ..thread.common import all_ones_if_borrow, all_ones_if_set, complement as complement_mask, select
 from .addsub import add_or_sub
 from .compose import Composer
-from .montgomery import choose, integer_one, mont_minus_inverse, product, radix_shape, reduce
+from .montgomery import choose, frommont, integer_one, mont_minus_inverse, product, radix_shape
 from .mul import check
 from .program import Broadcast, Program, Shape, ShiftUp, ThreadStep
 from .words import copy, moved
@@ -166,7 +166,7 @@ def modexp(shape: Shape) -> Program:
         body.step(ShiftUp("exponent", None, "exponent"))
         body.repeat(LIMB_BITS // WINDOW_BITS, window)
     c.repeat(shape.limbs, limb)
-    reduce(c, "power", None, "p", np, "reduced")
+    c.call(frommont(shape), "power", "p", np, into="reduced")
     c.step(ThreadStep(zero_where(q), ("reduced", even), (("y", q),)))
     return Program("modexp", shape, ("a", "e", "p"), (), tuple(c.steps), "y", even)
 
