@@ -15,6 +15,7 @@ from mpgen.group.montgomery import by_products, frommont, interleaved, mont_minu
 from mpgen.group.mul import mul_lo
 from mpgen.group.powers import modexp, mont_radix_squared
 from mpgen.group.program import Program, Repeat, ThreadStep
+from mpgen.group.words import copy
 from mpgen.ir import Function, Reg
 from mpgen.printers import group as printer
 
@@ -99,63 +100,43 @@ def test_a_repeat_runs_its_body_count_times_carrying_its_vectors():
     assert "for (unsigned repeat0 = 0; repeat0 < 5; ++repeat0) {" in device
 
 
-def test_a_call_keeps_its_own_width_and_refuses_what_would_clobber_its_operands():
+def test_a_repeat_until_ends_once_every_thread_is_done():
+    """x doubles each run, at most 20 runs, until bit 40 is set: each thread's done bit is
+    1 where its limbs are 0 (all but thread 0 here) or hold bit 40 (thread 0's limb 1, bit
+    8). From 2^30 the loop ends after 10 runs, from 3 it runs all 20; in a call its vector
+    takes the call's name."""
     shape = Shape(512, 8, 2)
-    narrow = Shape(500, 8, 2)
-    c = Composer(shape)
-    total = c.call(add_or_sub("add", narrow, carry_in=False), "a", "b")
-    program = Program("add500", shape, ("a", "b"), (), tuple(c.steps), total.result, total.flag)
-    top = (1 << 500) - 1
-    assert execute(program, [top, 1], []) == (0, 1)  # the carry out of 500 bits, not 512
-    with pytest.raises(ValueError, match="called with"):
-        c.call(mul_lo(shape), "a")
-    with pytest.raises(ValueError, match="called with"):
-        c.call(mul_lo(Shape(512, 16, 2)), "a", "b")
-    with pytest.raises(ValueError, match="called with"):
-        c.call(add_or_sub("add", shape, carry_in=False), "a", "b", into="a")
-    clobber = Function("clobber", 2, 2)
-    for i in range(2):
-        clobber.emit("mov", Reg("y", i), Reg("x", i))
-    writes_operand = Program("clobber", shape, ("a",), (), (ThreadStep(clobber, ("a",), (("a", 2),)),), "a", None)
-    with pytest.raises(ValueError, match="writes one of its operands"):
-        Composer(shape).call(writes_operand, "v")
+    inner = Composer(shape)
+    inner.step(ThreadStep(copy(2), ("a",), (("x", 2),)))
+
+    def double(body: Composer) -> None:
+        body.call(add_or_sub("add", shape, carry_in=False), "x", "x", into="doubled")
+        body.step(ThreadStep(_done_at_bit_40(), ("doubled",), (("x", 2), ("done", 1))))
+    inner.repeat(20, double, until="done")
+    outer = Composer(shape)
+    outer.call(Program("double_until", shape, ("a",), (), tuple(inner.steps), "x", None), "input", into="y")
+    program = Program("outer", shape, ("input",), (), tuple(outer.steps), "y", None)
+    loop = program.steps[1]
+    assert isinstance(loop, Repeat) and loop.until.endswith("_done") and loop.count == 20
+    assert execute(program, [1 << 30], []) == (1 << 40, None)
+    assert execute(program, [3], []) == (3 << 20, None)
+    device = "\n".join(printer.device(program, 1))
+    assert f"every<false>(v_{loop.until}[0])) break;" in device
+    host = "\n".join(printer.host(program, [16], 16))
+    assert f"on_host::every(8, v_{loop.until})) break;" in host
 
 
-def test_two_different_lists_of_one_name_in_a_program_are_refused():
-    shape = Shape(512, 8, 2)
-    one, two = Function("same", 1, 1), Function("same", 1, 1)
-    one.emit("mov", Reg("y", 0), Reg("x", 0))
-    two.emit("not", Reg("y", 0), Reg("x", 0))
-    program = Program("twice", shape, ("a",), (), (ThreadStep(one, ("a",), (("b", 1),)),
-                                                   ThreadStep(two, ("b",), (("c", 1),))), "c", None)
-    with pytest.raises(ValueError, match="two different lists are called same"):
-        printer.lists(program)
-
-
-# modexp runs 2 L Montgomery products in the interpreter: small widths on the smallest group
-# (64 bits on 8 threads of 2 limbs; 100 bits, R = 2^128 on 16 limbs), few cases.
-@pytest.mark.parametrize("bits", [64, 100])
-def test_modexp_computes_its_constants_and_agrees_with_python(bits):
-    program = modexp(Shape(bits, 8, 2))
-    rng = random.Random(bits)
-    top = (1 << bits) - 1
-    for p in (1, 3, top, rng.getrandbits(bits) | 1 | 1 << (bits - 1), rng.getrandbits(40) | 1):
-        a = rng.randrange(p)
-        # every base and exponent edge at the full-width modulus, one random pair elsewhere
-        pairs = ((a, rng.getrandbits(bits)), (p - 1, top), (0, 0), (a, 1)) if p >> (bits - 1) else ((a, rng.getrandbits(bits)),)
-        for base, exponent in pairs:
-            assert execute(program, [base, exponent, p], []) == (pow(base, exponent, p), 0), (p, base, exponent)
-    assert execute(program, [1, 5, 6], []) == (0, 1)  # p even: the flag, and 0
-
-
-@pytest.mark.parametrize("bits, threads, q", [(64, 8, 2), (500, 8, 2), (3000, 16, 6)])
-def test_radix_squared_by_doublings_and_squarings(bits, threads, q):
-    shape = Shape(bits, threads, q)
-    radix = 1 << 32 * shape.limbs
-    program = mont_radix_squared(shape)
-    rng = random.Random(bits)
-    moduli = [1, 3, (1 << bits) - 1, rng.getrandbits(bits) | 1]
-    # past 1000 bits (the interpreter's pace) the all-ones modulus alone: the most doublings
-    for p in moduli[2:3] if bits > 1000 else moduli:
-        assert execute(program, [p], []) == (radix * radix % p, 0)
-    assert execute(program, [10], []) == (0, 1)
+def _done_at_bit_40() -> Function:
+    """x = a thread's 2 limbs; y = them, then 1 where both are 0 or bit 8 of the second is set."""
+    fn = Function("done_at_bit_40", 2, 3)
+    either_, zero = fn.temp(), fn.temp()
+    fn.emit("mov", Reg("y", 0), Reg("x", 0))
+    fn.emit("mov", Reg("y", 1), Reg("x", 1))
+    fn.emit("or", either_, Reg("x", 0), Reg("x", 1))
+    fn.emit("sub.cc", fn.temp(), 0, either_)  # borrows unless both are 0
+    fn.emit("subc", zero, 0, 0)
+    fn.emit("add", zero, zero, 1)
+    fn.emit("shr", Reg("y", 2), Reg("x", 1), 8)
+    fn.emit("or", Reg("y", 2), Reg("y", 2), zero)
+    fn.check()
+    return fn

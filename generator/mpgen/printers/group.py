@@ -169,9 +169,10 @@ class _DeviceSteps(_Steps):
 
     def every(self, step: Repeat) -> str:
         """Whether a Repeat may end: its `until` set in every thread of the warp, or of the
-        block where a step of its body may synchronize the block (T > 32, or shared memory)."""
-        within_warp = self.threads <= 32 and all(
-            isinstance(s, (ThreadStep, CarryScan, All, Broadcast, ShiftUp, ShiftDown)) for s in flat(step.body))
+        block where a step of its body may synchronize the block (T > 32: every exchange;
+        within a warp, those through shared memory)."""
+        within_warp = self.threads <= 32 and not any(
+            isinstance(s, (Neighbours, ProductRows, Convolution)) for s in flat(step.body))
         return f"{self.on}::template every<{'false' if within_warp else 'true'}>({var(step.until)}[0])"
 
     def carry_scan(self, step: CarryScan) -> list[str]:
