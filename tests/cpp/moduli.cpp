@@ -283,9 +283,10 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reci
 }
 
 // The group tier's Montgomery operations take -p^-1 mod R (R = 2^(32 limbs)): at 3000 bits
-// the group holds 96 limbs for R's 94, so that the product interleaved word by word runs R's
-// 94 limbs and the reduction by whole products (montredc, frommont) moves its sums down to R
-// (group/montgomery.py); compiled on demand. Its refusal names the whole -p^-1.
+// the group holds 96 limbs for R's 94, so that the product interleaved word by word (and
+// montredc and frommont, its loop without products) runs R's 94 limbs (group/montgomery.py;
+// the reduction by whole products, which moves its sums down to R, is tested against
+// Python's integers in tests/python/test_group_montgomery.py); compiled on demand. Its refusal names the whole -p^-1.
 TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a wrong -p^-1 mod R is refused") {
   const bool gpu = gpu_for_tests();
   const std::size_t count = random_cases() / 10;

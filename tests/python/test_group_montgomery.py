@@ -10,8 +10,8 @@ import pytest
 from mpgen.group import Shape, execute
 from mpgen.group.addsub import add_or_sub
 from mpgen.group.compose import Composer
-from mpgen.group.montgomery import by_products, frommont, interleaved, mont_minus_inverse, montmul, montredc, montsqr, \
-    newton_steps, tomont
+from mpgen.group.montgomery import by_products, frommont, interleaved, interleaved_reduction, mont_minus_inverse, \
+    montmul, montredc, montsqr, newton_steps, reduction_by_products, tomont
 from mpgen.group.mul import mul_lo
 from mpgen.group.powers import modexp, mont_radix_squared
 from mpgen.group.program import Program, Repeat, ThreadStep
@@ -69,6 +69,24 @@ def test_both_methods_of_montgomerys_product(method, bits, threads, q):
         for a, b in [(0, p - 1), (1, 1), (p - 1, p - 1), (rng.randrange(p), rng.randrange(p))]:
             assert execute(product, [a, b, p, np], []) == (a * b * back % p, None)
             assert execute(square, [a, p, np], []) == (a * a * back % p, None)
+
+
+@pytest.mark.parametrize("method", [interleaved_reduction, reduction_by_products])
+@pytest.mark.parametrize("bits, threads, q", SHAPES + [(2080, 8, 9)])
+def test_both_methods_of_montgomerys_reduction(method, bits, threads, q):
+    """montredc and frommont by each method, whatever the size picks: edge moduli, low
+    halves of 0, all ones and random, high halves of 0, p - 1 and random."""
+    shape = Shape(bits, threads, q)
+    width = 32 * shape.limbs
+    radix = 1 << width
+    redc, back_from = method(shape, True), method(shape, False)
+    rng = random.Random(bits + q + 1)
+    for p in moduli(bits, rng, 2):
+        np, back = -pow(p, -1, radix) % radix, pow(radix, -1, p)
+        for low, high in [(0, 0), (radix - 1, p - 1), (rng.getrandbits(width), rng.randrange(p))]:
+            assert execute(redc, [low, high, p, np], []) == ((low + high * radix) * back % p, None)
+        for a in (0, 1, p - 1, rng.randrange(p)):
+            assert execute(back_from, [a, p, np], []) == (a * back % p, None)
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES)

@@ -340,18 +340,27 @@ def montsqr(shape: Shape) -> Program:
     return _product("montsqr", shape, True)
 
 
+def reduction_by_products(shape: Shape, high: bool) -> Program:
+    """montredc (high) or frommont by reduce(): three whole products of the tier."""
+    if high:
+        return _program("montredc", shape, ("a", "b", "p", "np"), lambda c: reduce(c, "a", "b", "p", "np", "y"))
+    return _program("frommont", shape, ("a", "p", "np"), lambda c: reduce(c, "a", None, "p", "np", "y"))
+
+
+def _reduction(shape: Shape, high: bool) -> Program:
+    """Montgomery's reduction by the method the product takes at this size (_method)."""
+    method = interleaved_reduction if _method(shape.bits) is interleaved else reduction_by_products
+    return method(shape, high)
+
+
 def montredc(shape: Shape) -> Program:
-    """(b R + a) R^-1 mod p (b < p): word by word where the product is (_method)."""
-    if _method(shape.bits) is interleaved:
-        return interleaved_reduction(shape, True)
-    return _program("montredc", shape, ("a", "b", "p", "np"), lambda c: reduce(c, "a", "b", "p", "np", "y"))
+    """(b R + a) R^-1 mod p (b < p)."""
+    return _reduction(shape, True)
 
 
 def frommont(shape: Shape) -> Program:
-    """a R^-1 mod p: word by word where the product is (_method)."""
-    if _method(shape.bits) is interleaved:
-        return interleaved_reduction(shape, False)
-    return _program("frommont", shape, ("a", "p", "np"), lambda c: reduce(c, "a", None, "p", "np", "y"))
+    """a R^-1 mod p."""
+    return _reduction(shape, False)
 
 
 def newton_steps(bits: int) -> int:
