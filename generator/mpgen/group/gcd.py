@@ -56,7 +56,7 @@ def combination(q: int, numbers: int, extra: int, coefficients: int, outputs: Se
         signs[k] = negative(fn, c)
         sizes[k] = conditional_negate(fn, c, signs[k])
     for out, terms in enumerate(outputs):
-        acc, ones = fn.temps_list(q + 1), fn.temp()
+        acc, plus = fn.temps_list(q + 1), fn.temp()  # plus: the |c| of each negative c (-X = ~X + 1)
         for n, (k, number) in enumerate(terms):
             s, size = signs[k], sizes[k]
             base = number * (q + 1) if number < numbers else numbers * (q + 1) + (number - numbers) * q
@@ -71,15 +71,15 @@ def combination(q: int, numbers: int, extra: int, coefficients: int, outputs: Se
             if n == 0:
                 for i in range(q + 1):
                     fn.emit("mul.lo", acc[i], size, x[i])
-                fn.emit("and", ones, size, s)
+                fn.emit("and", plus, size, s)
             else:
                 fn.chain("mad.lo", [(acc[i], (size, x[i], acc[i])) for i in range(q + 1)], carry_out=False)
                 added = fn.temp()
                 fn.emit("and", added, size, s)
-                fn.emit("add", ones, ones, added)
+                fn.emit("add", plus, plus, added)
             fn.chain("mad.hi", [(acc[i + 1], (size, x[i], acc[i + 1])) for i in range(q)], carry_out=False)
-        fn.emit("and", ones, ones, first)
-        fn.chain("add", [(acc[0], (acc[0], ones))] + [(acc[i], (acc[i], 0)) for i in range(1, q + 1)],
+        fn.emit("and", plus, plus, first)
+        fn.chain("add", [(acc[0], (acc[0], plus))] + [(acc[i], (acc[i], 0)) for i in range(1, q + 1)],
                  carry_out=False)
         for i in range(q):
             fn.emit("mov", Reg("y", out * q + i), acc[i])
