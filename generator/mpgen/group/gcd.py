@@ -323,40 +323,22 @@ def unit_parts(q: int) -> Function:
     thread's words are those of 1, and of -1 (bit 0 of each: All reads them)."""
     fn = Function("unit_parts", q + 3, 2)
     f, first, top = [Reg("x", i) for i in range(q + 1)], Reg("x", q + 1), Reg("x", q + 2)
-    one_low, differs_one, differs_minus = fn.temp(), fn.temp(), fn.temp()
+    one_low, off_one, off_minus = fn.temp(), fn.temp(), fn.temps_list(q + 1)
     fn.emit("and", one_low, first, 1)
-    fn.emit("xor", differs_one, f[0], one_low)
-    fn.emit("not", differs_minus, f[0])
-    for i in range(1, q):
-        t = fn.temp()
-        fn.emit("or", differs_one, differs_one, f[i])
-        fn.emit("not", t, f[i])
-        fn.emit("or", differs_minus, differs_minus, t)
-    fn.emit("or", differs_one, differs_one, f[q])
-    t = fn.temp()
-    fn.emit("xor", t, f[q], top)
-    fn.emit("or", differs_minus, differs_minus, t)
-    for i, differs in enumerate((differs_one, differs_minus)):
-        zero_bit(fn, differs, Reg("y", i))
+    fn.emit("xor", off_one, f[0], one_low)
+    for i in range(q):
+        fn.emit("not", off_minus[i], f[i])
+    fn.emit("xor", off_minus[q], f[q], top)
+    propagate_bit(fn, [off_one] + f[1:], True, Reg("y", 0))  # 1 where all of them are 0
+    propagate_bit(fn, off_minus, True, Reg("y", 1))
     fn.check()
     return fn
-
-
-def zero_bit(fn: Function, word: Reg, out: Reg) -> None:
-    """out = 1 where word is 0, else 0."""
-    fn.emit("sub.cc", fn.temp(), 0, word)  # borrows unless it is 0
-    fn.emit("subc", out, 0, 0)
-    fn.emit("add", out, out, 1)
 
 
 def g_is_zero(q: int) -> Function:
     """x = f, g (Q limbs and the sign word each); y = 1 where this thread's words of g are 0."""
     fn = Function("g_is_zero", 2 * (q + 1), 1)
-    folded = fn.temp()
-    fn.emit("mov", folded, Reg("x", q + 1))
-    for i in range(q + 2, 2 * (q + 1)):
-        fn.emit("or", folded, folded, Reg("x", i))
-    zero_bit(fn, folded, Reg("y", 0))
+    propagate_bit(fn, [Reg("x", i) for i in range(q + 1, 2 * (q + 1))], True, Reg("y", 0))
     fn.check()
     return fn
 

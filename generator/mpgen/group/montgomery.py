@@ -24,8 +24,7 @@ from .bits import shift_constant
 from .compose import Composer
 from .mul import absorb, check, mad, mul, mul_lo, sqr
 from .program import EXCESS_WORDS, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep, Top
-from . import words
-from .words import copy, either, zeros
+from .words import copy, either, moved, zeros
 
 
 def radix_shape(shape: Shape) -> Shape:
@@ -231,13 +230,13 @@ def _word_by_word(c: Composer, a: str, b: str | None) -> str:
     shape = c.shape
     q, radix = check(shape), radix_shape(shape)
     state = (("even", q + EVEN_WORDS_ABOVE), ("odd", q + ODD_WORDS_ABOVE))
-    moved = state + (("pending", 1),)
+    with_pending = state + (("pending", 1),)
     c.step(Broadcast("np", (0,), "np0"))
     if b is None:  # the sum starts as a: even's words at places 0 .. Q - 1
-        c.step(ThreadStep(words.moved("start_sum", q, list(range(q)) + [None] * (EVEN_WORDS_ABOVE + q + ODD_WORDS_ABOVE + 1)),
-                          (a,), moved))
+        c.step(ThreadStep(moved("start_sum", q, list(range(q)) + [None] * (EVEN_WORDS_ABOVE + q + ODD_WORDS_ABOVE + 1)),
+                          (a,), with_pending))
     else:
-        c.step(ThreadStep(zeros(2 * q + EVEN_WORDS_ABOVE + ODD_WORDS_ABOVE + 1), (), moved))
+        c.step(ThreadStep(zeros(2 * q + EVEN_WORDS_ABOVE + ODD_WORDS_ABOVE + 1), (), with_pending))
         c.step(ThreadStep(copy(q), (a,), (("rest", q),)))
 
     def limb(body: Composer, j: int, s: int) -> None:
@@ -257,7 +256,7 @@ def _word_by_word(c: Composer, a: str, b: str | None) -> str:
         limb(body, j, 0)
         limb(body, j + 1, 1)
         body.step(ShiftDown("leaving1", "incoming", 2))
-        body.step(ThreadStep(_move_down(q), ("even", "odd", "incoming"), moved))
+        body.step(ThreadStep(_move_down(q), ("even", "odd", "incoming"), with_pending))
 
     per_body = q if q % 2 == 0 else 2 * q  # whole pairs, and rest moves by whole threads
 
