@@ -214,7 +214,7 @@ std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, s
 }
 
 // The group tier's divisions run T steps of two Q-by-Q products and three scans each, its
-// sqrt 8 or 9 divisions, its gcd bits / 10 rounds of divsteps with four exchanges each: on
+// sqrt T / 2 such steps, its gcd bits / 10 rounds of divsteps with four exchanges each: on
 // the host (every thread's lists in turn) a hundred cases a size and operation (gcd past
 // 4096 bits forty), on the GPU all of them.
 bool slow_on_host(const mpgen::OpInfo& op) {
@@ -279,8 +279,7 @@ TEST_CASE("every operation at every size agrees with GMP") {
   for_each_operation(gpu, on_demand_arithmetic, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
     if (op.modulus_operand >= 0) return;  // those with a modulus operand: moduli.cpp
     // Past 768 bits gcd's rounds run in the host's interpreter (lists over 1,500
-    // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs (sqrt's
-    // Newton levels, a division each, take all); the group tier's mont_radix_squared doubles 1 about 32
+    // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs; the group tier's mont_radix_squared doubles 1 about 32
     // limbs times: 20 random cases; its mont_minus_inverse (Newton's steps of group
     // products) a tenth of the random cases on the host, all of them on the GPU
     const bool long_loop = op.name == "gcd" && op.bits > 768;

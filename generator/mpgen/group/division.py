@@ -78,18 +78,16 @@ def _product(fn: Function, a: list[Reg], b: list[Reg], limit: int) -> list[Reg]:
     return product
 
 
-def block_digit(q: int) -> Function:
-    """x = M (N's top Q + 2 limbs), V (Q + 1), B's Q limbs, N's Q limbs (R moved up a
-    thread); y = N - e B over the thread's Q limbs (mod 2^(32 Q)), the excess that the next
-    thread's limbs owe (e B's high half plus the chain's borrow: e B's high half is at most
-    2^(32 Q) - 2), then e: est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)), rounded down and
-    at most 2^(32 Q) - 1, and e = est - 1, at least 0."""
-    m_limbs, v_limbs = q + 2, q + 1
-    fn = Function("division_digit", m_limbs + v_limbs + 2 * q, 3 * q)
-    x = [Reg("x", i) for i in range(m_limbs + v_limbs + 2 * q)]
-    m, v = x[:m_limbs], x[m_limbs:m_limbs + v_limbs]
-    b, n = x[m_limbs + v_limbs:m_limbs + v_limbs + q], x[m_limbs + v_limbs + q:]
+def estimate(fn: Function, m: list[Reg], v: list[Reg], raised: bool) -> list[Reg]:
+    """est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)) (M: N's top Q + 2 limbs, V: the
+    reciprocal, Q + 1), rounded down and at most 2^(32 Q) - 1: within 1 of floor(N / B) (the
+    truncated B adds under 2^-31 to N / B, the truncated M and V take under 2^-31 from it).
+    `raised`: 2^-30 added before rounding, so that est is floor(N / B) or, rarely, one more."""
+    q = len(v) - 1
     product = _product(fn, v, m, 2 * q + 4)
+    if raised:  # M V < 2^(32 (2 Q + 3)): the top limb takes the carry
+        fn.chain("add", [(product[k], (product[k], 4 if k == q + 2 else 0)) for k in range(q + 2, 2 * q + 4)],
+                 carry_out=False)
     # M's low two limbs times 2^(32 (Q + 1)) added: S = M V + (M mod 2^64) 2^(32 (Q + 1))
     lifted = fn.temps_list(q + 3)  # S's limbs Q + 1 .. 2Q + 3
     fn.chain("add", [(lifted[k], (product[q + 1 + k], m[k] if k < 2 else 0)) for k in range(q + 3)],
@@ -103,24 +101,44 @@ def block_digit(q: int) -> Function:
     capped = fn.temps_list(q)
     for k in range(q):
         fn.emit("or", capped[k], total[k], over)
-    lowered = fn.temps_list(q)
-    fn.chain("sub", [(lowered[k], (capped[k], 1 if k == 0 else 0)) for k in range(q)])
-    kept = complement(fn, all_ones_if_borrow(fn))
-    estimate = fn.temps_list(q)
-    for k in range(q):
-        fn.emit("and", estimate[k], lowered[k], kept)
-    low_high = _product(fn, estimate, b, 2 * q)
-    fn.chain("sub", [(Reg("y", k), (n[k], low_high[k])) for k in range(q)])
+    return capped
+
+
+def multiply_subtract(fn: Function, e: list[Reg], b: list[Reg], n: list[Reg], y: int) -> None:
+    """y[y:] = N - e B over the thread's Q limbs (mod 2^(32 Q)), then the excess that the
+    next thread's limbs owe (e B's high half plus the chain's borrow: e B's high half is at
+    most 2^(32 Q) - 2)."""
+    q = len(e)
+    low_high = _product(fn, e, b, 2 * q)
+    fn.chain("sub", [(Reg("y", y + k), (n[k], low_high[k])) for k in range(q)])
     borrow = fn.temp()
     fn.emit("subc", borrow, 0, 0)
     fn.emit("and", borrow, borrow, 1)
-    fn.chain("add", [(Reg("y", q + k), (low_high[q + k], borrow if k == 0 else 0)) for k in range(q)],
+    fn.chain("add", [(Reg("y", y + q + k), (low_high[q + k], borrow if k == 0 else 0)) for k in range(q)],
              carry_out=False)
+
+
+def block_digit(q: int) -> Function:
+    """x = M (N's top Q + 2 limbs), V (Q + 1), B's Q limbs, N's Q limbs (R moved up a
+    thread); y = N - e B and the excess (multiply_subtract), then e = est - 1 (at least 0),
+    so that floor(N / B) - 2 <= e <= floor(N / B)."""
+    m_limbs, v_limbs = q + 2, q + 1
+    fn = Function("division_digit", m_limbs + v_limbs + 2 * q, 3 * q)
+    x = [Reg("x", i) for i in range(m_limbs + v_limbs + 2 * q)]
+    m, v = x[:m_limbs], x[m_limbs:m_limbs + v_limbs]
+    b, n = x[m_limbs + v_limbs:m_limbs + v_limbs + q], x[m_limbs + v_limbs + q:]
+    capped = estimate(fn, m, v, raised=False)
+    lowered = fn.temps_list(q)
+    fn.chain("sub", [(lowered[k], (capped[k], 1 if k == 0 else 0)) for k in range(q)])
+    kept = complement(fn, all_ones_if_borrow(fn))
+    e = fn.temps_list(q)
     for k in range(q):
-        fn.emit("mov", Reg("y", 2 * q + k), estimate[k])
+        fn.emit("and", e[k], lowered[k], kept)
+    multiply_subtract(fn, e, b, n, 0)
+    for k in range(q):
+        fn.emit("mov", Reg("y", 2 * q + k), e[k])
     fn.check()
     return fn
-
 
 
 def block_settle(q: int) -> Function:
@@ -260,22 +278,34 @@ class Division:
                               (("rest", q), ("above", 1), ("estimate", q))))
 
         def digit_step(c: Composer) -> None:
-            c.step(Broadcast("rest", tuple(range(limbs - q - 2, limbs)), "window"))
             c.step(Broadcast("quotient", tuple(range(limbs - q, limbs)), "incoming"))
-            c.step(ShiftUp("rest", "incoming", "moved", q))
+            self.moved_up(c, "incoming")
             c.step(ThreadStep(block_digit(q), ("window", "reciprocal", divisor, "moved"),
                               (("difference", q), ("excess", q), ("estimate", q))))
-            c.step(ShiftUp("excess", None, "excess_in", q))
-            c.step(Broadcast("excess", (limbs - q,), "excess_top"))
-            c.step(ThreadStep(part("division_borrow_in", q, True, 2), ("difference", "excess_in"),
-                              (("lowered", q), ("borrow", 1), ("zeros", 1))))
-            c.step(CarryScan("borrow", "zeros", None, "borrow_in", "borrow_out"))
-            c.step(ThreadStep(block_settle(q), ("lowered", "borrow_in", "window", "excess_top", "borrow_out"),
-                              (("rest", q), ("above", 1))))
+            self.settle(c)
             c.repeat(ROUNDS, round_step)
             c.step(ShiftUp("quotient", "estimate", "quotient", q))
         self.c.repeat(t if steps is None else steps, digit_step)
         return "quotient", "rest"
+
+    def moved_up(self, c: Composer, incoming: str | None) -> None:
+        """window = the remainder R's top Q + 2 limbs (N's, with R's top limbs above the held
+        width), moved = N's limbs: R moved up a thread, `incoming` into thread 0."""
+        limbs, q = self.held.limbs, self.q
+        c.step(Broadcast("rest", tuple(range(limbs - q - 2, limbs)), "window"))
+        c.step(ShiftUp("rest", incoming, "moved", q))
+
+    def settle(self, c: Composer) -> None:
+        """rest = N - e B from each thread's difference less the excess of the thread below
+        (one borrow scan); above = its word above the held width."""
+        limbs, q = self.held.limbs, self.q
+        c.step(ShiftUp("excess", None, "excess_in", q))
+        c.step(Broadcast("excess", (limbs - q,), "excess_top"))
+        c.step(ThreadStep(part("division_borrow_in", q, True, 2), ("difference", "excess_in"),
+                          (("lowered", q), ("borrow", 1), ("zeros", 1))))
+        c.step(CarryScan("borrow", "zeros", None, "borrow_in", "borrow_out"))
+        c.step(ThreadStep(block_settle(q), ("lowered", "borrow_in", "window", "excess_top", "borrow_out"),
+                          (("rest", q), ("above", 1))))
 
 
 def _division(name: str, shape: Shape, wide: bool, quotient: bool, remainder: bool) -> Program:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ir import MASK, Function, Reg
+from ..ir import Function, Reg
 from ..thread.common import all_ones_if_set, inverse_word, select
 from ..thread.gcd import SHIFT, conditional_negate, matrix, negative, rounds
 from .addsub import propagate_bit
@@ -34,7 +34,7 @@ from .compose import Composer
 from .division import set_bit, zero_word
 from .powers import select_by_bit, zero_where
 from .program import All, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep
-from .words import either, moved
+from .words import all_ones, either, moved
 
 # A term of a combination: (the coefficient's index, the number's index).
 Terms = Sequence[tuple[int, int]]
@@ -146,7 +146,7 @@ class _Numbers:
         shape.check()
         self.shape, self.q = shape, shape.limbs_per_thread
         self.c = Composer(shape)
-        self.c.step(ThreadStep(_all_ones(), (), (("ones", 1),)))
+        self.c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
         self.c.step(ShiftUp("ones", None, "below_first"))
         self.c.step(ShiftDown("ones", "below_top"))
         self.c.step(ThreadStep(_masks(), ("below_first", "below_top"), (("first", 1), ("top", 1))))
@@ -195,13 +195,6 @@ class _Numbers:
                 values[name] = f"{name}{k}"
             c.step(ThreadStep(set_bit(k), ("shift", empty), (("shift", 1),)))
         return values["a"], values["b"], "shift"
-
-
-def _all_ones() -> Function:
-    fn = Function("all_ones", 0, 1)
-    fn.emit("mov", Reg("y", 0), MASK)
-    fn.check()
-    return fn
 
 
 def _masks() -> Function:

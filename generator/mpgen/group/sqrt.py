@@ -1,45 +1,55 @@
-"""The group tier's integer square root (docs/group-tier.md): Newton's iteration at doubling
-precision, the per-thread tier's (thread/sqrt.py) over the group's division
-(group/division.py), at the width the group holds (H limbs), nothing branching on a:
+"""The group tier's integer square root (docs/group-tier.md): digit by digit, a digit of Q
+limbs (a thread's, radix beta = 2^(32 Q)) a step, as CGBN's core_sqrt_multi and
+Zimmermann's basecase square root, every step the division's (group/division.py) with a
+divisor that grows by the digit it finds, nothing branching on a:
 
     a' = a 4^k                      one of its top two bits set (the division's
                                     normalization stages give a's leading zeros)
-    s = floor(sqrt(T))              T = a''s top two limbs: digit by digit in every thread
-                                    (thread/sqrt.py's top_root), kept in the top limb
-    for each level h (2, ... H/2 limbs, each at most twice the last h'):
-      T = a''s top 2h limbs; s extended by h - h' all-ones limbs: above sqrt(T) by less
-      than 2^(32 (h - h')), its top bit set
-      q = floor(T / s)              the division's steps with s at the top of the vector
-                                    and T below it: ceil(h / Q) digits, not T
-      s = min(s, (s + q) / 2)       the root or one more (s >= 2^(32 h - 1))
-      s = s - 1 where s^2 > T       a low-half product and a comparison
-    floor(sqrt(a)) = s / 2^k        0 for a = 0; flag 1 where its square is a
+    A = a' / 4, b = a' mod 4        so that A's root s has its top bit one below its
+                                    T / 2 digits' top and D = 2 s is normalized
+    s1 = floor(sqrt(A's top 2 digits)), R = those digits - s1^2
+                                    in every thread, by the per-thread tier's Newton
+                                    lists (thread/sqrt.py's compose_newton)
+    D = 2 s1 at the top of the vector (thread T - 1), W = R beta^(T - 1) + (A's other
+    digits) beta; then T/2 - 1 times, the slot the thread below D's lowest digit:
+      e = floor(N / D) or one more  N = W moved up a thread (W's top limbs above the held
+                                    width): the division's estimate, raised by 2^-30
+      W = N - e (D + e at the slot) (D beta + e) e: one Q-by-Q product a thread, the
+                                    excess up a thread, one borrow scan; the word above
+                                    the held width goes negative where e is too big
+      where that word is negative: e - 1, W + D + (2 e - 1) at the slot
+                                    e exceeds the digit by at most 3 at the first step
+                                    (D >= beta / 2), 2 at the others (D >= beta^2 / 2):
+                                    as many masked rounds, one carry scan each
+      D = D + 2 e at the slot       2 e's carry into the thread above, whose digit is
+                                    even: no carry past it
+    s = D / 2 (A's root), R = W / beta^(T/2) (A - s^2)
+    floor(sqrt(a')) = 2 s + c       c = 1 where (2 s + 1)^2 <= 4 A + b: R + [b > 0] > s
+    floor(sqrt(a)) = that / 2^k     0 for a = 0; flag 1 where a' is a square (R = 0 and
+                                    b = 0 for c = 0, R = s and b = 1 for c = 1) or a = 0
 
-The levels' digits add up to about one division (T steps), where a whole division a
-Newton step took 8 or 9 of them (measured); each level adds the
-reciprocal of its divisor's top limbs, a low-half product and a few scans."""
+A step costs a thread one Q-by-Q product for its digit and one for the estimate, like the
+division's; the reciprocal of D's top Q + 1 limbs is taken at the first step and once more
+at the second (D's top limbs do not change after it)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..thread.sqrt import top_root
+from ..size import Size
+from ..thread import sqrt as thread_sqrt
+from ..thread.common import all_ones_if_set, select
+from ..thread.mul import square
 from .addsub import add_or_sub
-from .bits import shift_constant, shift_variable
+from .bits import shift_variable
 from .compare import compare
-from .division import Division, held_shape
+from .compose import Composer
+from .division import Division, block_reciprocal, estimate, held_shape, multiply_subtract
 from .montgomery import constants
-from .mul import mul_lo
-from .powers import complement, select_by_bit, zero_where
-from .program import Broadcast, Program, Shape, ThreadStep
-from .words import either
+from .powers import select_by_bit, zero_where
+from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
+from .words import all_ones, moved
 
-
-def levels(held_limbs: int) -> list[int]:
-    """The root's limbs at each level after the first (1 limb): each at most twice the one
-    before, the last H / 2 (thread/sqrt.py's levels for a root of H / 2 limbs)."""
-    found = [held_limbs // 2]
-    while found[-1] > 1:
-        found.append((found[-1] + 1) // 2)
-    return found[::-1][1:]
+# e's excess over the digit, at most: at the first step (D < beta), then.
+FIRST_ROUNDS, ROUNDS = 3, 2
 
 
 def shift_halves() -> Function:
@@ -51,23 +61,205 @@ def shift_halves() -> Function:
     return fn
 
 
-def start(q: int) -> Function:
-    """x = a''s top two limbs, then Q limbs of the integer 1 moved to the top limb (1 there
-    only); y = Q limbs: the top two limbs' root in the top limb, 0 elsewhere."""
-    fn = Function("sqrt_start", 2 + q, q)
-    root = top_root(fn, Reg("x", 1), Reg("x", 0))
-    for i in range(q):
-        mask = fn.temp()
-        fn.emit("sub", mask, 0, Reg("x", 2 + i))
-        fn.emit("and", Reg("y", i), root, mask)
+class _Words:
+    """A thread's words by (vector, index): runs the per-thread tier's lists on them, each
+    call's input gathered by a list of moves (which the compiler folds away)."""
+
+    def __init__(self, c: Composer, vectors: dict[str, int]):
+        self.c, self.widths = c, dict(vectors)
+        c.step(ThreadStep(_constant_words(), (), (("sqrt_zero", 1), ("sqrt_ones", 1))))
+        self.widths |= {"sqrt_zero": 1, "sqrt_ones": 1}
+        self.zero, self.ones = ("sqrt_zero", 0), ("sqrt_ones", 0)
+
+    def gather(self, words: list[tuple[str, int]], into: str) -> None:
+        names = list(dict.fromkeys(name for name, _ in words))
+        offsets = {name: sum(self.widths[n] for n in names[:k]) for k, name in enumerate(names)}
+        fn = moved(f"gather_{into}", sum(self.widths[n] for n in names), [offsets[n] + i for n, i in words])
+        self.c.step(ThreadStep(fn, tuple(names), ((into, len(words)),)))
+        self.widths[into] = len(words)
+
+    def run(self, fn: Function, words: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        given, out = f"{fn.name}_in{len(self.widths)}", f"{fn.name}_out{len(self.widths)}"
+        self.gather(words, given)
+        self.c.step(ThreadStep(fn, (given,), ((out, fn.out_words),)))
+        self.widths[out] = fn.out_words
+        return [(out, i) for i in range(fn.out_words)]
+
+
+def _constant_words() -> Function:
+    fn = Function("sqrt_constant_words", 0, 2)
+    fn.emit("mov", Reg("y", 0), 0)
+    fn.emit("mov", Reg("y", 1), 0xFFFFFFFF)
     fn.check()
     return fn
 
 
-def both() -> Function:
-    """x[0] and x[1] (bits)."""
-    fn = Function("both_bits", 2, 1)
-    fn.emit("and", Reg("y", 0), Reg("x", 0), Reg("x", 1))
+def first_rest(q: int) -> Function:
+    """x = A's top 2 digits (2Q limbs), s1 = their root (Q); y = their remainder (Q limbs:
+    it is at most 2 s1 < beta)."""
+    fn = Function("sqrt_first_rest", 3 * q, q)
+    top, root = [Reg("x", i) for i in range(2 * q)], [Reg("x", 2 * q + i) for i in range(q)]
+    squared = fn.temps_list(2 * q)
+    square(fn, squared, root, 2 * q)
+    fn.chain("sub", [(Reg("y", i), (top[i], squared[i])) for i in range(q)], carry_out=False)
+    fn.check()
+    return fn
+
+
+def first_digit(c: Composer, q: int) -> None:
+    """first = s1 = floor(sqrt(top)), first_rest = top - s1^2, for top (2Q limbs, in every
+    thread) A's top 2 digits."""
+    words = _Words(c, {"top": 2 * q})
+    y = thread_sqrt.compose_newton(Size(64 * q), words.run, [("top", i) for i in range(2 * q)], words.zero,
+                                   words.ones)
+    words.gather(y[:q], "first")
+    rest = words.run(first_rest(q), [("top", i) for i in range(2 * q)] + y[:q])
+    words.gather(rest, "first_rest")
+
+
+def start(q: int) -> Function:
+    """x = s1 (Q), R (Q), A moved up a thread (Q), all ones below the top thread (a word);
+    y = D (2 s1 in the top thread), W (R there, else A moved up), the top thread's mask."""
+    fn = Function("sqrt_start", 3 * q + 1, 2 * q + 1)
+    root, rest, moved_up = ([Reg("x", k * q + i) for i in range(q)] for k in range(3))
+    top = fn.temp()
+    fn.emit("not", top, Reg("x", 3 * q))
+    for i in range(q):
+        twice = fn.temp()
+        if i == 0:
+            fn.emit("shl", twice, root[0], 1)
+        else:
+            fn.emit("shf.l.clamp", twice, root[i - 1], root[i], 1)
+        fn.emit("and", Reg("y", i), twice, top)
+        select(fn, Reg("y", q + i), top, rest[i], moved_up[i])
+    fn.emit("mov", Reg("y", 2 * q), top)
+    fn.check()
+    return fn
+
+
+def digit(q: int) -> Function:
+    """x = M (N's top Q + 2 limbs), V (Q + 1), D's Q limbs, the slot's mask, N's Q limbs;
+    y = N - e (D + e at the slot) and the excess (the division's multiply_subtract), e:
+    floor(N / D) or, rarely, one more (estimate raised), at most beta - 1."""
+    fn = Function("sqrt_digit", 4 * q + 4, 3 * q)
+    x = [Reg("x", i) for i in range(4 * q + 4)]
+    m, v, d, slot, n = x[:q + 2], x[q + 2:2 * q + 3], x[2 * q + 3:3 * q + 3], x[3 * q + 3], x[3 * q + 4:]
+    e = estimate(fn, m, v, raised=True)
+    b = fn.temps_list(q)
+    for i in range(q):
+        select(fn, b[i], slot, e[i], d[i])
+    multiply_subtract(fn, e, b, n, 0)
+    for i in range(q):
+        fn.emit("mov", Reg("y", 2 * q + i), e[i])
+    fn.check()
+    return fn
+
+
+def _twice(fn: Function, e: list[Reg]) -> tuple[list[Reg], Reg]:
+    """2 e's low Q limbs and its carry bit."""
+    q = len(e)
+    low = fn.temps_list(q)
+    fn.emit("shl", low[0], e[0], 1)
+    for i in range(1, q):
+        fn.emit("shf.l.clamp", low[i], e[i - 1], e[i], 1)
+    carry = fn.temp()
+    fn.emit("shr", carry, e[q - 1], 31)
+    return low, carry
+
+
+def _at_slot(fn: Function, y: int, d: list[Reg], slot: Reg, above_slot: Reg, low: list[Reg], carry: Reg,
+             keep: Reg | None) -> None:
+    """y[y:] = D + (low + carry beta) at the slot: low in the slot's thread, the carry or'd
+    into the thread above's even digit; where `keep` is 0, 0."""
+    q = len(d)
+    lifted = fn.temp()
+    fn.emit("and", lifted, carry, above_slot)
+    for i in range(q):
+        word, digit_word = fn.temp(), d[i]
+        if i == 0:
+            digit_word = fn.temp()
+            fn.emit("or", digit_word, d[0], lifted)
+        select(fn, word, slot, low[i], digit_word)
+        if keep is None:
+            fn.emit("mov", Reg("y", y + i), word)
+        else:
+            fn.emit("and", Reg("y", y + i), word, keep)
+
+
+def add_back(q: int) -> Function:
+    """x = D (Q), the slot's mask, the thread above's mask, e (Q), W's word above the held
+    width; where that word is negative: y = D + (2 e - 1) at the slot, e - 1; else 0, e."""
+    fn = Function("sqrt_add_back", 2 * q + 3, 2 * q)
+    x = [Reg("x", i) for i in range(2 * q + 3)]
+    d, slot, above_slot, e, above = x[:q], x[q], x[q + 1], x[q + 2:2 * q + 2], x[2 * q + 2]
+    sign = fn.temp()
+    fn.emit("shr", sign, above, 31)
+    negative = all_ones_if_set(fn, sign)
+    lowered = fn.temps_list(q)  # e - 1 where negative (e >= 1 there)
+    fn.chain("add", [(lowered[i], (e[i], negative)) for i in range(q)], carry_out=False)
+    low, carry = _twice(fn, lowered)
+    fn.emit("or", low[0], low[0], 1)  # 2 (e - 1) + 1
+    _at_slot(fn, 0, d, slot, above_slot, low, carry, negative)
+    for i in range(q):
+        fn.emit("mov", Reg("y", q + i), lowered[i])
+    fn.check()
+    return fn
+
+
+def place(q: int) -> Function:
+    """x = D (Q), the slot's mask, the thread above's mask, e (Q); y = D + 2 e at the slot."""
+    fn = Function("sqrt_place", 2 * q + 2, q)
+    x = [Reg("x", i) for i in range(2 * q + 2)]
+    low, carry = _twice(fn, x[q + 2:])
+    _at_slot(fn, 0, x[:q], x[q], x[q + 1], low, carry, None)
+    fn.check()
+    return fn
+
+
+def raise_above(q: int) -> Function:
+    """x = W's word above the held width, the carry out of the add back, the sum (Q); y =
+    the word plus the carry, the sum."""
+    fn = Function("sqrt_raise_above", q + 2, q + 1)
+    fn.emit("add", Reg("y", 0), Reg("x", 0), Reg("x", 1))
+    for i in range(q):
+        fn.emit("mov", Reg("y", 1 + i), Reg("x", 2 + i))
+    fn.check()
+    return fn
+
+
+def _is_zero(fn: Function, word: Reg) -> Reg:
+    """1 where word (below 2^31) is 0, else 0."""
+    flag = fn.temp()
+    fn.emit("sub", flag, word, 1)
+    fn.emit("shr", flag, flag, 31)
+    return flag
+
+
+def exactness() -> Function:
+    """x = c, R = s, R = 0 (bits), a''s low word, a = 0 (bit); y = 1 where a' is a square
+    (R = 0 and b = 0 for c = 0, R = s and b = 1 for c = 1) or a = 0."""
+    fn = Function("sqrt_exact", 5, 1)
+    c, equal, zero, low, empty = (Reg("x", i) for i in range(5))
+    b, one, with_c, without_c = fn.temp(), fn.temp(), fn.temp(), fn.temp()
+    fn.emit("and", b, low, 3)
+    fn.emit("xor", one, b, 1)
+    fn.emit("and", with_c, c, equal)
+    fn.emit("and", with_c, with_c, _is_zero(fn, one))
+    fn.emit("xor", without_c, c, 1)
+    fn.emit("and", without_c, without_c, zero)
+    fn.emit("and", without_c, without_c, _is_zero(fn, b))
+    fn.emit("or", Reg("y", 0), with_c, without_c)
+    fn.emit("or", Reg("y", 0), Reg("y", 0), empty)
+    fn.check()
+    return fn
+
+
+def nonzero_bit() -> Function:
+    """x = a''s low word; y = 1 where b = a' mod 4 is not 0."""
+    fn = Function("sqrt_b_nonzero", 1, 1)
+    b = fn.temp()
+    fn.emit("and", b, Reg("x", 0), 3)
+    fn.emit("xor", Reg("y", 0), _is_zero(fn, b), 1)
     fn.check()
     return fn
 
@@ -76,48 +268,59 @@ def sqrt(shape: Shape) -> Program:
     """floor(sqrt(a)); flag 1 where a is an exact square."""
     shape.check()
     held, q = held_shape(shape), shape.limbs_per_thread
-    limbs = held.threads * q
+    limbs, half_width = held.limbs, held.bits // 2
     d = Division(shape)
     c = d.c
-
-    def shifted(direction: str, limbs_moved: int, vector: str) -> str:
-        return d.shifted(direction, 32 * limbs_moved, vector)
-
     c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
-    c.step(ThreadStep(complement(q), ("zero",), (("ones", q),)))
     normal, _, _, zeros = d.normalize("a")
     c.step(ThreadStep(shift_halves(), (zeros,), (("odd", 1), ("half", 1))))
     halved = d.shifted("shr", 1, normal)
     c.step(ThreadStep(select_by_bit(q), (normal, halved, "odd"), (("even", q),)))
-    c.step(Broadcast("even", (limbs - 2, limbs - 1), "top"))
-    unit = c.call(add_or_sub("add", held), "zero", "zero", "one").result
-    c.step(ThreadStep(start(q), ("top", shifted("shl", limbs - 1, unit)), (("root", q),)))
-    root, below = "root", 1  # the root, at the top of the vector: its limbs
-    for h in levels(limbs):
-        tag = f"level{h}_"
-        mask = shifted("shl", limbs - h, shifted("shr", limbs - (h - below), "ones"))  # limbs H-h .. H-h'
-        c.step(ThreadStep(either(q), (root, mask), ((tag + "divisor", q),)))
-        divisor = tag + "divisor"
-        window = shifted("shr", limbs - 2 * h, "even")  # T
-        digits = -(-h // q)
-        high = shifted("shl", limbs - h - digits * q, window)  # T 2^(32 (H - h)) = high 2^(32 Q digits)
-        fits = c.call(compare("lt", held), high, divisor).result
-        quotient, _ = d.schoolbook(divisor, high, "zero", steps=digits)
-        s = shifted("shr", limbs - h, divisor)
-        total = c.call(add_or_sub("add", held, carry_in=False), s, quotient).result
-        mean = d.shifted("shr", 1, total)
-        smaller = c.call(compare("lt", held), mean, s).result
-        c.step(ThreadStep(both(), (smaller, fits), ((tag + "take", 1),)))
-        c.step(ThreadStep(select_by_bit(q), (s, mean, tag + "take"), ((tag + "mean", q),)))
-        square = c.call(mul_lo(held), tag + "mean", tag + "mean").result
-        over = c.call(compare("lt", held), window, square).result
-        exact = c.call(add_or_sub("sub", held), tag + "mean", "zero", over).result
-        root, below = shifted("shl", limbs - h, exact), h
-    moved = c.call(shift_variable("shr", held), exact, "half").result  # the last level's root
+    quarter = d.shifted("shr", 2, "even")
+    c.step(Broadcast(quarter, tuple(range(limbs - 2 * q, limbs)), "top"))
+    first_digit(c, q)
+    c.step(ShiftUp(quarter, None, "quarter_up", q))
+    c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
+    c.step(ShiftDown("ones", "below_top"))
+    c.step(ThreadStep(start(q), ("first", "first_rest", "quarter_up", "below_top"),
+                      (("divisor", q), ("rest", q), ("above_slot", 1))))
+
+    def step(body: Composer, reciprocal: str, rounds: int) -> None:
+        body.step(ShiftDown("above_slot", "slot"))
+        d.moved_up(body, None)
+        body.step(ThreadStep(digit(q), ("window", reciprocal, "divisor", "slot", "moved"),
+                             (("difference", q), ("excess", q), ("estimate", q))))
+        d.settle(body)
+        for _ in range(rounds):
+            body.step(ThreadStep(add_back(q), ("divisor", "slot", "above_slot", "estimate", "above"),
+                                 (("addend", q), ("estimate", q))))
+            total = body.call(add_or_sub("add", held, carry_in=False), "rest", "addend")
+            body.step(ThreadStep(raise_above(q), ("above", total.flag, total.result), (("above", 1), ("rest", q))))
+        body.step(ThreadStep(place(q), ("divisor", "slot", "above_slot", "estimate"), (("divisor", q),)))
+        body.step(ShiftDown("above_slot", "above_slot"))
+
+    def reciprocal(name: str) -> None:
+        c.step(Broadcast("divisor", tuple(range(limbs - q - 1, limbs)), name + "_top"))
+        c.step(ThreadStep(block_reciprocal(q + 1), (name + "_top",), ((name, q + 1),)))
+
+    reciprocal("first_reciprocal")
+    step(c, "first_reciprocal", FIRST_ROUNDS)
+    reciprocal("reciprocal")
+    c.repeat(held.threads // 2 - 2, lambda body: step(body, "reciprocal", ROUNDS))
+    root = d.shifted("shr", half_width + 1, "divisor")
+    twice = d.shifted("shr", half_width, "divisor")
+    rest = d.shifted("shr", half_width, "rest")
+    c.step(Broadcast("even", (0,), "lowest"))
+    c.step(ThreadStep(nonzero_bit(), ("lowest",), (("low_bits", 1),)))
+    raised = c.call(add_or_sub("add", held), rest, "zero", "low_bits").result
+    below = c.call(compare("lt", held), root, raised).result
+    doubled = c.call(add_or_sub("add", held), twice, "zero", below).result
+    moved_back = c.call(shift_variable("shr", held), doubled, "half").result
     empty = c.call(compare("is_zero", held), "a").result
-    c.step(ThreadStep(zero_where(q), (moved, empty), (("y", q),)))
-    square = c.call(mul_lo(held), "y", "y").result
-    c.call(compare("eq", held), square, "a", into="exact")
+    c.step(ThreadStep(zero_where(q), (moved_back, empty), (("y", q),)))
+    equal = c.call(compare("eq", held), rest, root).result
+    nothing = c.call(compare("is_zero", held), rest).result
+    c.step(ThreadStep(exactness(), (below, equal, nothing, "lowest", empty), (("exact", 1),)))
     return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
 
 

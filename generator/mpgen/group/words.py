@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ir import Function, Reg
+from ..ir import MASK, Function, Reg
 
 
 def moved(name: str, in_words: int, sources: Sequence[int | None]) -> Function:
@@ -22,6 +22,14 @@ def copy(q: int) -> Function:
 
 def zeros(words: int) -> Function:
     return moved("zeros", 0, [None] * words)
+
+
+def all_ones() -> Function:
+    """One word of ones (the masks' start)."""
+    fn = Function("all_ones", 0, 1)
+    fn.emit("mov", Reg("y", 0), MASK)
+    fn.check()
+    return fn
 
 
 def either(q: int, name: str = "either") -> Function:
