@@ -7536,7 +7536,7 @@ struct value_ops {
 };
 using value = ::mpgen::uint_value<value_ops>;
 
-// division_normalize: a step that the loops below call; 512 instructions.
+// division_normalize: a step that the loops below call; 223 instructions.
 struct division_normalize {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 15;
@@ -7544,7 +7544,7 @@ struct division_normalize {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<320>;\n\t"
+        ".reg .u32 t<136>;\n\t"
         "sub.cc.u32 t0, %15, %23;\n\t"
         "subc.cc.u32 t1, %16, %24;\n\t"
         "subc.cc.u32 t2, %17, %25;\n\t"
@@ -7656,392 +7656,103 @@ struct division_normalize {
         "shf.l.clamp.b32 t59, t48, t49, t53;\n\t"
         "shf.l.clamp.b32 t60, t49, t50, t53;\n\t"
         "shf.l.clamp.b32 t61, t50, t51, t53;\n\t"
-        "not.b32 t62, t30;\n\t"
-        "mov.b32 t63, 0;\n\t"
-        "add.cc.u32 t64, t62, t62;\n\t"
-        "addc.u32 t65, 0, 0;\n\t"
-        "or.b32 t64, t64, 1;\n\t"
-        "sub.cc.u32 t67, t64, t30;\n\t"
-        "subc.cc.u32 t69, t65, 0;\n\t"
-        "subc.u32 t66, 0, 0;\n\t"
-        "xor.b32 t71, t67, t64;\n\t"
-        "and.b32 t71, t71, t66;\n\t"
-        "xor.b32 t70, t67, t71;\n\t"
-        "add.u32 t68, t66, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t68;\n\t"
-        "add.cc.u32 t72, t70, t70;\n\t"
-        "addc.u32 t73, 0, 0;\n\t"
-        "or.b32 t72, t72, 1;\n\t"
-        "sub.cc.u32 t75, t72, t30;\n\t"
-        "subc.cc.u32 t77, t73, 0;\n\t"
-        "subc.u32 t74, 0, 0;\n\t"
-        "xor.b32 t79, t75, t72;\n\t"
-        "and.b32 t79, t79, t74;\n\t"
-        "xor.b32 t78, t75, t79;\n\t"
-        "add.u32 t76, t74, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t76;\n\t"
-        "add.cc.u32 t80, t78, t78;\n\t"
-        "addc.u32 t81, 0, 0;\n\t"
-        "or.b32 t80, t80, 1;\n\t"
-        "sub.cc.u32 t83, t80, t30;\n\t"
-        "subc.cc.u32 t85, t81, 0;\n\t"
-        "subc.u32 t82, 0, 0;\n\t"
-        "xor.b32 t87, t83, t80;\n\t"
-        "and.b32 t87, t87, t82;\n\t"
-        "xor.b32 t86, t83, t87;\n\t"
-        "add.u32 t84, t82, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t84;\n\t"
-        "add.cc.u32 t88, t86, t86;\n\t"
-        "addc.u32 t89, 0, 0;\n\t"
-        "or.b32 t88, t88, 1;\n\t"
-        "sub.cc.u32 t91, t88, t30;\n\t"
-        "subc.cc.u32 t93, t89, 0;\n\t"
-        "subc.u32 t90, 0, 0;\n\t"
-        "xor.b32 t95, t91, t88;\n\t"
-        "and.b32 t95, t95, t90;\n\t"
-        "xor.b32 t94, t91, t95;\n\t"
-        "add.u32 t92, t90, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t92;\n\t"
-        "add.cc.u32 t96, t94, t94;\n\t"
-        "addc.u32 t97, 0, 0;\n\t"
-        "or.b32 t96, t96, 1;\n\t"
-        "sub.cc.u32 t99, t96, t30;\n\t"
-        "subc.cc.u32 t101, t97, 0;\n\t"
-        "subc.u32 t98, 0, 0;\n\t"
-        "xor.b32 t103, t99, t96;\n\t"
-        "and.b32 t103, t103, t98;\n\t"
-        "xor.b32 t102, t99, t103;\n\t"
-        "add.u32 t100, t98, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t100;\n\t"
-        "add.cc.u32 t104, t102, t102;\n\t"
-        "addc.u32 t105, 0, 0;\n\t"
-        "or.b32 t104, t104, 1;\n\t"
-        "sub.cc.u32 t107, t104, t30;\n\t"
-        "subc.cc.u32 t109, t105, 0;\n\t"
-        "subc.u32 t106, 0, 0;\n\t"
-        "xor.b32 t111, t107, t104;\n\t"
-        "and.b32 t111, t111, t106;\n\t"
-        "xor.b32 t110, t107, t111;\n\t"
-        "add.u32 t108, t106, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t108;\n\t"
-        "add.cc.u32 t112, t110, t110;\n\t"
-        "addc.u32 t113, 0, 0;\n\t"
-        "or.b32 t112, t112, 1;\n\t"
-        "sub.cc.u32 t115, t112, t30;\n\t"
-        "subc.cc.u32 t117, t113, 0;\n\t"
+        "mul.hi.u32 t65, t30, 3340530120;\n\t"
+        "add.cc.u32 t63, t30, t65;\n\t"
+        "addc.u32 t64, 0, 0;\n\t"
+        "add.cc.u32 t63, t63, 1;\n\t"
+        "addc.u32 t64, t64, 0;\n\t"
+        "sub.cc.u32 t62, 2863311530, t63;\n\t"
+        "subc.cc.u32 t66, 1, t64;\n\t"
+        "subc.u32 t67, 0, 0;\n\t"
+        "not.b32 t67, t67;\n\t"
+        "and.b32 t62, t62, t67;\n\t"
+        "sub.u32 t68, 0, t30;\n\t"
+        "mul.lo.u32 t69, t30, t62;\n\t"
+        "mul.hi.u32 t70, t30, t62;\n\t"
+        "sub.cc.u32 t71, 0, t69;\n\t"
+        "subc.u32 t72, t68, t70;\n\t"
+        "mul.lo.u32 t73, t62, t72;\n\t"
+        "mul.hi.u32 t74, t62, t72;\n\t"
+        "mul.hi.u32 t75, t62, t71;\n\t"
+        "add.cc.u32 t73, t73, t71;\n\t"
+        "addc.u32 t74, t74, 0;\n\t"
+        "add.cc.u32 t73, t73, t75;\n\t"
+        "addc.u32 t74, t74, 0;\n\t"
+        "add.u32 t76, t72, t74;\n\t"
+        "add.u32 t77, t62, t76;\n\t"
+        "mul.lo.u32 t78, t30, t77;\n\t"
+        "mul.hi.u32 t79, t30, t77;\n\t"
+        "sub.cc.u32 t80, 0, t78;\n\t"
+        "subc.u32 t81, t68, t79;\n\t"
+        "mul.lo.u32 t82, t77, t81;\n\t"
+        "mul.hi.u32 t83, t77, t81;\n\t"
+        "mul.hi.u32 t84, t77, t80;\n\t"
+        "add.cc.u32 t82, t82, t80;\n\t"
+        "addc.u32 t83, t83, 0;\n\t"
+        "add.cc.u32 t82, t82, t84;\n\t"
+        "addc.u32 t83, t83, 0;\n\t"
+        "add.u32 t85, t81, t83;\n\t"
+        "add.u32 t86, t77, t85;\n\t"
+        "mul.lo.u32 t87, t30, t86;\n\t"
+        "mul.hi.u32 t88, t30, t86;\n\t"
+        "sub.cc.u32 t89, 0, t87;\n\t"
+        "subc.u32 t90, t68, t88;\n\t"
+        "mul.lo.u32 t91, t86, t90;\n\t"
+        "mul.hi.u32 t92, t86, t90;\n\t"
+        "mul.hi.u32 t93, t86, t89;\n\t"
+        "add.cc.u32 t91, t91, t89;\n\t"
+        "addc.u32 t92, t92, 0;\n\t"
+        "add.cc.u32 t91, t91, t93;\n\t"
+        "addc.u32 t92, t92, 0;\n\t"
+        "add.u32 t94, t90, t92;\n\t"
+        "add.u32 t95, t86, t94;\n\t"
+        "mul.lo.u32 t96, t30, t95;\n\t"
+        "mul.hi.u32 t97, t30, t95;\n\t"
+        "sub.cc.u32 t98, 0, t96;\n\t"
+        "subc.u32 t99, t68, t97;\n\t"
+        "mul.lo.u32 t100, t95, t99;\n\t"
+        "mul.hi.u32 t101, t95, t99;\n\t"
+        "mul.hi.u32 t102, t95, t98;\n\t"
+        "add.cc.u32 t100, t100, t98;\n\t"
+        "addc.u32 t101, t101, 0;\n\t"
+        "add.cc.u32 t100, t100, t102;\n\t"
+        "addc.u32 t101, t101, 0;\n\t"
+        "add.u32 t103, t99, t101;\n\t"
+        "add.u32 t104, t95, t103;\n\t"
+        "mul.lo.u32 t105, t30, t104;\n\t"
+        "mul.hi.u32 t106, t30, t104;\n\t"
+        "sub.cc.u32 t107, 0, t105;\n\t"
+        "subc.u32 t108, t68, t106;\n\t"
+        "sub.cc.u32 t109, t107, 1;\n\t"
+        "subc.u32 t110, t108, 0;\n\t"
+        "sub.cc.u32 t112, t109, t30;\n\t"
+        "subc.cc.u32 t113, t110, 0;\n\t"
         "subc.u32 t114, 0, 0;\n\t"
-        "xor.b32 t119, t115, t112;\n\t"
-        "and.b32 t119, t119, t114;\n\t"
-        "xor.b32 t118, t115, t119;\n\t"
-        "add.u32 t116, t114, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t116;\n\t"
-        "add.cc.u32 t120, t118, t118;\n\t"
-        "addc.u32 t121, 0, 0;\n\t"
-        "or.b32 t120, t120, 1;\n\t"
-        "sub.cc.u32 t123, t120, t30;\n\t"
-        "subc.cc.u32 t125, t121, 0;\n\t"
-        "subc.u32 t122, 0, 0;\n\t"
-        "xor.b32 t127, t123, t120;\n\t"
-        "and.b32 t127, t127, t122;\n\t"
-        "xor.b32 t126, t123, t127;\n\t"
-        "add.u32 t124, t122, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t124;\n\t"
-        "add.cc.u32 t128, t126, t126;\n\t"
-        "addc.u32 t129, 0, 0;\n\t"
-        "or.b32 t128, t128, 1;\n\t"
-        "sub.cc.u32 t131, t128, t30;\n\t"
-        "subc.cc.u32 t133, t129, 0;\n\t"
-        "subc.u32 t130, 0, 0;\n\t"
-        "xor.b32 t135, t131, t128;\n\t"
-        "and.b32 t135, t135, t130;\n\t"
-        "xor.b32 t134, t131, t135;\n\t"
-        "add.u32 t132, t130, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t132;\n\t"
-        "add.cc.u32 t136, t134, t134;\n\t"
-        "addc.u32 t137, 0, 0;\n\t"
-        "or.b32 t136, t136, 1;\n\t"
-        "sub.cc.u32 t139, t136, t30;\n\t"
-        "subc.cc.u32 t141, t137, 0;\n\t"
-        "subc.u32 t138, 0, 0;\n\t"
-        "xor.b32 t143, t139, t136;\n\t"
-        "and.b32 t143, t143, t138;\n\t"
-        "xor.b32 t142, t139, t143;\n\t"
-        "add.u32 t140, t138, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t140;\n\t"
-        "add.cc.u32 t144, t142, t142;\n\t"
-        "addc.u32 t145, 0, 0;\n\t"
-        "or.b32 t144, t144, 1;\n\t"
-        "sub.cc.u32 t147, t144, t30;\n\t"
-        "subc.cc.u32 t149, t145, 0;\n\t"
-        "subc.u32 t146, 0, 0;\n\t"
-        "xor.b32 t151, t147, t144;\n\t"
-        "and.b32 t151, t151, t146;\n\t"
-        "xor.b32 t150, t147, t151;\n\t"
-        "add.u32 t148, t146, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t148;\n\t"
-        "add.cc.u32 t152, t150, t150;\n\t"
-        "addc.u32 t153, 0, 0;\n\t"
-        "or.b32 t152, t152, 1;\n\t"
-        "sub.cc.u32 t155, t152, t30;\n\t"
-        "subc.cc.u32 t157, t153, 0;\n\t"
-        "subc.u32 t154, 0, 0;\n\t"
-        "xor.b32 t159, t155, t152;\n\t"
-        "and.b32 t159, t159, t154;\n\t"
-        "xor.b32 t158, t155, t159;\n\t"
-        "add.u32 t156, t154, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t156;\n\t"
-        "add.cc.u32 t160, t158, t158;\n\t"
-        "addc.u32 t161, 0, 0;\n\t"
-        "or.b32 t160, t160, 1;\n\t"
-        "sub.cc.u32 t163, t160, t30;\n\t"
-        "subc.cc.u32 t165, t161, 0;\n\t"
-        "subc.u32 t162, 0, 0;\n\t"
-        "xor.b32 t167, t163, t160;\n\t"
-        "and.b32 t167, t167, t162;\n\t"
-        "xor.b32 t166, t163, t167;\n\t"
-        "add.u32 t164, t162, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t164;\n\t"
-        "add.cc.u32 t168, t166, t166;\n\t"
-        "addc.u32 t169, 0, 0;\n\t"
-        "or.b32 t168, t168, 1;\n\t"
-        "sub.cc.u32 t171, t168, t30;\n\t"
-        "subc.cc.u32 t173, t169, 0;\n\t"
-        "subc.u32 t170, 0, 0;\n\t"
-        "xor.b32 t175, t171, t168;\n\t"
-        "and.b32 t175, t175, t170;\n\t"
-        "xor.b32 t174, t171, t175;\n\t"
-        "add.u32 t172, t170, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t172;\n\t"
-        "add.cc.u32 t176, t174, t174;\n\t"
-        "addc.u32 t177, 0, 0;\n\t"
-        "or.b32 t176, t176, 1;\n\t"
-        "sub.cc.u32 t179, t176, t30;\n\t"
-        "subc.cc.u32 t181, t177, 0;\n\t"
-        "subc.u32 t178, 0, 0;\n\t"
-        "xor.b32 t183, t179, t176;\n\t"
-        "and.b32 t183, t183, t178;\n\t"
-        "xor.b32 t182, t179, t183;\n\t"
-        "add.u32 t180, t178, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t180;\n\t"
-        "add.cc.u32 t184, t182, t182;\n\t"
-        "addc.u32 t185, 0, 0;\n\t"
-        "or.b32 t184, t184, 1;\n\t"
-        "sub.cc.u32 t187, t184, t30;\n\t"
-        "subc.cc.u32 t189, t185, 0;\n\t"
-        "subc.u32 t186, 0, 0;\n\t"
-        "xor.b32 t191, t187, t184;\n\t"
-        "and.b32 t191, t191, t186;\n\t"
-        "xor.b32 t190, t187, t191;\n\t"
-        "add.u32 t188, t186, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t188;\n\t"
-        "add.cc.u32 t192, t190, t190;\n\t"
-        "addc.u32 t193, 0, 0;\n\t"
-        "or.b32 t192, t192, 1;\n\t"
-        "sub.cc.u32 t195, t192, t30;\n\t"
-        "subc.cc.u32 t197, t193, 0;\n\t"
-        "subc.u32 t194, 0, 0;\n\t"
-        "xor.b32 t199, t195, t192;\n\t"
-        "and.b32 t199, t199, t194;\n\t"
-        "xor.b32 t198, t195, t199;\n\t"
-        "add.u32 t196, t194, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t196;\n\t"
-        "add.cc.u32 t200, t198, t198;\n\t"
-        "addc.u32 t201, 0, 0;\n\t"
-        "or.b32 t200, t200, 1;\n\t"
-        "sub.cc.u32 t203, t200, t30;\n\t"
-        "subc.cc.u32 t205, t201, 0;\n\t"
-        "subc.u32 t202, 0, 0;\n\t"
-        "xor.b32 t207, t203, t200;\n\t"
-        "and.b32 t207, t207, t202;\n\t"
-        "xor.b32 t206, t203, t207;\n\t"
-        "add.u32 t204, t202, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t204;\n\t"
-        "add.cc.u32 t208, t206, t206;\n\t"
-        "addc.u32 t209, 0, 0;\n\t"
-        "or.b32 t208, t208, 1;\n\t"
-        "sub.cc.u32 t211, t208, t30;\n\t"
-        "subc.cc.u32 t213, t209, 0;\n\t"
-        "subc.u32 t210, 0, 0;\n\t"
-        "xor.b32 t215, t211, t208;\n\t"
-        "and.b32 t215, t215, t210;\n\t"
-        "xor.b32 t214, t211, t215;\n\t"
-        "add.u32 t212, t210, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t212;\n\t"
-        "add.cc.u32 t216, t214, t214;\n\t"
-        "addc.u32 t217, 0, 0;\n\t"
-        "or.b32 t216, t216, 1;\n\t"
-        "sub.cc.u32 t219, t216, t30;\n\t"
-        "subc.cc.u32 t221, t217, 0;\n\t"
-        "subc.u32 t218, 0, 0;\n\t"
-        "xor.b32 t223, t219, t216;\n\t"
-        "and.b32 t223, t223, t218;\n\t"
-        "xor.b32 t222, t219, t223;\n\t"
-        "add.u32 t220, t218, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t220;\n\t"
-        "add.cc.u32 t224, t222, t222;\n\t"
-        "addc.u32 t225, 0, 0;\n\t"
-        "or.b32 t224, t224, 1;\n\t"
-        "sub.cc.u32 t227, t224, t30;\n\t"
-        "subc.cc.u32 t229, t225, 0;\n\t"
-        "subc.u32 t226, 0, 0;\n\t"
-        "xor.b32 t231, t227, t224;\n\t"
-        "and.b32 t231, t231, t226;\n\t"
-        "xor.b32 t230, t227, t231;\n\t"
-        "add.u32 t228, t226, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t228;\n\t"
-        "add.cc.u32 t232, t230, t230;\n\t"
-        "addc.u32 t233, 0, 0;\n\t"
-        "or.b32 t232, t232, 1;\n\t"
-        "sub.cc.u32 t235, t232, t30;\n\t"
-        "subc.cc.u32 t237, t233, 0;\n\t"
-        "subc.u32 t234, 0, 0;\n\t"
-        "xor.b32 t239, t235, t232;\n\t"
-        "and.b32 t239, t239, t234;\n\t"
-        "xor.b32 t238, t235, t239;\n\t"
-        "add.u32 t236, t234, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t236;\n\t"
-        "add.cc.u32 t240, t238, t238;\n\t"
-        "addc.u32 t241, 0, 0;\n\t"
-        "or.b32 t240, t240, 1;\n\t"
-        "sub.cc.u32 t243, t240, t30;\n\t"
-        "subc.cc.u32 t245, t241, 0;\n\t"
-        "subc.u32 t242, 0, 0;\n\t"
-        "xor.b32 t247, t243, t240;\n\t"
-        "and.b32 t247, t247, t242;\n\t"
-        "xor.b32 t246, t243, t247;\n\t"
-        "add.u32 t244, t242, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t244;\n\t"
-        "add.cc.u32 t248, t246, t246;\n\t"
-        "addc.u32 t249, 0, 0;\n\t"
-        "or.b32 t248, t248, 1;\n\t"
-        "sub.cc.u32 t251, t248, t30;\n\t"
-        "subc.cc.u32 t253, t249, 0;\n\t"
-        "subc.u32 t250, 0, 0;\n\t"
-        "xor.b32 t255, t251, t248;\n\t"
-        "and.b32 t255, t255, t250;\n\t"
-        "xor.b32 t254, t251, t255;\n\t"
-        "add.u32 t252, t250, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t252;\n\t"
-        "add.cc.u32 t256, t254, t254;\n\t"
-        "addc.u32 t257, 0, 0;\n\t"
-        "or.b32 t256, t256, 1;\n\t"
-        "sub.cc.u32 t259, t256, t30;\n\t"
-        "subc.cc.u32 t261, t257, 0;\n\t"
-        "subc.u32 t258, 0, 0;\n\t"
-        "xor.b32 t263, t259, t256;\n\t"
-        "and.b32 t263, t263, t258;\n\t"
-        "xor.b32 t262, t259, t263;\n\t"
-        "add.u32 t260, t258, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t260;\n\t"
-        "add.cc.u32 t264, t262, t262;\n\t"
-        "addc.u32 t265, 0, 0;\n\t"
-        "or.b32 t264, t264, 1;\n\t"
-        "sub.cc.u32 t267, t264, t30;\n\t"
-        "subc.cc.u32 t269, t265, 0;\n\t"
-        "subc.u32 t266, 0, 0;\n\t"
-        "xor.b32 t271, t267, t264;\n\t"
-        "and.b32 t271, t271, t266;\n\t"
-        "xor.b32 t270, t267, t271;\n\t"
-        "add.u32 t268, t266, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t268;\n\t"
-        "add.cc.u32 t272, t270, t270;\n\t"
-        "addc.u32 t273, 0, 0;\n\t"
-        "or.b32 t272, t272, 1;\n\t"
-        "sub.cc.u32 t275, t272, t30;\n\t"
-        "subc.cc.u32 t277, t273, 0;\n\t"
-        "subc.u32 t274, 0, 0;\n\t"
-        "xor.b32 t279, t275, t272;\n\t"
-        "and.b32 t279, t279, t274;\n\t"
-        "xor.b32 t278, t275, t279;\n\t"
-        "add.u32 t276, t274, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t276;\n\t"
-        "add.cc.u32 t280, t278, t278;\n\t"
-        "addc.u32 t281, 0, 0;\n\t"
-        "or.b32 t280, t280, 1;\n\t"
-        "sub.cc.u32 t283, t280, t30;\n\t"
-        "subc.cc.u32 t285, t281, 0;\n\t"
-        "subc.u32 t282, 0, 0;\n\t"
-        "xor.b32 t287, t283, t280;\n\t"
-        "and.b32 t287, t287, t282;\n\t"
-        "xor.b32 t286, t283, t287;\n\t"
-        "add.u32 t284, t282, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t284;\n\t"
-        "add.cc.u32 t288, t286, t286;\n\t"
-        "addc.u32 t289, 0, 0;\n\t"
-        "or.b32 t288, t288, 1;\n\t"
-        "sub.cc.u32 t291, t288, t30;\n\t"
-        "subc.cc.u32 t293, t289, 0;\n\t"
-        "subc.u32 t290, 0, 0;\n\t"
-        "xor.b32 t295, t291, t288;\n\t"
-        "and.b32 t295, t295, t290;\n\t"
-        "xor.b32 t294, t291, t295;\n\t"
-        "add.u32 t292, t290, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t292;\n\t"
-        "add.cc.u32 t296, t294, t294;\n\t"
-        "addc.u32 t297, 0, 0;\n\t"
-        "or.b32 t296, t296, 1;\n\t"
-        "sub.cc.u32 t299, t296, t30;\n\t"
-        "subc.cc.u32 t301, t297, 0;\n\t"
-        "subc.u32 t298, 0, 0;\n\t"
-        "xor.b32 t303, t299, t296;\n\t"
-        "and.b32 t303, t303, t298;\n\t"
-        "xor.b32 t302, t299, t303;\n\t"
-        "add.u32 t300, t298, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t300;\n\t"
-        "add.cc.u32 t304, t302, t302;\n\t"
-        "addc.u32 t305, 0, 0;\n\t"
-        "or.b32 t304, t304, 1;\n\t"
-        "sub.cc.u32 t307, t304, t30;\n\t"
-        "subc.cc.u32 t309, t305, 0;\n\t"
-        "subc.u32 t306, 0, 0;\n\t"
-        "xor.b32 t311, t307, t304;\n\t"
-        "and.b32 t311, t311, t306;\n\t"
-        "xor.b32 t310, t307, t311;\n\t"
-        "add.u32 t308, t306, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t308;\n\t"
-        "add.cc.u32 t312, t310, t310;\n\t"
-        "addc.u32 t313, 0, 0;\n\t"
-        "or.b32 t312, t312, 1;\n\t"
-        "sub.cc.u32 t315, t312, t30;\n\t"
-        "subc.cc.u32 t317, t313, 0;\n\t"
-        "subc.u32 t314, 0, 0;\n\t"
-        "xor.b32 t319, t315, t312;\n\t"
-        "and.b32 t319, t319, t314;\n\t"
-        "xor.b32 t318, t315, t319;\n\t"
-        "add.u32 t316, t314, 1;\n\t"
-        "add.u32 t63, t63, t63;\n\t"
-        "or.b32 t63, t63, t316;\n\t"
+        "not.b32 t114, t114;\n\t"
+        "sub.u32 t111, t104, t114;\n\t"
+        "and.b32 t115, t30, t114;\n\t"
+        "sub.cc.u32 t116, t107, t115;\n\t"
+        "subc.u32 t117, t108, 0;\n\t"
+        "sub.cc.u32 t118, t116, 1;\n\t"
+        "subc.u32 t119, t117, 0;\n\t"
+        "sub.cc.u32 t121, t118, t30;\n\t"
+        "subc.cc.u32 t122, t119, 0;\n\t"
+        "subc.u32 t123, 0, 0;\n\t"
+        "not.b32 t123, t123;\n\t"
+        "sub.u32 t120, t111, t123;\n\t"
+        "and.b32 t124, t30, t123;\n\t"
+        "sub.cc.u32 t125, t116, t124;\n\t"
+        "subc.u32 t126, t117, 0;\n\t"
+        "sub.cc.u32 t127, t125, 1;\n\t"
+        "subc.u32 t128, t126, 0;\n\t"
+        "sub.cc.u32 t130, t127, t30;\n\t"
+        "subc.cc.u32 t131, t128, 0;\n\t"
+        "subc.u32 t132, 0, 0;\n\t"
+        "not.b32 t132, t132;\n\t"
+        "sub.u32 t129, t120, t132;\n\t"
+        "and.b32 t133, t30, t132;\n\t"
+        "sub.cc.u32 t134, t125, t133;\n\t"
+        "subc.u32 t135, t126, 0;\n\t"
         "mov.b32 %0, t27;\n\t"
         "mov.b32 %1, t28;\n\t"
         "mov.b32 %2, t29;\n\t"
@@ -8055,7 +7766,7 @@ struct division_normalize {
         "mov.b32 %10, t60;\n\t"
         "mov.b32 %11, t61;\n\t"
         "mov.b32 %12, t5;\n\t"
-        "mov.b32 %13, t63;\n\t"
+        "mov.b32 %13, t129;\n\t"
         "not.b32 %14, t4;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14])
@@ -8068,7 +7779,7 @@ struct division_normalize {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[320];
+    uint32_t t[136];
     ptx_sub_cc(cf, x[0], x[8]);
     ptx_subc_cc(cf, x[1], x[9]);
     ptx_subc_cc(cf, x[2], x[10]);
@@ -8180,392 +7891,103 @@ struct division_normalize {
     t[59] = ptx_shf_l_clamp(t[48], t[49], t[53]);
     t[60] = ptx_shf_l_clamp(t[49], t[50], t[53]);
     t[61] = ptx_shf_l_clamp(t[50], t[51], t[53]);
-    t[62] = ptx_not(t[30]);
-    t[63] = ptx_mov(0u);
-    t[64] = ptx_add_cc(cf, t[62], t[62]);
-    t[65] = ptx_addc(cf, 0u, 0u);
-    t[64] = ptx_or(t[64], 1u);
-    t[67] = ptx_sub_cc(cf, t[64], t[30]);
-    ptx_subc_cc(cf, t[65], 0u);
-    t[66] = ptx_subc(cf, 0u, 0u);
-    t[71] = ptx_xor(t[67], t[64]);
-    t[71] = ptx_and(t[71], t[66]);
-    t[70] = ptx_xor(t[67], t[71]);
-    t[68] = ptx_add(t[66], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[68]);
-    t[72] = ptx_add_cc(cf, t[70], t[70]);
-    t[73] = ptx_addc(cf, 0u, 0u);
-    t[72] = ptx_or(t[72], 1u);
-    t[75] = ptx_sub_cc(cf, t[72], t[30]);
-    ptx_subc_cc(cf, t[73], 0u);
-    t[74] = ptx_subc(cf, 0u, 0u);
-    t[79] = ptx_xor(t[75], t[72]);
-    t[79] = ptx_and(t[79], t[74]);
-    t[78] = ptx_xor(t[75], t[79]);
-    t[76] = ptx_add(t[74], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[76]);
-    t[80] = ptx_add_cc(cf, t[78], t[78]);
-    t[81] = ptx_addc(cf, 0u, 0u);
-    t[80] = ptx_or(t[80], 1u);
-    t[83] = ptx_sub_cc(cf, t[80], t[30]);
-    ptx_subc_cc(cf, t[81], 0u);
-    t[82] = ptx_subc(cf, 0u, 0u);
-    t[87] = ptx_xor(t[83], t[80]);
-    t[87] = ptx_and(t[87], t[82]);
-    t[86] = ptx_xor(t[83], t[87]);
-    t[84] = ptx_add(t[82], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[84]);
-    t[88] = ptx_add_cc(cf, t[86], t[86]);
-    t[89] = ptx_addc(cf, 0u, 0u);
-    t[88] = ptx_or(t[88], 1u);
-    t[91] = ptx_sub_cc(cf, t[88], t[30]);
-    ptx_subc_cc(cf, t[89], 0u);
-    t[90] = ptx_subc(cf, 0u, 0u);
-    t[95] = ptx_xor(t[91], t[88]);
-    t[95] = ptx_and(t[95], t[90]);
-    t[94] = ptx_xor(t[91], t[95]);
-    t[92] = ptx_add(t[90], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[92]);
-    t[96] = ptx_add_cc(cf, t[94], t[94]);
-    t[97] = ptx_addc(cf, 0u, 0u);
-    t[96] = ptx_or(t[96], 1u);
-    t[99] = ptx_sub_cc(cf, t[96], t[30]);
-    ptx_subc_cc(cf, t[97], 0u);
-    t[98] = ptx_subc(cf, 0u, 0u);
-    t[103] = ptx_xor(t[99], t[96]);
-    t[103] = ptx_and(t[103], t[98]);
-    t[102] = ptx_xor(t[99], t[103]);
-    t[100] = ptx_add(t[98], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[100]);
-    t[104] = ptx_add_cc(cf, t[102], t[102]);
-    t[105] = ptx_addc(cf, 0u, 0u);
-    t[104] = ptx_or(t[104], 1u);
-    t[107] = ptx_sub_cc(cf, t[104], t[30]);
-    ptx_subc_cc(cf, t[105], 0u);
-    t[106] = ptx_subc(cf, 0u, 0u);
-    t[111] = ptx_xor(t[107], t[104]);
-    t[111] = ptx_and(t[111], t[106]);
-    t[110] = ptx_xor(t[107], t[111]);
-    t[108] = ptx_add(t[106], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[108]);
-    t[112] = ptx_add_cc(cf, t[110], t[110]);
-    t[113] = ptx_addc(cf, 0u, 0u);
-    t[112] = ptx_or(t[112], 1u);
-    t[115] = ptx_sub_cc(cf, t[112], t[30]);
-    ptx_subc_cc(cf, t[113], 0u);
+    t[65] = ptx_mul_hi(t[30], 3340530120u);
+    t[63] = ptx_add_cc(cf, t[30], t[65]);
+    t[64] = ptx_addc(cf, 0u, 0u);
+    t[63] = ptx_add_cc(cf, t[63], 1u);
+    t[64] = ptx_addc(cf, t[64], 0u);
+    t[62] = ptx_sub_cc(cf, 2863311530u, t[63]);
+    ptx_subc_cc(cf, 1u, t[64]);
+    t[67] = ptx_subc(cf, 0u, 0u);
+    t[67] = ptx_not(t[67]);
+    t[62] = ptx_and(t[62], t[67]);
+    t[68] = ptx_sub(0u, t[30]);
+    t[69] = ptx_mul_lo(t[30], t[62]);
+    t[70] = ptx_mul_hi(t[30], t[62]);
+    t[71] = ptx_sub_cc(cf, 0u, t[69]);
+    t[72] = ptx_subc(cf, t[68], t[70]);
+    t[73] = ptx_mul_lo(t[62], t[72]);
+    t[74] = ptx_mul_hi(t[62], t[72]);
+    t[75] = ptx_mul_hi(t[62], t[71]);
+    t[73] = ptx_add_cc(cf, t[73], t[71]);
+    t[74] = ptx_addc(cf, t[74], 0u);
+    t[73] = ptx_add_cc(cf, t[73], t[75]);
+    t[74] = ptx_addc(cf, t[74], 0u);
+    t[76] = ptx_add(t[72], t[74]);
+    t[77] = ptx_add(t[62], t[76]);
+    t[78] = ptx_mul_lo(t[30], t[77]);
+    t[79] = ptx_mul_hi(t[30], t[77]);
+    t[80] = ptx_sub_cc(cf, 0u, t[78]);
+    t[81] = ptx_subc(cf, t[68], t[79]);
+    t[82] = ptx_mul_lo(t[77], t[81]);
+    t[83] = ptx_mul_hi(t[77], t[81]);
+    t[84] = ptx_mul_hi(t[77], t[80]);
+    t[82] = ptx_add_cc(cf, t[82], t[80]);
+    t[83] = ptx_addc(cf, t[83], 0u);
+    t[82] = ptx_add_cc(cf, t[82], t[84]);
+    t[83] = ptx_addc(cf, t[83], 0u);
+    t[85] = ptx_add(t[81], t[83]);
+    t[86] = ptx_add(t[77], t[85]);
+    t[87] = ptx_mul_lo(t[30], t[86]);
+    t[88] = ptx_mul_hi(t[30], t[86]);
+    t[89] = ptx_sub_cc(cf, 0u, t[87]);
+    t[90] = ptx_subc(cf, t[68], t[88]);
+    t[91] = ptx_mul_lo(t[86], t[90]);
+    t[92] = ptx_mul_hi(t[86], t[90]);
+    t[93] = ptx_mul_hi(t[86], t[89]);
+    t[91] = ptx_add_cc(cf, t[91], t[89]);
+    t[92] = ptx_addc(cf, t[92], 0u);
+    t[91] = ptx_add_cc(cf, t[91], t[93]);
+    t[92] = ptx_addc(cf, t[92], 0u);
+    t[94] = ptx_add(t[90], t[92]);
+    t[95] = ptx_add(t[86], t[94]);
+    t[96] = ptx_mul_lo(t[30], t[95]);
+    t[97] = ptx_mul_hi(t[30], t[95]);
+    t[98] = ptx_sub_cc(cf, 0u, t[96]);
+    t[99] = ptx_subc(cf, t[68], t[97]);
+    t[100] = ptx_mul_lo(t[95], t[99]);
+    t[101] = ptx_mul_hi(t[95], t[99]);
+    t[102] = ptx_mul_hi(t[95], t[98]);
+    t[100] = ptx_add_cc(cf, t[100], t[98]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[100] = ptx_add_cc(cf, t[100], t[102]);
+    t[101] = ptx_addc(cf, t[101], 0u);
+    t[103] = ptx_add(t[99], t[101]);
+    t[104] = ptx_add(t[95], t[103]);
+    t[105] = ptx_mul_lo(t[30], t[104]);
+    t[106] = ptx_mul_hi(t[30], t[104]);
+    t[107] = ptx_sub_cc(cf, 0u, t[105]);
+    t[108] = ptx_subc(cf, t[68], t[106]);
+    t[109] = ptx_sub_cc(cf, t[107], 1u);
+    t[110] = ptx_subc(cf, t[108], 0u);
+    ptx_sub_cc(cf, t[109], t[30]);
+    ptx_subc_cc(cf, t[110], 0u);
     t[114] = ptx_subc(cf, 0u, 0u);
-    t[119] = ptx_xor(t[115], t[112]);
-    t[119] = ptx_and(t[119], t[114]);
-    t[118] = ptx_xor(t[115], t[119]);
-    t[116] = ptx_add(t[114], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[116]);
-    t[120] = ptx_add_cc(cf, t[118], t[118]);
-    t[121] = ptx_addc(cf, 0u, 0u);
-    t[120] = ptx_or(t[120], 1u);
-    t[123] = ptx_sub_cc(cf, t[120], t[30]);
-    ptx_subc_cc(cf, t[121], 0u);
-    t[122] = ptx_subc(cf, 0u, 0u);
-    t[127] = ptx_xor(t[123], t[120]);
-    t[127] = ptx_and(t[127], t[122]);
-    t[126] = ptx_xor(t[123], t[127]);
-    t[124] = ptx_add(t[122], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[124]);
-    t[128] = ptx_add_cc(cf, t[126], t[126]);
-    t[129] = ptx_addc(cf, 0u, 0u);
-    t[128] = ptx_or(t[128], 1u);
-    t[131] = ptx_sub_cc(cf, t[128], t[30]);
-    ptx_subc_cc(cf, t[129], 0u);
-    t[130] = ptx_subc(cf, 0u, 0u);
-    t[135] = ptx_xor(t[131], t[128]);
-    t[135] = ptx_and(t[135], t[130]);
-    t[134] = ptx_xor(t[131], t[135]);
-    t[132] = ptx_add(t[130], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[132]);
-    t[136] = ptx_add_cc(cf, t[134], t[134]);
-    t[137] = ptx_addc(cf, 0u, 0u);
-    t[136] = ptx_or(t[136], 1u);
-    t[139] = ptx_sub_cc(cf, t[136], t[30]);
-    ptx_subc_cc(cf, t[137], 0u);
-    t[138] = ptx_subc(cf, 0u, 0u);
-    t[143] = ptx_xor(t[139], t[136]);
-    t[143] = ptx_and(t[143], t[138]);
-    t[142] = ptx_xor(t[139], t[143]);
-    t[140] = ptx_add(t[138], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[140]);
-    t[144] = ptx_add_cc(cf, t[142], t[142]);
-    t[145] = ptx_addc(cf, 0u, 0u);
-    t[144] = ptx_or(t[144], 1u);
-    t[147] = ptx_sub_cc(cf, t[144], t[30]);
-    ptx_subc_cc(cf, t[145], 0u);
-    t[146] = ptx_subc(cf, 0u, 0u);
-    t[151] = ptx_xor(t[147], t[144]);
-    t[151] = ptx_and(t[151], t[146]);
-    t[150] = ptx_xor(t[147], t[151]);
-    t[148] = ptx_add(t[146], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[148]);
-    t[152] = ptx_add_cc(cf, t[150], t[150]);
-    t[153] = ptx_addc(cf, 0u, 0u);
-    t[152] = ptx_or(t[152], 1u);
-    t[155] = ptx_sub_cc(cf, t[152], t[30]);
-    ptx_subc_cc(cf, t[153], 0u);
-    t[154] = ptx_subc(cf, 0u, 0u);
-    t[159] = ptx_xor(t[155], t[152]);
-    t[159] = ptx_and(t[159], t[154]);
-    t[158] = ptx_xor(t[155], t[159]);
-    t[156] = ptx_add(t[154], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[156]);
-    t[160] = ptx_add_cc(cf, t[158], t[158]);
-    t[161] = ptx_addc(cf, 0u, 0u);
-    t[160] = ptx_or(t[160], 1u);
-    t[163] = ptx_sub_cc(cf, t[160], t[30]);
-    ptx_subc_cc(cf, t[161], 0u);
-    t[162] = ptx_subc(cf, 0u, 0u);
-    t[167] = ptx_xor(t[163], t[160]);
-    t[167] = ptx_and(t[167], t[162]);
-    t[166] = ptx_xor(t[163], t[167]);
-    t[164] = ptx_add(t[162], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[164]);
-    t[168] = ptx_add_cc(cf, t[166], t[166]);
-    t[169] = ptx_addc(cf, 0u, 0u);
-    t[168] = ptx_or(t[168], 1u);
-    t[171] = ptx_sub_cc(cf, t[168], t[30]);
-    ptx_subc_cc(cf, t[169], 0u);
-    t[170] = ptx_subc(cf, 0u, 0u);
-    t[175] = ptx_xor(t[171], t[168]);
-    t[175] = ptx_and(t[175], t[170]);
-    t[174] = ptx_xor(t[171], t[175]);
-    t[172] = ptx_add(t[170], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[172]);
-    t[176] = ptx_add_cc(cf, t[174], t[174]);
-    t[177] = ptx_addc(cf, 0u, 0u);
-    t[176] = ptx_or(t[176], 1u);
-    t[179] = ptx_sub_cc(cf, t[176], t[30]);
-    ptx_subc_cc(cf, t[177], 0u);
-    t[178] = ptx_subc(cf, 0u, 0u);
-    t[183] = ptx_xor(t[179], t[176]);
-    t[183] = ptx_and(t[183], t[178]);
-    t[182] = ptx_xor(t[179], t[183]);
-    t[180] = ptx_add(t[178], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[180]);
-    t[184] = ptx_add_cc(cf, t[182], t[182]);
-    t[185] = ptx_addc(cf, 0u, 0u);
-    t[184] = ptx_or(t[184], 1u);
-    t[187] = ptx_sub_cc(cf, t[184], t[30]);
-    ptx_subc_cc(cf, t[185], 0u);
-    t[186] = ptx_subc(cf, 0u, 0u);
-    t[191] = ptx_xor(t[187], t[184]);
-    t[191] = ptx_and(t[191], t[186]);
-    t[190] = ptx_xor(t[187], t[191]);
-    t[188] = ptx_add(t[186], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[188]);
-    t[192] = ptx_add_cc(cf, t[190], t[190]);
-    t[193] = ptx_addc(cf, 0u, 0u);
-    t[192] = ptx_or(t[192], 1u);
-    t[195] = ptx_sub_cc(cf, t[192], t[30]);
-    ptx_subc_cc(cf, t[193], 0u);
-    t[194] = ptx_subc(cf, 0u, 0u);
-    t[199] = ptx_xor(t[195], t[192]);
-    t[199] = ptx_and(t[199], t[194]);
-    t[198] = ptx_xor(t[195], t[199]);
-    t[196] = ptx_add(t[194], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[196]);
-    t[200] = ptx_add_cc(cf, t[198], t[198]);
-    t[201] = ptx_addc(cf, 0u, 0u);
-    t[200] = ptx_or(t[200], 1u);
-    t[203] = ptx_sub_cc(cf, t[200], t[30]);
-    ptx_subc_cc(cf, t[201], 0u);
-    t[202] = ptx_subc(cf, 0u, 0u);
-    t[207] = ptx_xor(t[203], t[200]);
-    t[207] = ptx_and(t[207], t[202]);
-    t[206] = ptx_xor(t[203], t[207]);
-    t[204] = ptx_add(t[202], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[204]);
-    t[208] = ptx_add_cc(cf, t[206], t[206]);
-    t[209] = ptx_addc(cf, 0u, 0u);
-    t[208] = ptx_or(t[208], 1u);
-    t[211] = ptx_sub_cc(cf, t[208], t[30]);
-    ptx_subc_cc(cf, t[209], 0u);
-    t[210] = ptx_subc(cf, 0u, 0u);
-    t[215] = ptx_xor(t[211], t[208]);
-    t[215] = ptx_and(t[215], t[210]);
-    t[214] = ptx_xor(t[211], t[215]);
-    t[212] = ptx_add(t[210], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[212]);
-    t[216] = ptx_add_cc(cf, t[214], t[214]);
-    t[217] = ptx_addc(cf, 0u, 0u);
-    t[216] = ptx_or(t[216], 1u);
-    t[219] = ptx_sub_cc(cf, t[216], t[30]);
-    ptx_subc_cc(cf, t[217], 0u);
-    t[218] = ptx_subc(cf, 0u, 0u);
-    t[223] = ptx_xor(t[219], t[216]);
-    t[223] = ptx_and(t[223], t[218]);
-    t[222] = ptx_xor(t[219], t[223]);
-    t[220] = ptx_add(t[218], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[220]);
-    t[224] = ptx_add_cc(cf, t[222], t[222]);
-    t[225] = ptx_addc(cf, 0u, 0u);
-    t[224] = ptx_or(t[224], 1u);
-    t[227] = ptx_sub_cc(cf, t[224], t[30]);
-    ptx_subc_cc(cf, t[225], 0u);
-    t[226] = ptx_subc(cf, 0u, 0u);
-    t[231] = ptx_xor(t[227], t[224]);
-    t[231] = ptx_and(t[231], t[226]);
-    t[230] = ptx_xor(t[227], t[231]);
-    t[228] = ptx_add(t[226], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[228]);
-    t[232] = ptx_add_cc(cf, t[230], t[230]);
-    t[233] = ptx_addc(cf, 0u, 0u);
-    t[232] = ptx_or(t[232], 1u);
-    t[235] = ptx_sub_cc(cf, t[232], t[30]);
-    ptx_subc_cc(cf, t[233], 0u);
-    t[234] = ptx_subc(cf, 0u, 0u);
-    t[239] = ptx_xor(t[235], t[232]);
-    t[239] = ptx_and(t[239], t[234]);
-    t[238] = ptx_xor(t[235], t[239]);
-    t[236] = ptx_add(t[234], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[236]);
-    t[240] = ptx_add_cc(cf, t[238], t[238]);
-    t[241] = ptx_addc(cf, 0u, 0u);
-    t[240] = ptx_or(t[240], 1u);
-    t[243] = ptx_sub_cc(cf, t[240], t[30]);
-    ptx_subc_cc(cf, t[241], 0u);
-    t[242] = ptx_subc(cf, 0u, 0u);
-    t[247] = ptx_xor(t[243], t[240]);
-    t[247] = ptx_and(t[247], t[242]);
-    t[246] = ptx_xor(t[243], t[247]);
-    t[244] = ptx_add(t[242], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[244]);
-    t[248] = ptx_add_cc(cf, t[246], t[246]);
-    t[249] = ptx_addc(cf, 0u, 0u);
-    t[248] = ptx_or(t[248], 1u);
-    t[251] = ptx_sub_cc(cf, t[248], t[30]);
-    ptx_subc_cc(cf, t[249], 0u);
-    t[250] = ptx_subc(cf, 0u, 0u);
-    t[255] = ptx_xor(t[251], t[248]);
-    t[255] = ptx_and(t[255], t[250]);
-    t[254] = ptx_xor(t[251], t[255]);
-    t[252] = ptx_add(t[250], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[252]);
-    t[256] = ptx_add_cc(cf, t[254], t[254]);
-    t[257] = ptx_addc(cf, 0u, 0u);
-    t[256] = ptx_or(t[256], 1u);
-    t[259] = ptx_sub_cc(cf, t[256], t[30]);
-    ptx_subc_cc(cf, t[257], 0u);
-    t[258] = ptx_subc(cf, 0u, 0u);
-    t[263] = ptx_xor(t[259], t[256]);
-    t[263] = ptx_and(t[263], t[258]);
-    t[262] = ptx_xor(t[259], t[263]);
-    t[260] = ptx_add(t[258], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[260]);
-    t[264] = ptx_add_cc(cf, t[262], t[262]);
-    t[265] = ptx_addc(cf, 0u, 0u);
-    t[264] = ptx_or(t[264], 1u);
-    t[267] = ptx_sub_cc(cf, t[264], t[30]);
-    ptx_subc_cc(cf, t[265], 0u);
-    t[266] = ptx_subc(cf, 0u, 0u);
-    t[271] = ptx_xor(t[267], t[264]);
-    t[271] = ptx_and(t[271], t[266]);
-    t[270] = ptx_xor(t[267], t[271]);
-    t[268] = ptx_add(t[266], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[268]);
-    t[272] = ptx_add_cc(cf, t[270], t[270]);
-    t[273] = ptx_addc(cf, 0u, 0u);
-    t[272] = ptx_or(t[272], 1u);
-    t[275] = ptx_sub_cc(cf, t[272], t[30]);
-    ptx_subc_cc(cf, t[273], 0u);
-    t[274] = ptx_subc(cf, 0u, 0u);
-    t[279] = ptx_xor(t[275], t[272]);
-    t[279] = ptx_and(t[279], t[274]);
-    t[278] = ptx_xor(t[275], t[279]);
-    t[276] = ptx_add(t[274], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[276]);
-    t[280] = ptx_add_cc(cf, t[278], t[278]);
-    t[281] = ptx_addc(cf, 0u, 0u);
-    t[280] = ptx_or(t[280], 1u);
-    t[283] = ptx_sub_cc(cf, t[280], t[30]);
-    ptx_subc_cc(cf, t[281], 0u);
-    t[282] = ptx_subc(cf, 0u, 0u);
-    t[287] = ptx_xor(t[283], t[280]);
-    t[287] = ptx_and(t[287], t[282]);
-    t[286] = ptx_xor(t[283], t[287]);
-    t[284] = ptx_add(t[282], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[284]);
-    t[288] = ptx_add_cc(cf, t[286], t[286]);
-    t[289] = ptx_addc(cf, 0u, 0u);
-    t[288] = ptx_or(t[288], 1u);
-    t[291] = ptx_sub_cc(cf, t[288], t[30]);
-    ptx_subc_cc(cf, t[289], 0u);
-    t[290] = ptx_subc(cf, 0u, 0u);
-    t[295] = ptx_xor(t[291], t[288]);
-    t[295] = ptx_and(t[295], t[290]);
-    t[294] = ptx_xor(t[291], t[295]);
-    t[292] = ptx_add(t[290], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[292]);
-    t[296] = ptx_add_cc(cf, t[294], t[294]);
-    t[297] = ptx_addc(cf, 0u, 0u);
-    t[296] = ptx_or(t[296], 1u);
-    t[299] = ptx_sub_cc(cf, t[296], t[30]);
-    ptx_subc_cc(cf, t[297], 0u);
-    t[298] = ptx_subc(cf, 0u, 0u);
-    t[303] = ptx_xor(t[299], t[296]);
-    t[303] = ptx_and(t[303], t[298]);
-    t[302] = ptx_xor(t[299], t[303]);
-    t[300] = ptx_add(t[298], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[300]);
-    t[304] = ptx_add_cc(cf, t[302], t[302]);
-    t[305] = ptx_addc(cf, 0u, 0u);
-    t[304] = ptx_or(t[304], 1u);
-    t[307] = ptx_sub_cc(cf, t[304], t[30]);
-    ptx_subc_cc(cf, t[305], 0u);
-    t[306] = ptx_subc(cf, 0u, 0u);
-    t[311] = ptx_xor(t[307], t[304]);
-    t[311] = ptx_and(t[311], t[306]);
-    t[310] = ptx_xor(t[307], t[311]);
-    t[308] = ptx_add(t[306], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[308]);
-    t[312] = ptx_add_cc(cf, t[310], t[310]);
-    t[313] = ptx_addc(cf, 0u, 0u);
-    t[312] = ptx_or(t[312], 1u);
-    t[315] = ptx_sub_cc(cf, t[312], t[30]);
-    ptx_subc_cc(cf, t[313], 0u);
-    t[314] = ptx_subc(cf, 0u, 0u);
-    t[319] = ptx_xor(t[315], t[312]);
-    t[319] = ptx_and(t[319], t[314]);
-    ptx_xor(t[315], t[319]);
-    t[316] = ptx_add(t[314], 1u);
-    t[63] = ptx_add(t[63], t[63]);
-    t[63] = ptx_or(t[63], t[316]);
+    t[114] = ptx_not(t[114]);
+    t[111] = ptx_sub(t[104], t[114]);
+    t[115] = ptx_and(t[30], t[114]);
+    t[116] = ptx_sub_cc(cf, t[107], t[115]);
+    t[117] = ptx_subc(cf, t[108], 0u);
+    t[118] = ptx_sub_cc(cf, t[116], 1u);
+    t[119] = ptx_subc(cf, t[117], 0u);
+    ptx_sub_cc(cf, t[118], t[30]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[123] = ptx_subc(cf, 0u, 0u);
+    t[123] = ptx_not(t[123]);
+    t[120] = ptx_sub(t[111], t[123]);
+    t[124] = ptx_and(t[30], t[123]);
+    t[125] = ptx_sub_cc(cf, t[116], t[124]);
+    t[126] = ptx_subc(cf, t[117], 0u);
+    t[127] = ptx_sub_cc(cf, t[125], 1u);
+    t[128] = ptx_subc(cf, t[126], 0u);
+    ptx_sub_cc(cf, t[127], t[30]);
+    ptx_subc_cc(cf, t[128], 0u);
+    t[132] = ptx_subc(cf, 0u, 0u);
+    t[132] = ptx_not(t[132]);
+    t[129] = ptx_sub(t[120], t[132]);
+    t[133] = ptx_and(t[30], t[132]);
+    ptx_sub_cc(cf, t[125], t[133]);
+    ptx_subc(cf, t[126], 0u);
     y[0] = ptx_mov(t[27]);
     y[1] = ptx_mov(t[28]);
     y[2] = ptx_mov(t[29]);
@@ -8579,7 +8001,7 @@ struct division_normalize {
     y[10] = ptx_mov(t[60]);
     y[11] = ptx_mov(t[61]);
     y[12] = ptx_mov(t[5]);
-    y[13] = ptx_mov(t[63]);
+    y[13] = ptx_mov(t[129]);
     y[14] = ptx_not(t[4]);
   }
 #endif
@@ -12415,7 +11837,7 @@ struct sqrt_newton_root {
 #endif
 };
 
-// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+// sqrt_division_normalize_2: a step that the loops below call; 110 instructions.
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
@@ -12423,397 +11845,108 @@ struct sqrt_division_normalize_2 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<262>;\n\t"
+        ".reg .u32 t<78>;\n\t"
         "sub.cc.u32 t0, %9, %13;\n\t"
         "subc.cc.u32 t1, %10, %14;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
         "mov.b32 t3, 0;\n\t"
-        "not.b32 t4, %14;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "add.cc.u32 t6, t4, t4;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "or.b32 t6, t6, 1;\n\t"
-        "sub.cc.u32 t9, t6, %14;\n\t"
-        "subc.cc.u32 t11, t7, 0;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "xor.b32 t13, t9, t6;\n\t"
-        "and.b32 t13, t13, t8;\n\t"
-        "xor.b32 t12, t9, t13;\n\t"
-        "add.u32 t10, t8, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t10;\n\t"
-        "add.cc.u32 t14, t12, t12;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "or.b32 t14, t14, 1;\n\t"
-        "sub.cc.u32 t17, t14, %14;\n\t"
-        "subc.cc.u32 t19, t15, 0;\n\t"
-        "subc.u32 t16, 0, 0;\n\t"
-        "xor.b32 t21, t17, t14;\n\t"
-        "and.b32 t21, t21, t16;\n\t"
-        "xor.b32 t20, t17, t21;\n\t"
-        "add.u32 t18, t16, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t18;\n\t"
-        "add.cc.u32 t22, t20, t20;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "or.b32 t22, t22, 1;\n\t"
-        "sub.cc.u32 t25, t22, %14;\n\t"
-        "subc.cc.u32 t27, t23, 0;\n\t"
-        "subc.u32 t24, 0, 0;\n\t"
-        "xor.b32 t29, t25, t22;\n\t"
-        "and.b32 t29, t29, t24;\n\t"
-        "xor.b32 t28, t25, t29;\n\t"
-        "add.u32 t26, t24, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t26;\n\t"
-        "add.cc.u32 t30, t28, t28;\n\t"
-        "addc.u32 t31, 0, 0;\n\t"
-        "or.b32 t30, t30, 1;\n\t"
-        "sub.cc.u32 t33, t30, %14;\n\t"
-        "subc.cc.u32 t35, t31, 0;\n\t"
-        "subc.u32 t32, 0, 0;\n\t"
-        "xor.b32 t37, t33, t30;\n\t"
-        "and.b32 t37, t37, t32;\n\t"
-        "xor.b32 t36, t33, t37;\n\t"
-        "add.u32 t34, t32, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t34;\n\t"
-        "add.cc.u32 t38, t36, t36;\n\t"
-        "addc.u32 t39, 0, 0;\n\t"
-        "or.b32 t38, t38, 1;\n\t"
-        "sub.cc.u32 t41, t38, %14;\n\t"
-        "subc.cc.u32 t43, t39, 0;\n\t"
-        "subc.u32 t40, 0, 0;\n\t"
-        "xor.b32 t45, t41, t38;\n\t"
-        "and.b32 t45, t45, t40;\n\t"
-        "xor.b32 t44, t41, t45;\n\t"
-        "add.u32 t42, t40, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t42;\n\t"
-        "add.cc.u32 t46, t44, t44;\n\t"
-        "addc.u32 t47, 0, 0;\n\t"
-        "or.b32 t46, t46, 1;\n\t"
-        "sub.cc.u32 t49, t46, %14;\n\t"
-        "subc.cc.u32 t51, t47, 0;\n\t"
-        "subc.u32 t48, 0, 0;\n\t"
-        "xor.b32 t53, t49, t46;\n\t"
-        "and.b32 t53, t53, t48;\n\t"
-        "xor.b32 t52, t49, t53;\n\t"
-        "add.u32 t50, t48, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t50;\n\t"
-        "add.cc.u32 t54, t52, t52;\n\t"
-        "addc.u32 t55, 0, 0;\n\t"
-        "or.b32 t54, t54, 1;\n\t"
-        "sub.cc.u32 t57, t54, %14;\n\t"
-        "subc.cc.u32 t59, t55, 0;\n\t"
+        "mul.hi.u32 t7, %14, 3340530120;\n\t"
+        "add.cc.u32 t5, %14, t7;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 t5, t5, 1;\n\t"
+        "addc.u32 t6, t6, 0;\n\t"
+        "sub.cc.u32 t4, 2863311530, t5;\n\t"
+        "subc.cc.u32 t8, 1, t6;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "not.b32 t9, t9;\n\t"
+        "and.b32 t4, t4, t9;\n\t"
+        "sub.u32 t10, 0, %14;\n\t"
+        "mul.lo.u32 t11, %14, t4;\n\t"
+        "mul.hi.u32 t12, %14, t4;\n\t"
+        "sub.cc.u32 t13, 0, t11;\n\t"
+        "subc.u32 t14, t10, t12;\n\t"
+        "mul.lo.u32 t15, t4, t14;\n\t"
+        "mul.hi.u32 t16, t4, t14;\n\t"
+        "mul.hi.u32 t17, t4, t13;\n\t"
+        "add.cc.u32 t15, t15, t13;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.cc.u32 t15, t15, t17;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.u32 t18, t14, t16;\n\t"
+        "add.u32 t19, t4, t18;\n\t"
+        "mul.lo.u32 t20, %14, t19;\n\t"
+        "mul.hi.u32 t21, %14, t19;\n\t"
+        "sub.cc.u32 t22, 0, t20;\n\t"
+        "subc.u32 t23, t10, t21;\n\t"
+        "mul.lo.u32 t24, t19, t23;\n\t"
+        "mul.hi.u32 t25, t19, t23;\n\t"
+        "mul.hi.u32 t26, t19, t22;\n\t"
+        "add.cc.u32 t24, t24, t22;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.cc.u32 t24, t24, t26;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.u32 t27, t23, t25;\n\t"
+        "add.u32 t28, t19, t27;\n\t"
+        "mul.lo.u32 t29, %14, t28;\n\t"
+        "mul.hi.u32 t30, %14, t28;\n\t"
+        "sub.cc.u32 t31, 0, t29;\n\t"
+        "subc.u32 t32, t10, t30;\n\t"
+        "mul.lo.u32 t33, t28, t32;\n\t"
+        "mul.hi.u32 t34, t28, t32;\n\t"
+        "mul.hi.u32 t35, t28, t31;\n\t"
+        "add.cc.u32 t33, t33, t31;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.cc.u32 t33, t33, t35;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.u32 t36, t32, t34;\n\t"
+        "add.u32 t37, t28, t36;\n\t"
+        "mul.lo.u32 t38, %14, t37;\n\t"
+        "mul.hi.u32 t39, %14, t37;\n\t"
+        "sub.cc.u32 t40, 0, t38;\n\t"
+        "subc.u32 t41, t10, t39;\n\t"
+        "mul.lo.u32 t42, t37, t41;\n\t"
+        "mul.hi.u32 t43, t37, t41;\n\t"
+        "mul.hi.u32 t44, t37, t40;\n\t"
+        "add.cc.u32 t42, t42, t40;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.cc.u32 t42, t42, t44;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.u32 t45, t41, t43;\n\t"
+        "add.u32 t46, t37, t45;\n\t"
+        "mul.lo.u32 t47, %14, t46;\n\t"
+        "mul.hi.u32 t48, %14, t46;\n\t"
+        "sub.cc.u32 t49, 0, t47;\n\t"
+        "subc.u32 t50, t10, t48;\n\t"
+        "sub.cc.u32 t51, t49, 1;\n\t"
+        "subc.u32 t52, t50, 0;\n\t"
+        "sub.cc.u32 t54, t51, %14;\n\t"
+        "subc.cc.u32 t55, t52, 0;\n\t"
         "subc.u32 t56, 0, 0;\n\t"
-        "xor.b32 t61, t57, t54;\n\t"
-        "and.b32 t61, t61, t56;\n\t"
-        "xor.b32 t60, t57, t61;\n\t"
-        "add.u32 t58, t56, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t58;\n\t"
-        "add.cc.u32 t62, t60, t60;\n\t"
-        "addc.u32 t63, 0, 0;\n\t"
-        "or.b32 t62, t62, 1;\n\t"
-        "sub.cc.u32 t65, t62, %14;\n\t"
-        "subc.cc.u32 t67, t63, 0;\n\t"
-        "subc.u32 t64, 0, 0;\n\t"
-        "xor.b32 t69, t65, t62;\n\t"
-        "and.b32 t69, t69, t64;\n\t"
-        "xor.b32 t68, t65, t69;\n\t"
-        "add.u32 t66, t64, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t66;\n\t"
-        "add.cc.u32 t70, t68, t68;\n\t"
-        "addc.u32 t71, 0, 0;\n\t"
-        "or.b32 t70, t70, 1;\n\t"
-        "sub.cc.u32 t73, t70, %14;\n\t"
-        "subc.cc.u32 t75, t71, 0;\n\t"
-        "subc.u32 t72, 0, 0;\n\t"
-        "xor.b32 t77, t73, t70;\n\t"
-        "and.b32 t77, t77, t72;\n\t"
-        "xor.b32 t76, t73, t77;\n\t"
-        "add.u32 t74, t72, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t74;\n\t"
-        "add.cc.u32 t78, t76, t76;\n\t"
-        "addc.u32 t79, 0, 0;\n\t"
-        "or.b32 t78, t78, 1;\n\t"
-        "sub.cc.u32 t81, t78, %14;\n\t"
-        "subc.cc.u32 t83, t79, 0;\n\t"
-        "subc.u32 t80, 0, 0;\n\t"
-        "xor.b32 t85, t81, t78;\n\t"
-        "and.b32 t85, t85, t80;\n\t"
-        "xor.b32 t84, t81, t85;\n\t"
-        "add.u32 t82, t80, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t82;\n\t"
-        "add.cc.u32 t86, t84, t84;\n\t"
-        "addc.u32 t87, 0, 0;\n\t"
-        "or.b32 t86, t86, 1;\n\t"
-        "sub.cc.u32 t89, t86, %14;\n\t"
-        "subc.cc.u32 t91, t87, 0;\n\t"
-        "subc.u32 t88, 0, 0;\n\t"
-        "xor.b32 t93, t89, t86;\n\t"
-        "and.b32 t93, t93, t88;\n\t"
-        "xor.b32 t92, t89, t93;\n\t"
-        "add.u32 t90, t88, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t90;\n\t"
-        "add.cc.u32 t94, t92, t92;\n\t"
-        "addc.u32 t95, 0, 0;\n\t"
-        "or.b32 t94, t94, 1;\n\t"
-        "sub.cc.u32 t97, t94, %14;\n\t"
-        "subc.cc.u32 t99, t95, 0;\n\t"
-        "subc.u32 t96, 0, 0;\n\t"
-        "xor.b32 t101, t97, t94;\n\t"
-        "and.b32 t101, t101, t96;\n\t"
-        "xor.b32 t100, t97, t101;\n\t"
-        "add.u32 t98, t96, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t98;\n\t"
-        "add.cc.u32 t102, t100, t100;\n\t"
-        "addc.u32 t103, 0, 0;\n\t"
-        "or.b32 t102, t102, 1;\n\t"
-        "sub.cc.u32 t105, t102, %14;\n\t"
-        "subc.cc.u32 t107, t103, 0;\n\t"
-        "subc.u32 t104, 0, 0;\n\t"
-        "xor.b32 t109, t105, t102;\n\t"
-        "and.b32 t109, t109, t104;\n\t"
-        "xor.b32 t108, t105, t109;\n\t"
-        "add.u32 t106, t104, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t106;\n\t"
-        "add.cc.u32 t110, t108, t108;\n\t"
-        "addc.u32 t111, 0, 0;\n\t"
-        "or.b32 t110, t110, 1;\n\t"
-        "sub.cc.u32 t113, t110, %14;\n\t"
-        "subc.cc.u32 t115, t111, 0;\n\t"
-        "subc.u32 t112, 0, 0;\n\t"
-        "xor.b32 t117, t113, t110;\n\t"
-        "and.b32 t117, t117, t112;\n\t"
-        "xor.b32 t116, t113, t117;\n\t"
-        "add.u32 t114, t112, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t114;\n\t"
-        "add.cc.u32 t118, t116, t116;\n\t"
-        "addc.u32 t119, 0, 0;\n\t"
-        "or.b32 t118, t118, 1;\n\t"
-        "sub.cc.u32 t121, t118, %14;\n\t"
-        "subc.cc.u32 t123, t119, 0;\n\t"
-        "subc.u32 t120, 0, 0;\n\t"
-        "xor.b32 t125, t121, t118;\n\t"
-        "and.b32 t125, t125, t120;\n\t"
-        "xor.b32 t124, t121, t125;\n\t"
-        "add.u32 t122, t120, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t122;\n\t"
-        "add.cc.u32 t126, t124, t124;\n\t"
-        "addc.u32 t127, 0, 0;\n\t"
-        "or.b32 t126, t126, 1;\n\t"
-        "sub.cc.u32 t129, t126, %14;\n\t"
-        "subc.cc.u32 t131, t127, 0;\n\t"
-        "subc.u32 t128, 0, 0;\n\t"
-        "xor.b32 t133, t129, t126;\n\t"
-        "and.b32 t133, t133, t128;\n\t"
-        "xor.b32 t132, t129, t133;\n\t"
-        "add.u32 t130, t128, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t130;\n\t"
-        "add.cc.u32 t134, t132, t132;\n\t"
-        "addc.u32 t135, 0, 0;\n\t"
-        "or.b32 t134, t134, 1;\n\t"
-        "sub.cc.u32 t137, t134, %14;\n\t"
-        "subc.cc.u32 t139, t135, 0;\n\t"
-        "subc.u32 t136, 0, 0;\n\t"
-        "xor.b32 t141, t137, t134;\n\t"
-        "and.b32 t141, t141, t136;\n\t"
-        "xor.b32 t140, t137, t141;\n\t"
-        "add.u32 t138, t136, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t138;\n\t"
-        "add.cc.u32 t142, t140, t140;\n\t"
-        "addc.u32 t143, 0, 0;\n\t"
-        "or.b32 t142, t142, 1;\n\t"
-        "sub.cc.u32 t145, t142, %14;\n\t"
-        "subc.cc.u32 t147, t143, 0;\n\t"
-        "subc.u32 t144, 0, 0;\n\t"
-        "xor.b32 t149, t145, t142;\n\t"
-        "and.b32 t149, t149, t144;\n\t"
-        "xor.b32 t148, t145, t149;\n\t"
-        "add.u32 t146, t144, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t146;\n\t"
-        "add.cc.u32 t150, t148, t148;\n\t"
-        "addc.u32 t151, 0, 0;\n\t"
-        "or.b32 t150, t150, 1;\n\t"
-        "sub.cc.u32 t153, t150, %14;\n\t"
-        "subc.cc.u32 t155, t151, 0;\n\t"
-        "subc.u32 t152, 0, 0;\n\t"
-        "xor.b32 t157, t153, t150;\n\t"
-        "and.b32 t157, t157, t152;\n\t"
-        "xor.b32 t156, t153, t157;\n\t"
-        "add.u32 t154, t152, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t154;\n\t"
-        "add.cc.u32 t158, t156, t156;\n\t"
-        "addc.u32 t159, 0, 0;\n\t"
-        "or.b32 t158, t158, 1;\n\t"
-        "sub.cc.u32 t161, t158, %14;\n\t"
-        "subc.cc.u32 t163, t159, 0;\n\t"
-        "subc.u32 t160, 0, 0;\n\t"
-        "xor.b32 t165, t161, t158;\n\t"
-        "and.b32 t165, t165, t160;\n\t"
-        "xor.b32 t164, t161, t165;\n\t"
-        "add.u32 t162, t160, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t162;\n\t"
-        "add.cc.u32 t166, t164, t164;\n\t"
-        "addc.u32 t167, 0, 0;\n\t"
-        "or.b32 t166, t166, 1;\n\t"
-        "sub.cc.u32 t169, t166, %14;\n\t"
-        "subc.cc.u32 t171, t167, 0;\n\t"
-        "subc.u32 t168, 0, 0;\n\t"
-        "xor.b32 t173, t169, t166;\n\t"
-        "and.b32 t173, t173, t168;\n\t"
-        "xor.b32 t172, t169, t173;\n\t"
-        "add.u32 t170, t168, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t170;\n\t"
-        "add.cc.u32 t174, t172, t172;\n\t"
-        "addc.u32 t175, 0, 0;\n\t"
-        "or.b32 t174, t174, 1;\n\t"
-        "sub.cc.u32 t177, t174, %14;\n\t"
-        "subc.cc.u32 t179, t175, 0;\n\t"
-        "subc.u32 t176, 0, 0;\n\t"
-        "xor.b32 t181, t177, t174;\n\t"
-        "and.b32 t181, t181, t176;\n\t"
-        "xor.b32 t180, t177, t181;\n\t"
-        "add.u32 t178, t176, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t178;\n\t"
-        "add.cc.u32 t182, t180, t180;\n\t"
-        "addc.u32 t183, 0, 0;\n\t"
-        "or.b32 t182, t182, 1;\n\t"
-        "sub.cc.u32 t185, t182, %14;\n\t"
-        "subc.cc.u32 t187, t183, 0;\n\t"
-        "subc.u32 t184, 0, 0;\n\t"
-        "xor.b32 t189, t185, t182;\n\t"
-        "and.b32 t189, t189, t184;\n\t"
-        "xor.b32 t188, t185, t189;\n\t"
-        "add.u32 t186, t184, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t186;\n\t"
-        "add.cc.u32 t190, t188, t188;\n\t"
-        "addc.u32 t191, 0, 0;\n\t"
-        "or.b32 t190, t190, 1;\n\t"
-        "sub.cc.u32 t193, t190, %14;\n\t"
-        "subc.cc.u32 t195, t191, 0;\n\t"
-        "subc.u32 t192, 0, 0;\n\t"
-        "xor.b32 t197, t193, t190;\n\t"
-        "and.b32 t197, t197, t192;\n\t"
-        "xor.b32 t196, t193, t197;\n\t"
-        "add.u32 t194, t192, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t194;\n\t"
-        "add.cc.u32 t198, t196, t196;\n\t"
-        "addc.u32 t199, 0, 0;\n\t"
-        "or.b32 t198, t198, 1;\n\t"
-        "sub.cc.u32 t201, t198, %14;\n\t"
-        "subc.cc.u32 t203, t199, 0;\n\t"
-        "subc.u32 t200, 0, 0;\n\t"
-        "xor.b32 t205, t201, t198;\n\t"
-        "and.b32 t205, t205, t200;\n\t"
-        "xor.b32 t204, t201, t205;\n\t"
-        "add.u32 t202, t200, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t202;\n\t"
-        "add.cc.u32 t206, t204, t204;\n\t"
-        "addc.u32 t207, 0, 0;\n\t"
-        "or.b32 t206, t206, 1;\n\t"
-        "sub.cc.u32 t209, t206, %14;\n\t"
-        "subc.cc.u32 t211, t207, 0;\n\t"
-        "subc.u32 t208, 0, 0;\n\t"
-        "xor.b32 t213, t209, t206;\n\t"
-        "and.b32 t213, t213, t208;\n\t"
-        "xor.b32 t212, t209, t213;\n\t"
-        "add.u32 t210, t208, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t210;\n\t"
-        "add.cc.u32 t214, t212, t212;\n\t"
-        "addc.u32 t215, 0, 0;\n\t"
-        "or.b32 t214, t214, 1;\n\t"
-        "sub.cc.u32 t217, t214, %14;\n\t"
-        "subc.cc.u32 t219, t215, 0;\n\t"
-        "subc.u32 t216, 0, 0;\n\t"
-        "xor.b32 t221, t217, t214;\n\t"
-        "and.b32 t221, t221, t216;\n\t"
-        "xor.b32 t220, t217, t221;\n\t"
-        "add.u32 t218, t216, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t218;\n\t"
-        "add.cc.u32 t222, t220, t220;\n\t"
-        "addc.u32 t223, 0, 0;\n\t"
-        "or.b32 t222, t222, 1;\n\t"
-        "sub.cc.u32 t225, t222, %14;\n\t"
-        "subc.cc.u32 t227, t223, 0;\n\t"
-        "subc.u32 t224, 0, 0;\n\t"
-        "xor.b32 t229, t225, t222;\n\t"
-        "and.b32 t229, t229, t224;\n\t"
-        "xor.b32 t228, t225, t229;\n\t"
-        "add.u32 t226, t224, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t226;\n\t"
-        "add.cc.u32 t230, t228, t228;\n\t"
-        "addc.u32 t231, 0, 0;\n\t"
-        "or.b32 t230, t230, 1;\n\t"
-        "sub.cc.u32 t233, t230, %14;\n\t"
-        "subc.cc.u32 t235, t231, 0;\n\t"
-        "subc.u32 t232, 0, 0;\n\t"
-        "xor.b32 t237, t233, t230;\n\t"
-        "and.b32 t237, t237, t232;\n\t"
-        "xor.b32 t236, t233, t237;\n\t"
-        "add.u32 t234, t232, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t234;\n\t"
-        "add.cc.u32 t238, t236, t236;\n\t"
-        "addc.u32 t239, 0, 0;\n\t"
-        "or.b32 t238, t238, 1;\n\t"
-        "sub.cc.u32 t241, t238, %14;\n\t"
-        "subc.cc.u32 t243, t239, 0;\n\t"
-        "subc.u32 t240, 0, 0;\n\t"
-        "xor.b32 t245, t241, t238;\n\t"
-        "and.b32 t245, t245, t240;\n\t"
-        "xor.b32 t244, t241, t245;\n\t"
-        "add.u32 t242, t240, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t242;\n\t"
-        "add.cc.u32 t246, t244, t244;\n\t"
-        "addc.u32 t247, 0, 0;\n\t"
-        "or.b32 t246, t246, 1;\n\t"
-        "sub.cc.u32 t249, t246, %14;\n\t"
-        "subc.cc.u32 t251, t247, 0;\n\t"
-        "subc.u32 t248, 0, 0;\n\t"
-        "xor.b32 t253, t249, t246;\n\t"
-        "and.b32 t253, t253, t248;\n\t"
-        "xor.b32 t252, t249, t253;\n\t"
-        "add.u32 t250, t248, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t250;\n\t"
-        "add.cc.u32 t254, t252, t252;\n\t"
-        "addc.u32 t255, 0, 0;\n\t"
-        "or.b32 t254, t254, 1;\n\t"
-        "sub.cc.u32 t257, t254, %14;\n\t"
-        "subc.cc.u32 t259, t255, 0;\n\t"
-        "subc.u32 t256, 0, 0;\n\t"
-        "xor.b32 t261, t257, t254;\n\t"
-        "and.b32 t261, t261, t256;\n\t"
-        "xor.b32 t260, t257, t261;\n\t"
-        "add.u32 t258, t256, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t258;\n\t"
+        "not.b32 t56, t56;\n\t"
+        "sub.u32 t53, t46, t56;\n\t"
+        "and.b32 t57, %14, t56;\n\t"
+        "sub.cc.u32 t58, t49, t57;\n\t"
+        "subc.u32 t59, t50, 0;\n\t"
+        "sub.cc.u32 t60, t58, 1;\n\t"
+        "subc.u32 t61, t59, 0;\n\t"
+        "sub.cc.u32 t63, t60, %14;\n\t"
+        "subc.cc.u32 t64, t61, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "not.b32 t65, t65;\n\t"
+        "sub.u32 t62, t53, t65;\n\t"
+        "and.b32 t66, %14, t65;\n\t"
+        "sub.cc.u32 t67, t58, t66;\n\t"
+        "subc.u32 t68, t59, 0;\n\t"
+        "sub.cc.u32 t69, t67, 1;\n\t"
+        "subc.u32 t70, t68, 0;\n\t"
+        "sub.cc.u32 t72, t69, %14;\n\t"
+        "subc.cc.u32 t73, t70, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "not.b32 t74, t74;\n\t"
+        "sub.u32 t71, t62, t74;\n\t"
+        "and.b32 t75, %14, t74;\n\t"
+        "sub.cc.u32 t76, t67, t75;\n\t"
+        "subc.u32 t77, t68, 0;\n\t"
         "mov.b32 %0, %13;\n\t"
         "mov.b32 %1, %14;\n\t"
         "mov.b32 %2, %11;\n\t"
@@ -12821,7 +11954,7 @@ struct sqrt_division_normalize_2 {
         "mov.b32 %4, %9;\n\t"
         "mov.b32 %5, %10;\n\t"
         "mov.b32 %6, t3;\n\t"
-        "mov.b32 %7, t5;\n\t"
+        "mov.b32 %7, t71;\n\t"
         "not.b32 %8, t2;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
@@ -12834,397 +11967,108 @@ struct sqrt_division_normalize_2 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[262];
+    uint32_t t[78];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_mov(0u);
-    t[4] = ptx_not(x[5]);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_add_cc(cf, t[4], t[4]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_or(t[6], 1u);
-    t[9] = ptx_sub_cc(cf, t[6], x[5]);
-    ptx_subc_cc(cf, t[7], 0u);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_xor(t[9], t[6]);
-    t[13] = ptx_and(t[13], t[8]);
-    t[12] = ptx_xor(t[9], t[13]);
-    t[10] = ptx_add(t[8], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[10]);
-    t[14] = ptx_add_cc(cf, t[12], t[12]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_or(t[14], 1u);
-    t[17] = ptx_sub_cc(cf, t[14], x[5]);
-    ptx_subc_cc(cf, t[15], 0u);
-    t[16] = ptx_subc(cf, 0u, 0u);
-    t[21] = ptx_xor(t[17], t[14]);
-    t[21] = ptx_and(t[21], t[16]);
-    t[20] = ptx_xor(t[17], t[21]);
-    t[18] = ptx_add(t[16], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[18]);
-    t[22] = ptx_add_cc(cf, t[20], t[20]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_or(t[22], 1u);
-    t[25] = ptx_sub_cc(cf, t[22], x[5]);
-    ptx_subc_cc(cf, t[23], 0u);
-    t[24] = ptx_subc(cf, 0u, 0u);
-    t[29] = ptx_xor(t[25], t[22]);
-    t[29] = ptx_and(t[29], t[24]);
-    t[28] = ptx_xor(t[25], t[29]);
-    t[26] = ptx_add(t[24], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[26]);
-    t[30] = ptx_add_cc(cf, t[28], t[28]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_or(t[30], 1u);
-    t[33] = ptx_sub_cc(cf, t[30], x[5]);
-    ptx_subc_cc(cf, t[31], 0u);
-    t[32] = ptx_subc(cf, 0u, 0u);
-    t[37] = ptx_xor(t[33], t[30]);
-    t[37] = ptx_and(t[37], t[32]);
-    t[36] = ptx_xor(t[33], t[37]);
-    t[34] = ptx_add(t[32], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[34]);
-    t[38] = ptx_add_cc(cf, t[36], t[36]);
-    t[39] = ptx_addc(cf, 0u, 0u);
-    t[38] = ptx_or(t[38], 1u);
-    t[41] = ptx_sub_cc(cf, t[38], x[5]);
-    ptx_subc_cc(cf, t[39], 0u);
-    t[40] = ptx_subc(cf, 0u, 0u);
-    t[45] = ptx_xor(t[41], t[38]);
-    t[45] = ptx_and(t[45], t[40]);
-    t[44] = ptx_xor(t[41], t[45]);
-    t[42] = ptx_add(t[40], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[42]);
-    t[46] = ptx_add_cc(cf, t[44], t[44]);
-    t[47] = ptx_addc(cf, 0u, 0u);
-    t[46] = ptx_or(t[46], 1u);
-    t[49] = ptx_sub_cc(cf, t[46], x[5]);
-    ptx_subc_cc(cf, t[47], 0u);
-    t[48] = ptx_subc(cf, 0u, 0u);
-    t[53] = ptx_xor(t[49], t[46]);
-    t[53] = ptx_and(t[53], t[48]);
-    t[52] = ptx_xor(t[49], t[53]);
-    t[50] = ptx_add(t[48], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[50]);
-    t[54] = ptx_add_cc(cf, t[52], t[52]);
-    t[55] = ptx_addc(cf, 0u, 0u);
-    t[54] = ptx_or(t[54], 1u);
-    t[57] = ptx_sub_cc(cf, t[54], x[5]);
-    ptx_subc_cc(cf, t[55], 0u);
+    t[7] = ptx_mul_hi(x[5], 3340530120u);
+    t[5] = ptx_add_cc(cf, x[5], t[7]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_add_cc(cf, t[5], 1u);
+    t[6] = ptx_addc(cf, t[6], 0u);
+    t[4] = ptx_sub_cc(cf, 2863311530u, t[5]);
+    ptx_subc_cc(cf, 1u, t[6]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[9] = ptx_not(t[9]);
+    t[4] = ptx_and(t[4], t[9]);
+    t[10] = ptx_sub(0u, x[5]);
+    t[11] = ptx_mul_lo(x[5], t[4]);
+    t[12] = ptx_mul_hi(x[5], t[4]);
+    t[13] = ptx_sub_cc(cf, 0u, t[11]);
+    t[14] = ptx_subc(cf, t[10], t[12]);
+    t[15] = ptx_mul_lo(t[4], t[14]);
+    t[16] = ptx_mul_hi(t[4], t[14]);
+    t[17] = ptx_mul_hi(t[4], t[13]);
+    t[15] = ptx_add_cc(cf, t[15], t[13]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[15] = ptx_add_cc(cf, t[15], t[17]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[18] = ptx_add(t[14], t[16]);
+    t[19] = ptx_add(t[4], t[18]);
+    t[20] = ptx_mul_lo(x[5], t[19]);
+    t[21] = ptx_mul_hi(x[5], t[19]);
+    t[22] = ptx_sub_cc(cf, 0u, t[20]);
+    t[23] = ptx_subc(cf, t[10], t[21]);
+    t[24] = ptx_mul_lo(t[19], t[23]);
+    t[25] = ptx_mul_hi(t[19], t[23]);
+    t[26] = ptx_mul_hi(t[19], t[22]);
+    t[24] = ptx_add_cc(cf, t[24], t[22]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[24] = ptx_add_cc(cf, t[24], t[26]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[27] = ptx_add(t[23], t[25]);
+    t[28] = ptx_add(t[19], t[27]);
+    t[29] = ptx_mul_lo(x[5], t[28]);
+    t[30] = ptx_mul_hi(x[5], t[28]);
+    t[31] = ptx_sub_cc(cf, 0u, t[29]);
+    t[32] = ptx_subc(cf, t[10], t[30]);
+    t[33] = ptx_mul_lo(t[28], t[32]);
+    t[34] = ptx_mul_hi(t[28], t[32]);
+    t[35] = ptx_mul_hi(t[28], t[31]);
+    t[33] = ptx_add_cc(cf, t[33], t[31]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[33] = ptx_add_cc(cf, t[33], t[35]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[36] = ptx_add(t[32], t[34]);
+    t[37] = ptx_add(t[28], t[36]);
+    t[38] = ptx_mul_lo(x[5], t[37]);
+    t[39] = ptx_mul_hi(x[5], t[37]);
+    t[40] = ptx_sub_cc(cf, 0u, t[38]);
+    t[41] = ptx_subc(cf, t[10], t[39]);
+    t[42] = ptx_mul_lo(t[37], t[41]);
+    t[43] = ptx_mul_hi(t[37], t[41]);
+    t[44] = ptx_mul_hi(t[37], t[40]);
+    t[42] = ptx_add_cc(cf, t[42], t[40]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[42] = ptx_add_cc(cf, t[42], t[44]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[45] = ptx_add(t[41], t[43]);
+    t[46] = ptx_add(t[37], t[45]);
+    t[47] = ptx_mul_lo(x[5], t[46]);
+    t[48] = ptx_mul_hi(x[5], t[46]);
+    t[49] = ptx_sub_cc(cf, 0u, t[47]);
+    t[50] = ptx_subc(cf, t[10], t[48]);
+    t[51] = ptx_sub_cc(cf, t[49], 1u);
+    t[52] = ptx_subc(cf, t[50], 0u);
+    ptx_sub_cc(cf, t[51], x[5]);
+    ptx_subc_cc(cf, t[52], 0u);
     t[56] = ptx_subc(cf, 0u, 0u);
-    t[61] = ptx_xor(t[57], t[54]);
-    t[61] = ptx_and(t[61], t[56]);
-    t[60] = ptx_xor(t[57], t[61]);
-    t[58] = ptx_add(t[56], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[58]);
-    t[62] = ptx_add_cc(cf, t[60], t[60]);
-    t[63] = ptx_addc(cf, 0u, 0u);
-    t[62] = ptx_or(t[62], 1u);
-    t[65] = ptx_sub_cc(cf, t[62], x[5]);
-    ptx_subc_cc(cf, t[63], 0u);
-    t[64] = ptx_subc(cf, 0u, 0u);
-    t[69] = ptx_xor(t[65], t[62]);
-    t[69] = ptx_and(t[69], t[64]);
-    t[68] = ptx_xor(t[65], t[69]);
-    t[66] = ptx_add(t[64], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[66]);
-    t[70] = ptx_add_cc(cf, t[68], t[68]);
-    t[71] = ptx_addc(cf, 0u, 0u);
-    t[70] = ptx_or(t[70], 1u);
-    t[73] = ptx_sub_cc(cf, t[70], x[5]);
-    ptx_subc_cc(cf, t[71], 0u);
-    t[72] = ptx_subc(cf, 0u, 0u);
-    t[77] = ptx_xor(t[73], t[70]);
-    t[77] = ptx_and(t[77], t[72]);
-    t[76] = ptx_xor(t[73], t[77]);
-    t[74] = ptx_add(t[72], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[74]);
-    t[78] = ptx_add_cc(cf, t[76], t[76]);
-    t[79] = ptx_addc(cf, 0u, 0u);
-    t[78] = ptx_or(t[78], 1u);
-    t[81] = ptx_sub_cc(cf, t[78], x[5]);
-    ptx_subc_cc(cf, t[79], 0u);
-    t[80] = ptx_subc(cf, 0u, 0u);
-    t[85] = ptx_xor(t[81], t[78]);
-    t[85] = ptx_and(t[85], t[80]);
-    t[84] = ptx_xor(t[81], t[85]);
-    t[82] = ptx_add(t[80], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[82]);
-    t[86] = ptx_add_cc(cf, t[84], t[84]);
-    t[87] = ptx_addc(cf, 0u, 0u);
-    t[86] = ptx_or(t[86], 1u);
-    t[89] = ptx_sub_cc(cf, t[86], x[5]);
-    ptx_subc_cc(cf, t[87], 0u);
-    t[88] = ptx_subc(cf, 0u, 0u);
-    t[93] = ptx_xor(t[89], t[86]);
-    t[93] = ptx_and(t[93], t[88]);
-    t[92] = ptx_xor(t[89], t[93]);
-    t[90] = ptx_add(t[88], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[90]);
-    t[94] = ptx_add_cc(cf, t[92], t[92]);
-    t[95] = ptx_addc(cf, 0u, 0u);
-    t[94] = ptx_or(t[94], 1u);
-    t[97] = ptx_sub_cc(cf, t[94], x[5]);
-    ptx_subc_cc(cf, t[95], 0u);
-    t[96] = ptx_subc(cf, 0u, 0u);
-    t[101] = ptx_xor(t[97], t[94]);
-    t[101] = ptx_and(t[101], t[96]);
-    t[100] = ptx_xor(t[97], t[101]);
-    t[98] = ptx_add(t[96], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[98]);
-    t[102] = ptx_add_cc(cf, t[100], t[100]);
-    t[103] = ptx_addc(cf, 0u, 0u);
-    t[102] = ptx_or(t[102], 1u);
-    t[105] = ptx_sub_cc(cf, t[102], x[5]);
-    ptx_subc_cc(cf, t[103], 0u);
-    t[104] = ptx_subc(cf, 0u, 0u);
-    t[109] = ptx_xor(t[105], t[102]);
-    t[109] = ptx_and(t[109], t[104]);
-    t[108] = ptx_xor(t[105], t[109]);
-    t[106] = ptx_add(t[104], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[106]);
-    t[110] = ptx_add_cc(cf, t[108], t[108]);
-    t[111] = ptx_addc(cf, 0u, 0u);
-    t[110] = ptx_or(t[110], 1u);
-    t[113] = ptx_sub_cc(cf, t[110], x[5]);
-    ptx_subc_cc(cf, t[111], 0u);
-    t[112] = ptx_subc(cf, 0u, 0u);
-    t[117] = ptx_xor(t[113], t[110]);
-    t[117] = ptx_and(t[117], t[112]);
-    t[116] = ptx_xor(t[113], t[117]);
-    t[114] = ptx_add(t[112], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[114]);
-    t[118] = ptx_add_cc(cf, t[116], t[116]);
-    t[119] = ptx_addc(cf, 0u, 0u);
-    t[118] = ptx_or(t[118], 1u);
-    t[121] = ptx_sub_cc(cf, t[118], x[5]);
-    ptx_subc_cc(cf, t[119], 0u);
-    t[120] = ptx_subc(cf, 0u, 0u);
-    t[125] = ptx_xor(t[121], t[118]);
-    t[125] = ptx_and(t[125], t[120]);
-    t[124] = ptx_xor(t[121], t[125]);
-    t[122] = ptx_add(t[120], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[122]);
-    t[126] = ptx_add_cc(cf, t[124], t[124]);
-    t[127] = ptx_addc(cf, 0u, 0u);
-    t[126] = ptx_or(t[126], 1u);
-    t[129] = ptx_sub_cc(cf, t[126], x[5]);
-    ptx_subc_cc(cf, t[127], 0u);
-    t[128] = ptx_subc(cf, 0u, 0u);
-    t[133] = ptx_xor(t[129], t[126]);
-    t[133] = ptx_and(t[133], t[128]);
-    t[132] = ptx_xor(t[129], t[133]);
-    t[130] = ptx_add(t[128], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[130]);
-    t[134] = ptx_add_cc(cf, t[132], t[132]);
-    t[135] = ptx_addc(cf, 0u, 0u);
-    t[134] = ptx_or(t[134], 1u);
-    t[137] = ptx_sub_cc(cf, t[134], x[5]);
-    ptx_subc_cc(cf, t[135], 0u);
-    t[136] = ptx_subc(cf, 0u, 0u);
-    t[141] = ptx_xor(t[137], t[134]);
-    t[141] = ptx_and(t[141], t[136]);
-    t[140] = ptx_xor(t[137], t[141]);
-    t[138] = ptx_add(t[136], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[138]);
-    t[142] = ptx_add_cc(cf, t[140], t[140]);
-    t[143] = ptx_addc(cf, 0u, 0u);
-    t[142] = ptx_or(t[142], 1u);
-    t[145] = ptx_sub_cc(cf, t[142], x[5]);
-    ptx_subc_cc(cf, t[143], 0u);
-    t[144] = ptx_subc(cf, 0u, 0u);
-    t[149] = ptx_xor(t[145], t[142]);
-    t[149] = ptx_and(t[149], t[144]);
-    t[148] = ptx_xor(t[145], t[149]);
-    t[146] = ptx_add(t[144], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[146]);
-    t[150] = ptx_add_cc(cf, t[148], t[148]);
-    t[151] = ptx_addc(cf, 0u, 0u);
-    t[150] = ptx_or(t[150], 1u);
-    t[153] = ptx_sub_cc(cf, t[150], x[5]);
-    ptx_subc_cc(cf, t[151], 0u);
-    t[152] = ptx_subc(cf, 0u, 0u);
-    t[157] = ptx_xor(t[153], t[150]);
-    t[157] = ptx_and(t[157], t[152]);
-    t[156] = ptx_xor(t[153], t[157]);
-    t[154] = ptx_add(t[152], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[154]);
-    t[158] = ptx_add_cc(cf, t[156], t[156]);
-    t[159] = ptx_addc(cf, 0u, 0u);
-    t[158] = ptx_or(t[158], 1u);
-    t[161] = ptx_sub_cc(cf, t[158], x[5]);
-    ptx_subc_cc(cf, t[159], 0u);
-    t[160] = ptx_subc(cf, 0u, 0u);
-    t[165] = ptx_xor(t[161], t[158]);
-    t[165] = ptx_and(t[165], t[160]);
-    t[164] = ptx_xor(t[161], t[165]);
-    t[162] = ptx_add(t[160], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[162]);
-    t[166] = ptx_add_cc(cf, t[164], t[164]);
-    t[167] = ptx_addc(cf, 0u, 0u);
-    t[166] = ptx_or(t[166], 1u);
-    t[169] = ptx_sub_cc(cf, t[166], x[5]);
-    ptx_subc_cc(cf, t[167], 0u);
-    t[168] = ptx_subc(cf, 0u, 0u);
-    t[173] = ptx_xor(t[169], t[166]);
-    t[173] = ptx_and(t[173], t[168]);
-    t[172] = ptx_xor(t[169], t[173]);
-    t[170] = ptx_add(t[168], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[170]);
-    t[174] = ptx_add_cc(cf, t[172], t[172]);
-    t[175] = ptx_addc(cf, 0u, 0u);
-    t[174] = ptx_or(t[174], 1u);
-    t[177] = ptx_sub_cc(cf, t[174], x[5]);
-    ptx_subc_cc(cf, t[175], 0u);
-    t[176] = ptx_subc(cf, 0u, 0u);
-    t[181] = ptx_xor(t[177], t[174]);
-    t[181] = ptx_and(t[181], t[176]);
-    t[180] = ptx_xor(t[177], t[181]);
-    t[178] = ptx_add(t[176], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[178]);
-    t[182] = ptx_add_cc(cf, t[180], t[180]);
-    t[183] = ptx_addc(cf, 0u, 0u);
-    t[182] = ptx_or(t[182], 1u);
-    t[185] = ptx_sub_cc(cf, t[182], x[5]);
-    ptx_subc_cc(cf, t[183], 0u);
-    t[184] = ptx_subc(cf, 0u, 0u);
-    t[189] = ptx_xor(t[185], t[182]);
-    t[189] = ptx_and(t[189], t[184]);
-    t[188] = ptx_xor(t[185], t[189]);
-    t[186] = ptx_add(t[184], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[186]);
-    t[190] = ptx_add_cc(cf, t[188], t[188]);
-    t[191] = ptx_addc(cf, 0u, 0u);
-    t[190] = ptx_or(t[190], 1u);
-    t[193] = ptx_sub_cc(cf, t[190], x[5]);
-    ptx_subc_cc(cf, t[191], 0u);
-    t[192] = ptx_subc(cf, 0u, 0u);
-    t[197] = ptx_xor(t[193], t[190]);
-    t[197] = ptx_and(t[197], t[192]);
-    t[196] = ptx_xor(t[193], t[197]);
-    t[194] = ptx_add(t[192], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[194]);
-    t[198] = ptx_add_cc(cf, t[196], t[196]);
-    t[199] = ptx_addc(cf, 0u, 0u);
-    t[198] = ptx_or(t[198], 1u);
-    t[201] = ptx_sub_cc(cf, t[198], x[5]);
-    ptx_subc_cc(cf, t[199], 0u);
-    t[200] = ptx_subc(cf, 0u, 0u);
-    t[205] = ptx_xor(t[201], t[198]);
-    t[205] = ptx_and(t[205], t[200]);
-    t[204] = ptx_xor(t[201], t[205]);
-    t[202] = ptx_add(t[200], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[202]);
-    t[206] = ptx_add_cc(cf, t[204], t[204]);
-    t[207] = ptx_addc(cf, 0u, 0u);
-    t[206] = ptx_or(t[206], 1u);
-    t[209] = ptx_sub_cc(cf, t[206], x[5]);
-    ptx_subc_cc(cf, t[207], 0u);
-    t[208] = ptx_subc(cf, 0u, 0u);
-    t[213] = ptx_xor(t[209], t[206]);
-    t[213] = ptx_and(t[213], t[208]);
-    t[212] = ptx_xor(t[209], t[213]);
-    t[210] = ptx_add(t[208], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[210]);
-    t[214] = ptx_add_cc(cf, t[212], t[212]);
-    t[215] = ptx_addc(cf, 0u, 0u);
-    t[214] = ptx_or(t[214], 1u);
-    t[217] = ptx_sub_cc(cf, t[214], x[5]);
-    ptx_subc_cc(cf, t[215], 0u);
-    t[216] = ptx_subc(cf, 0u, 0u);
-    t[221] = ptx_xor(t[217], t[214]);
-    t[221] = ptx_and(t[221], t[216]);
-    t[220] = ptx_xor(t[217], t[221]);
-    t[218] = ptx_add(t[216], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[218]);
-    t[222] = ptx_add_cc(cf, t[220], t[220]);
-    t[223] = ptx_addc(cf, 0u, 0u);
-    t[222] = ptx_or(t[222], 1u);
-    t[225] = ptx_sub_cc(cf, t[222], x[5]);
-    ptx_subc_cc(cf, t[223], 0u);
-    t[224] = ptx_subc(cf, 0u, 0u);
-    t[229] = ptx_xor(t[225], t[222]);
-    t[229] = ptx_and(t[229], t[224]);
-    t[228] = ptx_xor(t[225], t[229]);
-    t[226] = ptx_add(t[224], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[226]);
-    t[230] = ptx_add_cc(cf, t[228], t[228]);
-    t[231] = ptx_addc(cf, 0u, 0u);
-    t[230] = ptx_or(t[230], 1u);
-    t[233] = ptx_sub_cc(cf, t[230], x[5]);
-    ptx_subc_cc(cf, t[231], 0u);
-    t[232] = ptx_subc(cf, 0u, 0u);
-    t[237] = ptx_xor(t[233], t[230]);
-    t[237] = ptx_and(t[237], t[232]);
-    t[236] = ptx_xor(t[233], t[237]);
-    t[234] = ptx_add(t[232], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[234]);
-    t[238] = ptx_add_cc(cf, t[236], t[236]);
-    t[239] = ptx_addc(cf, 0u, 0u);
-    t[238] = ptx_or(t[238], 1u);
-    t[241] = ptx_sub_cc(cf, t[238], x[5]);
-    ptx_subc_cc(cf, t[239], 0u);
-    t[240] = ptx_subc(cf, 0u, 0u);
-    t[245] = ptx_xor(t[241], t[238]);
-    t[245] = ptx_and(t[245], t[240]);
-    t[244] = ptx_xor(t[241], t[245]);
-    t[242] = ptx_add(t[240], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[242]);
-    t[246] = ptx_add_cc(cf, t[244], t[244]);
-    t[247] = ptx_addc(cf, 0u, 0u);
-    t[246] = ptx_or(t[246], 1u);
-    t[249] = ptx_sub_cc(cf, t[246], x[5]);
-    ptx_subc_cc(cf, t[247], 0u);
-    t[248] = ptx_subc(cf, 0u, 0u);
-    t[253] = ptx_xor(t[249], t[246]);
-    t[253] = ptx_and(t[253], t[248]);
-    t[252] = ptx_xor(t[249], t[253]);
-    t[250] = ptx_add(t[248], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[250]);
-    t[254] = ptx_add_cc(cf, t[252], t[252]);
-    t[255] = ptx_addc(cf, 0u, 0u);
-    t[254] = ptx_or(t[254], 1u);
-    t[257] = ptx_sub_cc(cf, t[254], x[5]);
-    ptx_subc_cc(cf, t[255], 0u);
-    t[256] = ptx_subc(cf, 0u, 0u);
-    t[261] = ptx_xor(t[257], t[254]);
-    t[261] = ptx_and(t[261], t[256]);
-    ptx_xor(t[257], t[261]);
-    t[258] = ptx_add(t[256], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[258]);
+    t[56] = ptx_not(t[56]);
+    t[53] = ptx_sub(t[46], t[56]);
+    t[57] = ptx_and(x[5], t[56]);
+    t[58] = ptx_sub_cc(cf, t[49], t[57]);
+    t[59] = ptx_subc(cf, t[50], 0u);
+    t[60] = ptx_sub_cc(cf, t[58], 1u);
+    t[61] = ptx_subc(cf, t[59], 0u);
+    ptx_sub_cc(cf, t[60], x[5]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[65] = ptx_not(t[65]);
+    t[62] = ptx_sub(t[53], t[65]);
+    t[66] = ptx_and(x[5], t[65]);
+    t[67] = ptx_sub_cc(cf, t[58], t[66]);
+    t[68] = ptx_subc(cf, t[59], 0u);
+    t[69] = ptx_sub_cc(cf, t[67], 1u);
+    t[70] = ptx_subc(cf, t[68], 0u);
+    ptx_sub_cc(cf, t[69], x[5]);
+    ptx_subc_cc(cf, t[70], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[74] = ptx_not(t[74]);
+    t[71] = ptx_sub(t[62], t[74]);
+    t[75] = ptx_and(x[5], t[74]);
+    ptx_sub_cc(cf, t[67], t[75]);
+    ptx_subc(cf, t[68], 0u);
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
     y[2] = ptx_mov(x[2]);
@@ -13232,7 +12076,7 @@ struct sqrt_division_normalize_2 {
     y[4] = ptx_mov(x[0]);
     y[5] = ptx_mov(x[1]);
     y[6] = ptx_mov(t[3]);
-    y[7] = ptx_mov(t[5]);
+    y[7] = ptx_mov(t[71]);
     y[8] = ptx_not(t[2]);
   }
 #endif

@@ -9771,7 +9771,7 @@ struct value_ops {
 };
 using value = ::mpgen::uint_value<value_ops>;
 
-// division_normalize: a step that the loops below call; 618 instructions.
+// division_normalize: a step that the loops below call; 329 instructions.
 struct division_normalize {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 21;
@@ -9779,7 +9779,7 @@ struct division_normalize {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<368>;\n\t"
+        ".reg .u32 t<184>;\n\t"
         "sub.cc.u32 t0, %21, %33;\n\t"
         "subc.cc.u32 t1, %22, %34;\n\t"
         "subc.cc.u32 t2, %23, %35;\n\t"
@@ -9991,392 +9991,103 @@ struct division_normalize {
         "shf.l.clamp.b32 t107, t92, t93, t97;\n\t"
         "shf.l.clamp.b32 t108, t93, t94, t97;\n\t"
         "shf.l.clamp.b32 t109, t94, t95, t97;\n\t"
-        "not.b32 t110, t51;\n\t"
-        "mov.b32 t111, 0;\n\t"
-        "add.cc.u32 t112, t110, t110;\n\t"
-        "addc.u32 t113, 0, 0;\n\t"
-        "or.b32 t112, t112, 1;\n\t"
-        "sub.cc.u32 t115, t112, t51;\n\t"
-        "subc.cc.u32 t117, t113, 0;\n\t"
-        "subc.u32 t114, 0, 0;\n\t"
-        "xor.b32 t119, t115, t112;\n\t"
-        "and.b32 t119, t119, t114;\n\t"
-        "xor.b32 t118, t115, t119;\n\t"
-        "add.u32 t116, t114, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t116;\n\t"
-        "add.cc.u32 t120, t118, t118;\n\t"
-        "addc.u32 t121, 0, 0;\n\t"
-        "or.b32 t120, t120, 1;\n\t"
-        "sub.cc.u32 t123, t120, t51;\n\t"
-        "subc.cc.u32 t125, t121, 0;\n\t"
-        "subc.u32 t122, 0, 0;\n\t"
-        "xor.b32 t127, t123, t120;\n\t"
-        "and.b32 t127, t127, t122;\n\t"
-        "xor.b32 t126, t123, t127;\n\t"
-        "add.u32 t124, t122, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t124;\n\t"
-        "add.cc.u32 t128, t126, t126;\n\t"
-        "addc.u32 t129, 0, 0;\n\t"
-        "or.b32 t128, t128, 1;\n\t"
-        "sub.cc.u32 t131, t128, t51;\n\t"
-        "subc.cc.u32 t133, t129, 0;\n\t"
-        "subc.u32 t130, 0, 0;\n\t"
-        "xor.b32 t135, t131, t128;\n\t"
-        "and.b32 t135, t135, t130;\n\t"
-        "xor.b32 t134, t131, t135;\n\t"
-        "add.u32 t132, t130, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t132;\n\t"
-        "add.cc.u32 t136, t134, t134;\n\t"
-        "addc.u32 t137, 0, 0;\n\t"
-        "or.b32 t136, t136, 1;\n\t"
-        "sub.cc.u32 t139, t136, t51;\n\t"
-        "subc.cc.u32 t141, t137, 0;\n\t"
-        "subc.u32 t138, 0, 0;\n\t"
-        "xor.b32 t143, t139, t136;\n\t"
-        "and.b32 t143, t143, t138;\n\t"
-        "xor.b32 t142, t139, t143;\n\t"
-        "add.u32 t140, t138, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t140;\n\t"
-        "add.cc.u32 t144, t142, t142;\n\t"
-        "addc.u32 t145, 0, 0;\n\t"
-        "or.b32 t144, t144, 1;\n\t"
-        "sub.cc.u32 t147, t144, t51;\n\t"
-        "subc.cc.u32 t149, t145, 0;\n\t"
-        "subc.u32 t146, 0, 0;\n\t"
-        "xor.b32 t151, t147, t144;\n\t"
-        "and.b32 t151, t151, t146;\n\t"
-        "xor.b32 t150, t147, t151;\n\t"
-        "add.u32 t148, t146, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t148;\n\t"
-        "add.cc.u32 t152, t150, t150;\n\t"
-        "addc.u32 t153, 0, 0;\n\t"
-        "or.b32 t152, t152, 1;\n\t"
-        "sub.cc.u32 t155, t152, t51;\n\t"
-        "subc.cc.u32 t157, t153, 0;\n\t"
-        "subc.u32 t154, 0, 0;\n\t"
-        "xor.b32 t159, t155, t152;\n\t"
-        "and.b32 t159, t159, t154;\n\t"
-        "xor.b32 t158, t155, t159;\n\t"
-        "add.u32 t156, t154, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t156;\n\t"
-        "add.cc.u32 t160, t158, t158;\n\t"
-        "addc.u32 t161, 0, 0;\n\t"
-        "or.b32 t160, t160, 1;\n\t"
-        "sub.cc.u32 t163, t160, t51;\n\t"
-        "subc.cc.u32 t165, t161, 0;\n\t"
+        "mul.hi.u32 t113, t51, 3340530120;\n\t"
+        "add.cc.u32 t111, t51, t113;\n\t"
+        "addc.u32 t112, 0, 0;\n\t"
+        "add.cc.u32 t111, t111, 1;\n\t"
+        "addc.u32 t112, t112, 0;\n\t"
+        "sub.cc.u32 t110, 2863311530, t111;\n\t"
+        "subc.cc.u32 t114, 1, t112;\n\t"
+        "subc.u32 t115, 0, 0;\n\t"
+        "not.b32 t115, t115;\n\t"
+        "and.b32 t110, t110, t115;\n\t"
+        "sub.u32 t116, 0, t51;\n\t"
+        "mul.lo.u32 t117, t51, t110;\n\t"
+        "mul.hi.u32 t118, t51, t110;\n\t"
+        "sub.cc.u32 t119, 0, t117;\n\t"
+        "subc.u32 t120, t116, t118;\n\t"
+        "mul.lo.u32 t121, t110, t120;\n\t"
+        "mul.hi.u32 t122, t110, t120;\n\t"
+        "mul.hi.u32 t123, t110, t119;\n\t"
+        "add.cc.u32 t121, t121, t119;\n\t"
+        "addc.u32 t122, t122, 0;\n\t"
+        "add.cc.u32 t121, t121, t123;\n\t"
+        "addc.u32 t122, t122, 0;\n\t"
+        "add.u32 t124, t120, t122;\n\t"
+        "add.u32 t125, t110, t124;\n\t"
+        "mul.lo.u32 t126, t51, t125;\n\t"
+        "mul.hi.u32 t127, t51, t125;\n\t"
+        "sub.cc.u32 t128, 0, t126;\n\t"
+        "subc.u32 t129, t116, t127;\n\t"
+        "mul.lo.u32 t130, t125, t129;\n\t"
+        "mul.hi.u32 t131, t125, t129;\n\t"
+        "mul.hi.u32 t132, t125, t128;\n\t"
+        "add.cc.u32 t130, t130, t128;\n\t"
+        "addc.u32 t131, t131, 0;\n\t"
+        "add.cc.u32 t130, t130, t132;\n\t"
+        "addc.u32 t131, t131, 0;\n\t"
+        "add.u32 t133, t129, t131;\n\t"
+        "add.u32 t134, t125, t133;\n\t"
+        "mul.lo.u32 t135, t51, t134;\n\t"
+        "mul.hi.u32 t136, t51, t134;\n\t"
+        "sub.cc.u32 t137, 0, t135;\n\t"
+        "subc.u32 t138, t116, t136;\n\t"
+        "mul.lo.u32 t139, t134, t138;\n\t"
+        "mul.hi.u32 t140, t134, t138;\n\t"
+        "mul.hi.u32 t141, t134, t137;\n\t"
+        "add.cc.u32 t139, t139, t137;\n\t"
+        "addc.u32 t140, t140, 0;\n\t"
+        "add.cc.u32 t139, t139, t141;\n\t"
+        "addc.u32 t140, t140, 0;\n\t"
+        "add.u32 t142, t138, t140;\n\t"
+        "add.u32 t143, t134, t142;\n\t"
+        "mul.lo.u32 t144, t51, t143;\n\t"
+        "mul.hi.u32 t145, t51, t143;\n\t"
+        "sub.cc.u32 t146, 0, t144;\n\t"
+        "subc.u32 t147, t116, t145;\n\t"
+        "mul.lo.u32 t148, t143, t147;\n\t"
+        "mul.hi.u32 t149, t143, t147;\n\t"
+        "mul.hi.u32 t150, t143, t146;\n\t"
+        "add.cc.u32 t148, t148, t146;\n\t"
+        "addc.u32 t149, t149, 0;\n\t"
+        "add.cc.u32 t148, t148, t150;\n\t"
+        "addc.u32 t149, t149, 0;\n\t"
+        "add.u32 t151, t147, t149;\n\t"
+        "add.u32 t152, t143, t151;\n\t"
+        "mul.lo.u32 t153, t51, t152;\n\t"
+        "mul.hi.u32 t154, t51, t152;\n\t"
+        "sub.cc.u32 t155, 0, t153;\n\t"
+        "subc.u32 t156, t116, t154;\n\t"
+        "sub.cc.u32 t157, t155, 1;\n\t"
+        "subc.u32 t158, t156, 0;\n\t"
+        "sub.cc.u32 t160, t157, t51;\n\t"
+        "subc.cc.u32 t161, t158, 0;\n\t"
         "subc.u32 t162, 0, 0;\n\t"
-        "xor.b32 t167, t163, t160;\n\t"
-        "and.b32 t167, t167, t162;\n\t"
-        "xor.b32 t166, t163, t167;\n\t"
-        "add.u32 t164, t162, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t164;\n\t"
-        "add.cc.u32 t168, t166, t166;\n\t"
-        "addc.u32 t169, 0, 0;\n\t"
-        "or.b32 t168, t168, 1;\n\t"
-        "sub.cc.u32 t171, t168, t51;\n\t"
-        "subc.cc.u32 t173, t169, 0;\n\t"
-        "subc.u32 t170, 0, 0;\n\t"
-        "xor.b32 t175, t171, t168;\n\t"
-        "and.b32 t175, t175, t170;\n\t"
-        "xor.b32 t174, t171, t175;\n\t"
-        "add.u32 t172, t170, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t172;\n\t"
-        "add.cc.u32 t176, t174, t174;\n\t"
-        "addc.u32 t177, 0, 0;\n\t"
-        "or.b32 t176, t176, 1;\n\t"
-        "sub.cc.u32 t179, t176, t51;\n\t"
-        "subc.cc.u32 t181, t177, 0;\n\t"
-        "subc.u32 t178, 0, 0;\n\t"
-        "xor.b32 t183, t179, t176;\n\t"
-        "and.b32 t183, t183, t178;\n\t"
-        "xor.b32 t182, t179, t183;\n\t"
-        "add.u32 t180, t178, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t180;\n\t"
-        "add.cc.u32 t184, t182, t182;\n\t"
-        "addc.u32 t185, 0, 0;\n\t"
-        "or.b32 t184, t184, 1;\n\t"
-        "sub.cc.u32 t187, t184, t51;\n\t"
-        "subc.cc.u32 t189, t185, 0;\n\t"
-        "subc.u32 t186, 0, 0;\n\t"
-        "xor.b32 t191, t187, t184;\n\t"
-        "and.b32 t191, t191, t186;\n\t"
-        "xor.b32 t190, t187, t191;\n\t"
-        "add.u32 t188, t186, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t188;\n\t"
-        "add.cc.u32 t192, t190, t190;\n\t"
-        "addc.u32 t193, 0, 0;\n\t"
-        "or.b32 t192, t192, 1;\n\t"
-        "sub.cc.u32 t195, t192, t51;\n\t"
-        "subc.cc.u32 t197, t193, 0;\n\t"
-        "subc.u32 t194, 0, 0;\n\t"
-        "xor.b32 t199, t195, t192;\n\t"
-        "and.b32 t199, t199, t194;\n\t"
-        "xor.b32 t198, t195, t199;\n\t"
-        "add.u32 t196, t194, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t196;\n\t"
-        "add.cc.u32 t200, t198, t198;\n\t"
-        "addc.u32 t201, 0, 0;\n\t"
-        "or.b32 t200, t200, 1;\n\t"
-        "sub.cc.u32 t203, t200, t51;\n\t"
-        "subc.cc.u32 t205, t201, 0;\n\t"
-        "subc.u32 t202, 0, 0;\n\t"
-        "xor.b32 t207, t203, t200;\n\t"
-        "and.b32 t207, t207, t202;\n\t"
-        "xor.b32 t206, t203, t207;\n\t"
-        "add.u32 t204, t202, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t204;\n\t"
-        "add.cc.u32 t208, t206, t206;\n\t"
-        "addc.u32 t209, 0, 0;\n\t"
-        "or.b32 t208, t208, 1;\n\t"
-        "sub.cc.u32 t211, t208, t51;\n\t"
-        "subc.cc.u32 t213, t209, 0;\n\t"
-        "subc.u32 t210, 0, 0;\n\t"
-        "xor.b32 t215, t211, t208;\n\t"
-        "and.b32 t215, t215, t210;\n\t"
-        "xor.b32 t214, t211, t215;\n\t"
-        "add.u32 t212, t210, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t212;\n\t"
-        "add.cc.u32 t216, t214, t214;\n\t"
-        "addc.u32 t217, 0, 0;\n\t"
-        "or.b32 t216, t216, 1;\n\t"
-        "sub.cc.u32 t219, t216, t51;\n\t"
-        "subc.cc.u32 t221, t217, 0;\n\t"
-        "subc.u32 t218, 0, 0;\n\t"
-        "xor.b32 t223, t219, t216;\n\t"
-        "and.b32 t223, t223, t218;\n\t"
-        "xor.b32 t222, t219, t223;\n\t"
-        "add.u32 t220, t218, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t220;\n\t"
-        "add.cc.u32 t224, t222, t222;\n\t"
-        "addc.u32 t225, 0, 0;\n\t"
-        "or.b32 t224, t224, 1;\n\t"
-        "sub.cc.u32 t227, t224, t51;\n\t"
-        "subc.cc.u32 t229, t225, 0;\n\t"
-        "subc.u32 t226, 0, 0;\n\t"
-        "xor.b32 t231, t227, t224;\n\t"
-        "and.b32 t231, t231, t226;\n\t"
-        "xor.b32 t230, t227, t231;\n\t"
-        "add.u32 t228, t226, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t228;\n\t"
-        "add.cc.u32 t232, t230, t230;\n\t"
-        "addc.u32 t233, 0, 0;\n\t"
-        "or.b32 t232, t232, 1;\n\t"
-        "sub.cc.u32 t235, t232, t51;\n\t"
-        "subc.cc.u32 t237, t233, 0;\n\t"
-        "subc.u32 t234, 0, 0;\n\t"
-        "xor.b32 t239, t235, t232;\n\t"
-        "and.b32 t239, t239, t234;\n\t"
-        "xor.b32 t238, t235, t239;\n\t"
-        "add.u32 t236, t234, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t236;\n\t"
-        "add.cc.u32 t240, t238, t238;\n\t"
-        "addc.u32 t241, 0, 0;\n\t"
-        "or.b32 t240, t240, 1;\n\t"
-        "sub.cc.u32 t243, t240, t51;\n\t"
-        "subc.cc.u32 t245, t241, 0;\n\t"
-        "subc.u32 t242, 0, 0;\n\t"
-        "xor.b32 t247, t243, t240;\n\t"
-        "and.b32 t247, t247, t242;\n\t"
-        "xor.b32 t246, t243, t247;\n\t"
-        "add.u32 t244, t242, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t244;\n\t"
-        "add.cc.u32 t248, t246, t246;\n\t"
-        "addc.u32 t249, 0, 0;\n\t"
-        "or.b32 t248, t248, 1;\n\t"
-        "sub.cc.u32 t251, t248, t51;\n\t"
-        "subc.cc.u32 t253, t249, 0;\n\t"
-        "subc.u32 t250, 0, 0;\n\t"
-        "xor.b32 t255, t251, t248;\n\t"
-        "and.b32 t255, t255, t250;\n\t"
-        "xor.b32 t254, t251, t255;\n\t"
-        "add.u32 t252, t250, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t252;\n\t"
-        "add.cc.u32 t256, t254, t254;\n\t"
-        "addc.u32 t257, 0, 0;\n\t"
-        "or.b32 t256, t256, 1;\n\t"
-        "sub.cc.u32 t259, t256, t51;\n\t"
-        "subc.cc.u32 t261, t257, 0;\n\t"
-        "subc.u32 t258, 0, 0;\n\t"
-        "xor.b32 t263, t259, t256;\n\t"
-        "and.b32 t263, t263, t258;\n\t"
-        "xor.b32 t262, t259, t263;\n\t"
-        "add.u32 t260, t258, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t260;\n\t"
-        "add.cc.u32 t264, t262, t262;\n\t"
-        "addc.u32 t265, 0, 0;\n\t"
-        "or.b32 t264, t264, 1;\n\t"
-        "sub.cc.u32 t267, t264, t51;\n\t"
-        "subc.cc.u32 t269, t265, 0;\n\t"
-        "subc.u32 t266, 0, 0;\n\t"
-        "xor.b32 t271, t267, t264;\n\t"
-        "and.b32 t271, t271, t266;\n\t"
-        "xor.b32 t270, t267, t271;\n\t"
-        "add.u32 t268, t266, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t268;\n\t"
-        "add.cc.u32 t272, t270, t270;\n\t"
-        "addc.u32 t273, 0, 0;\n\t"
-        "or.b32 t272, t272, 1;\n\t"
-        "sub.cc.u32 t275, t272, t51;\n\t"
-        "subc.cc.u32 t277, t273, 0;\n\t"
-        "subc.u32 t274, 0, 0;\n\t"
-        "xor.b32 t279, t275, t272;\n\t"
-        "and.b32 t279, t279, t274;\n\t"
-        "xor.b32 t278, t275, t279;\n\t"
-        "add.u32 t276, t274, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t276;\n\t"
-        "add.cc.u32 t280, t278, t278;\n\t"
-        "addc.u32 t281, 0, 0;\n\t"
-        "or.b32 t280, t280, 1;\n\t"
-        "sub.cc.u32 t283, t280, t51;\n\t"
-        "subc.cc.u32 t285, t281, 0;\n\t"
-        "subc.u32 t282, 0, 0;\n\t"
-        "xor.b32 t287, t283, t280;\n\t"
-        "and.b32 t287, t287, t282;\n\t"
-        "xor.b32 t286, t283, t287;\n\t"
-        "add.u32 t284, t282, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t284;\n\t"
-        "add.cc.u32 t288, t286, t286;\n\t"
-        "addc.u32 t289, 0, 0;\n\t"
-        "or.b32 t288, t288, 1;\n\t"
-        "sub.cc.u32 t291, t288, t51;\n\t"
-        "subc.cc.u32 t293, t289, 0;\n\t"
-        "subc.u32 t290, 0, 0;\n\t"
-        "xor.b32 t295, t291, t288;\n\t"
-        "and.b32 t295, t295, t290;\n\t"
-        "xor.b32 t294, t291, t295;\n\t"
-        "add.u32 t292, t290, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t292;\n\t"
-        "add.cc.u32 t296, t294, t294;\n\t"
-        "addc.u32 t297, 0, 0;\n\t"
-        "or.b32 t296, t296, 1;\n\t"
-        "sub.cc.u32 t299, t296, t51;\n\t"
-        "subc.cc.u32 t301, t297, 0;\n\t"
-        "subc.u32 t298, 0, 0;\n\t"
-        "xor.b32 t303, t299, t296;\n\t"
-        "and.b32 t303, t303, t298;\n\t"
-        "xor.b32 t302, t299, t303;\n\t"
-        "add.u32 t300, t298, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t300;\n\t"
-        "add.cc.u32 t304, t302, t302;\n\t"
-        "addc.u32 t305, 0, 0;\n\t"
-        "or.b32 t304, t304, 1;\n\t"
-        "sub.cc.u32 t307, t304, t51;\n\t"
-        "subc.cc.u32 t309, t305, 0;\n\t"
-        "subc.u32 t306, 0, 0;\n\t"
-        "xor.b32 t311, t307, t304;\n\t"
-        "and.b32 t311, t311, t306;\n\t"
-        "xor.b32 t310, t307, t311;\n\t"
-        "add.u32 t308, t306, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t308;\n\t"
-        "add.cc.u32 t312, t310, t310;\n\t"
-        "addc.u32 t313, 0, 0;\n\t"
-        "or.b32 t312, t312, 1;\n\t"
-        "sub.cc.u32 t315, t312, t51;\n\t"
-        "subc.cc.u32 t317, t313, 0;\n\t"
-        "subc.u32 t314, 0, 0;\n\t"
-        "xor.b32 t319, t315, t312;\n\t"
-        "and.b32 t319, t319, t314;\n\t"
-        "xor.b32 t318, t315, t319;\n\t"
-        "add.u32 t316, t314, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t316;\n\t"
-        "add.cc.u32 t320, t318, t318;\n\t"
-        "addc.u32 t321, 0, 0;\n\t"
-        "or.b32 t320, t320, 1;\n\t"
-        "sub.cc.u32 t323, t320, t51;\n\t"
-        "subc.cc.u32 t325, t321, 0;\n\t"
-        "subc.u32 t322, 0, 0;\n\t"
-        "xor.b32 t327, t323, t320;\n\t"
-        "and.b32 t327, t327, t322;\n\t"
-        "xor.b32 t326, t323, t327;\n\t"
-        "add.u32 t324, t322, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t324;\n\t"
-        "add.cc.u32 t328, t326, t326;\n\t"
-        "addc.u32 t329, 0, 0;\n\t"
-        "or.b32 t328, t328, 1;\n\t"
-        "sub.cc.u32 t331, t328, t51;\n\t"
-        "subc.cc.u32 t333, t329, 0;\n\t"
-        "subc.u32 t330, 0, 0;\n\t"
-        "xor.b32 t335, t331, t328;\n\t"
-        "and.b32 t335, t335, t330;\n\t"
-        "xor.b32 t334, t331, t335;\n\t"
-        "add.u32 t332, t330, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t332;\n\t"
-        "add.cc.u32 t336, t334, t334;\n\t"
-        "addc.u32 t337, 0, 0;\n\t"
-        "or.b32 t336, t336, 1;\n\t"
-        "sub.cc.u32 t339, t336, t51;\n\t"
-        "subc.cc.u32 t341, t337, 0;\n\t"
-        "subc.u32 t338, 0, 0;\n\t"
-        "xor.b32 t343, t339, t336;\n\t"
-        "and.b32 t343, t343, t338;\n\t"
-        "xor.b32 t342, t339, t343;\n\t"
-        "add.u32 t340, t338, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t340;\n\t"
-        "add.cc.u32 t344, t342, t342;\n\t"
-        "addc.u32 t345, 0, 0;\n\t"
-        "or.b32 t344, t344, 1;\n\t"
-        "sub.cc.u32 t347, t344, t51;\n\t"
-        "subc.cc.u32 t349, t345, 0;\n\t"
-        "subc.u32 t346, 0, 0;\n\t"
-        "xor.b32 t351, t347, t344;\n\t"
-        "and.b32 t351, t351, t346;\n\t"
-        "xor.b32 t350, t347, t351;\n\t"
-        "add.u32 t348, t346, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t348;\n\t"
-        "add.cc.u32 t352, t350, t350;\n\t"
-        "addc.u32 t353, 0, 0;\n\t"
-        "or.b32 t352, t352, 1;\n\t"
-        "sub.cc.u32 t355, t352, t51;\n\t"
-        "subc.cc.u32 t357, t353, 0;\n\t"
-        "subc.u32 t354, 0, 0;\n\t"
-        "xor.b32 t359, t355, t352;\n\t"
-        "and.b32 t359, t359, t354;\n\t"
-        "xor.b32 t358, t355, t359;\n\t"
-        "add.u32 t356, t354, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t356;\n\t"
-        "add.cc.u32 t360, t358, t358;\n\t"
-        "addc.u32 t361, 0, 0;\n\t"
-        "or.b32 t360, t360, 1;\n\t"
-        "sub.cc.u32 t363, t360, t51;\n\t"
-        "subc.cc.u32 t365, t361, 0;\n\t"
-        "subc.u32 t362, 0, 0;\n\t"
-        "xor.b32 t367, t363, t360;\n\t"
-        "and.b32 t367, t367, t362;\n\t"
-        "xor.b32 t366, t363, t367;\n\t"
-        "add.u32 t364, t362, 1;\n\t"
-        "add.u32 t111, t111, t111;\n\t"
-        "or.b32 t111, t111, t364;\n\t"
+        "not.b32 t162, t162;\n\t"
+        "sub.u32 t159, t152, t162;\n\t"
+        "and.b32 t163, t51, t162;\n\t"
+        "sub.cc.u32 t164, t155, t163;\n\t"
+        "subc.u32 t165, t156, 0;\n\t"
+        "sub.cc.u32 t166, t164, 1;\n\t"
+        "subc.u32 t167, t165, 0;\n\t"
+        "sub.cc.u32 t169, t166, t51;\n\t"
+        "subc.cc.u32 t170, t167, 0;\n\t"
+        "subc.u32 t171, 0, 0;\n\t"
+        "not.b32 t171, t171;\n\t"
+        "sub.u32 t168, t159, t171;\n\t"
+        "and.b32 t172, t51, t171;\n\t"
+        "sub.cc.u32 t173, t164, t172;\n\t"
+        "subc.u32 t174, t165, 0;\n\t"
+        "sub.cc.u32 t175, t173, 1;\n\t"
+        "subc.u32 t176, t174, 0;\n\t"
+        "sub.cc.u32 t178, t175, t51;\n\t"
+        "subc.cc.u32 t179, t176, 0;\n\t"
+        "subc.u32 t180, 0, 0;\n\t"
+        "not.b32 t180, t180;\n\t"
+        "sub.u32 t177, t168, t180;\n\t"
+        "and.b32 t181, t51, t180;\n\t"
+        "sub.cc.u32 t182, t173, t181;\n\t"
+        "subc.u32 t183, t174, 0;\n\t"
         "mov.b32 %0, t46;\n\t"
         "mov.b32 %1, t47;\n\t"
         "mov.b32 %2, t48;\n\t"
@@ -10396,7 +10107,7 @@ struct division_normalize {
         "mov.b32 %16, t108;\n\t"
         "mov.b32 %17, t109;\n\t"
         "mov.b32 %18, t7;\n\t"
-        "mov.b32 %19, t111;\n\t"
+        "mov.b32 %19, t177;\n\t"
         "not.b32 %20, t6;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20])
@@ -10409,7 +10120,7 @@ struct division_normalize {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[368];
+    uint32_t t[184];
     ptx_sub_cc(cf, x[0], x[12]);
     ptx_subc_cc(cf, x[1], x[13]);
     ptx_subc_cc(cf, x[2], x[14]);
@@ -10621,392 +10332,103 @@ struct division_normalize {
     t[107] = ptx_shf_l_clamp(t[92], t[93], t[97]);
     t[108] = ptx_shf_l_clamp(t[93], t[94], t[97]);
     t[109] = ptx_shf_l_clamp(t[94], t[95], t[97]);
-    t[110] = ptx_not(t[51]);
-    t[111] = ptx_mov(0u);
-    t[112] = ptx_add_cc(cf, t[110], t[110]);
-    t[113] = ptx_addc(cf, 0u, 0u);
-    t[112] = ptx_or(t[112], 1u);
-    t[115] = ptx_sub_cc(cf, t[112], t[51]);
-    ptx_subc_cc(cf, t[113], 0u);
-    t[114] = ptx_subc(cf, 0u, 0u);
-    t[119] = ptx_xor(t[115], t[112]);
-    t[119] = ptx_and(t[119], t[114]);
-    t[118] = ptx_xor(t[115], t[119]);
-    t[116] = ptx_add(t[114], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[116]);
-    t[120] = ptx_add_cc(cf, t[118], t[118]);
-    t[121] = ptx_addc(cf, 0u, 0u);
-    t[120] = ptx_or(t[120], 1u);
-    t[123] = ptx_sub_cc(cf, t[120], t[51]);
-    ptx_subc_cc(cf, t[121], 0u);
-    t[122] = ptx_subc(cf, 0u, 0u);
-    t[127] = ptx_xor(t[123], t[120]);
-    t[127] = ptx_and(t[127], t[122]);
-    t[126] = ptx_xor(t[123], t[127]);
-    t[124] = ptx_add(t[122], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[124]);
-    t[128] = ptx_add_cc(cf, t[126], t[126]);
-    t[129] = ptx_addc(cf, 0u, 0u);
-    t[128] = ptx_or(t[128], 1u);
-    t[131] = ptx_sub_cc(cf, t[128], t[51]);
-    ptx_subc_cc(cf, t[129], 0u);
-    t[130] = ptx_subc(cf, 0u, 0u);
-    t[135] = ptx_xor(t[131], t[128]);
-    t[135] = ptx_and(t[135], t[130]);
-    t[134] = ptx_xor(t[131], t[135]);
-    t[132] = ptx_add(t[130], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[132]);
-    t[136] = ptx_add_cc(cf, t[134], t[134]);
-    t[137] = ptx_addc(cf, 0u, 0u);
-    t[136] = ptx_or(t[136], 1u);
-    t[139] = ptx_sub_cc(cf, t[136], t[51]);
-    ptx_subc_cc(cf, t[137], 0u);
-    t[138] = ptx_subc(cf, 0u, 0u);
-    t[143] = ptx_xor(t[139], t[136]);
-    t[143] = ptx_and(t[143], t[138]);
-    t[142] = ptx_xor(t[139], t[143]);
-    t[140] = ptx_add(t[138], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[140]);
-    t[144] = ptx_add_cc(cf, t[142], t[142]);
-    t[145] = ptx_addc(cf, 0u, 0u);
-    t[144] = ptx_or(t[144], 1u);
-    t[147] = ptx_sub_cc(cf, t[144], t[51]);
-    ptx_subc_cc(cf, t[145], 0u);
-    t[146] = ptx_subc(cf, 0u, 0u);
-    t[151] = ptx_xor(t[147], t[144]);
-    t[151] = ptx_and(t[151], t[146]);
-    t[150] = ptx_xor(t[147], t[151]);
-    t[148] = ptx_add(t[146], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[148]);
-    t[152] = ptx_add_cc(cf, t[150], t[150]);
-    t[153] = ptx_addc(cf, 0u, 0u);
-    t[152] = ptx_or(t[152], 1u);
-    t[155] = ptx_sub_cc(cf, t[152], t[51]);
-    ptx_subc_cc(cf, t[153], 0u);
-    t[154] = ptx_subc(cf, 0u, 0u);
-    t[159] = ptx_xor(t[155], t[152]);
-    t[159] = ptx_and(t[159], t[154]);
-    t[158] = ptx_xor(t[155], t[159]);
-    t[156] = ptx_add(t[154], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[156]);
-    t[160] = ptx_add_cc(cf, t[158], t[158]);
-    t[161] = ptx_addc(cf, 0u, 0u);
-    t[160] = ptx_or(t[160], 1u);
-    t[163] = ptx_sub_cc(cf, t[160], t[51]);
-    ptx_subc_cc(cf, t[161], 0u);
+    t[113] = ptx_mul_hi(t[51], 3340530120u);
+    t[111] = ptx_add_cc(cf, t[51], t[113]);
+    t[112] = ptx_addc(cf, 0u, 0u);
+    t[111] = ptx_add_cc(cf, t[111], 1u);
+    t[112] = ptx_addc(cf, t[112], 0u);
+    t[110] = ptx_sub_cc(cf, 2863311530u, t[111]);
+    ptx_subc_cc(cf, 1u, t[112]);
+    t[115] = ptx_subc(cf, 0u, 0u);
+    t[115] = ptx_not(t[115]);
+    t[110] = ptx_and(t[110], t[115]);
+    t[116] = ptx_sub(0u, t[51]);
+    t[117] = ptx_mul_lo(t[51], t[110]);
+    t[118] = ptx_mul_hi(t[51], t[110]);
+    t[119] = ptx_sub_cc(cf, 0u, t[117]);
+    t[120] = ptx_subc(cf, t[116], t[118]);
+    t[121] = ptx_mul_lo(t[110], t[120]);
+    t[122] = ptx_mul_hi(t[110], t[120]);
+    t[123] = ptx_mul_hi(t[110], t[119]);
+    t[121] = ptx_add_cc(cf, t[121], t[119]);
+    t[122] = ptx_addc(cf, t[122], 0u);
+    t[121] = ptx_add_cc(cf, t[121], t[123]);
+    t[122] = ptx_addc(cf, t[122], 0u);
+    t[124] = ptx_add(t[120], t[122]);
+    t[125] = ptx_add(t[110], t[124]);
+    t[126] = ptx_mul_lo(t[51], t[125]);
+    t[127] = ptx_mul_hi(t[51], t[125]);
+    t[128] = ptx_sub_cc(cf, 0u, t[126]);
+    t[129] = ptx_subc(cf, t[116], t[127]);
+    t[130] = ptx_mul_lo(t[125], t[129]);
+    t[131] = ptx_mul_hi(t[125], t[129]);
+    t[132] = ptx_mul_hi(t[125], t[128]);
+    t[130] = ptx_add_cc(cf, t[130], t[128]);
+    t[131] = ptx_addc(cf, t[131], 0u);
+    t[130] = ptx_add_cc(cf, t[130], t[132]);
+    t[131] = ptx_addc(cf, t[131], 0u);
+    t[133] = ptx_add(t[129], t[131]);
+    t[134] = ptx_add(t[125], t[133]);
+    t[135] = ptx_mul_lo(t[51], t[134]);
+    t[136] = ptx_mul_hi(t[51], t[134]);
+    t[137] = ptx_sub_cc(cf, 0u, t[135]);
+    t[138] = ptx_subc(cf, t[116], t[136]);
+    t[139] = ptx_mul_lo(t[134], t[138]);
+    t[140] = ptx_mul_hi(t[134], t[138]);
+    t[141] = ptx_mul_hi(t[134], t[137]);
+    t[139] = ptx_add_cc(cf, t[139], t[137]);
+    t[140] = ptx_addc(cf, t[140], 0u);
+    t[139] = ptx_add_cc(cf, t[139], t[141]);
+    t[140] = ptx_addc(cf, t[140], 0u);
+    t[142] = ptx_add(t[138], t[140]);
+    t[143] = ptx_add(t[134], t[142]);
+    t[144] = ptx_mul_lo(t[51], t[143]);
+    t[145] = ptx_mul_hi(t[51], t[143]);
+    t[146] = ptx_sub_cc(cf, 0u, t[144]);
+    t[147] = ptx_subc(cf, t[116], t[145]);
+    t[148] = ptx_mul_lo(t[143], t[147]);
+    t[149] = ptx_mul_hi(t[143], t[147]);
+    t[150] = ptx_mul_hi(t[143], t[146]);
+    t[148] = ptx_add_cc(cf, t[148], t[146]);
+    t[149] = ptx_addc(cf, t[149], 0u);
+    t[148] = ptx_add_cc(cf, t[148], t[150]);
+    t[149] = ptx_addc(cf, t[149], 0u);
+    t[151] = ptx_add(t[147], t[149]);
+    t[152] = ptx_add(t[143], t[151]);
+    t[153] = ptx_mul_lo(t[51], t[152]);
+    t[154] = ptx_mul_hi(t[51], t[152]);
+    t[155] = ptx_sub_cc(cf, 0u, t[153]);
+    t[156] = ptx_subc(cf, t[116], t[154]);
+    t[157] = ptx_sub_cc(cf, t[155], 1u);
+    t[158] = ptx_subc(cf, t[156], 0u);
+    ptx_sub_cc(cf, t[157], t[51]);
+    ptx_subc_cc(cf, t[158], 0u);
     t[162] = ptx_subc(cf, 0u, 0u);
-    t[167] = ptx_xor(t[163], t[160]);
-    t[167] = ptx_and(t[167], t[162]);
-    t[166] = ptx_xor(t[163], t[167]);
-    t[164] = ptx_add(t[162], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[164]);
-    t[168] = ptx_add_cc(cf, t[166], t[166]);
-    t[169] = ptx_addc(cf, 0u, 0u);
-    t[168] = ptx_or(t[168], 1u);
-    t[171] = ptx_sub_cc(cf, t[168], t[51]);
-    ptx_subc_cc(cf, t[169], 0u);
-    t[170] = ptx_subc(cf, 0u, 0u);
-    t[175] = ptx_xor(t[171], t[168]);
-    t[175] = ptx_and(t[175], t[170]);
-    t[174] = ptx_xor(t[171], t[175]);
-    t[172] = ptx_add(t[170], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[172]);
-    t[176] = ptx_add_cc(cf, t[174], t[174]);
-    t[177] = ptx_addc(cf, 0u, 0u);
-    t[176] = ptx_or(t[176], 1u);
-    t[179] = ptx_sub_cc(cf, t[176], t[51]);
-    ptx_subc_cc(cf, t[177], 0u);
-    t[178] = ptx_subc(cf, 0u, 0u);
-    t[183] = ptx_xor(t[179], t[176]);
-    t[183] = ptx_and(t[183], t[178]);
-    t[182] = ptx_xor(t[179], t[183]);
-    t[180] = ptx_add(t[178], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[180]);
-    t[184] = ptx_add_cc(cf, t[182], t[182]);
-    t[185] = ptx_addc(cf, 0u, 0u);
-    t[184] = ptx_or(t[184], 1u);
-    t[187] = ptx_sub_cc(cf, t[184], t[51]);
-    ptx_subc_cc(cf, t[185], 0u);
-    t[186] = ptx_subc(cf, 0u, 0u);
-    t[191] = ptx_xor(t[187], t[184]);
-    t[191] = ptx_and(t[191], t[186]);
-    t[190] = ptx_xor(t[187], t[191]);
-    t[188] = ptx_add(t[186], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[188]);
-    t[192] = ptx_add_cc(cf, t[190], t[190]);
-    t[193] = ptx_addc(cf, 0u, 0u);
-    t[192] = ptx_or(t[192], 1u);
-    t[195] = ptx_sub_cc(cf, t[192], t[51]);
-    ptx_subc_cc(cf, t[193], 0u);
-    t[194] = ptx_subc(cf, 0u, 0u);
-    t[199] = ptx_xor(t[195], t[192]);
-    t[199] = ptx_and(t[199], t[194]);
-    t[198] = ptx_xor(t[195], t[199]);
-    t[196] = ptx_add(t[194], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[196]);
-    t[200] = ptx_add_cc(cf, t[198], t[198]);
-    t[201] = ptx_addc(cf, 0u, 0u);
-    t[200] = ptx_or(t[200], 1u);
-    t[203] = ptx_sub_cc(cf, t[200], t[51]);
-    ptx_subc_cc(cf, t[201], 0u);
-    t[202] = ptx_subc(cf, 0u, 0u);
-    t[207] = ptx_xor(t[203], t[200]);
-    t[207] = ptx_and(t[207], t[202]);
-    t[206] = ptx_xor(t[203], t[207]);
-    t[204] = ptx_add(t[202], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[204]);
-    t[208] = ptx_add_cc(cf, t[206], t[206]);
-    t[209] = ptx_addc(cf, 0u, 0u);
-    t[208] = ptx_or(t[208], 1u);
-    t[211] = ptx_sub_cc(cf, t[208], t[51]);
-    ptx_subc_cc(cf, t[209], 0u);
-    t[210] = ptx_subc(cf, 0u, 0u);
-    t[215] = ptx_xor(t[211], t[208]);
-    t[215] = ptx_and(t[215], t[210]);
-    t[214] = ptx_xor(t[211], t[215]);
-    t[212] = ptx_add(t[210], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[212]);
-    t[216] = ptx_add_cc(cf, t[214], t[214]);
-    t[217] = ptx_addc(cf, 0u, 0u);
-    t[216] = ptx_or(t[216], 1u);
-    t[219] = ptx_sub_cc(cf, t[216], t[51]);
-    ptx_subc_cc(cf, t[217], 0u);
-    t[218] = ptx_subc(cf, 0u, 0u);
-    t[223] = ptx_xor(t[219], t[216]);
-    t[223] = ptx_and(t[223], t[218]);
-    t[222] = ptx_xor(t[219], t[223]);
-    t[220] = ptx_add(t[218], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[220]);
-    t[224] = ptx_add_cc(cf, t[222], t[222]);
-    t[225] = ptx_addc(cf, 0u, 0u);
-    t[224] = ptx_or(t[224], 1u);
-    t[227] = ptx_sub_cc(cf, t[224], t[51]);
-    ptx_subc_cc(cf, t[225], 0u);
-    t[226] = ptx_subc(cf, 0u, 0u);
-    t[231] = ptx_xor(t[227], t[224]);
-    t[231] = ptx_and(t[231], t[226]);
-    t[230] = ptx_xor(t[227], t[231]);
-    t[228] = ptx_add(t[226], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[228]);
-    t[232] = ptx_add_cc(cf, t[230], t[230]);
-    t[233] = ptx_addc(cf, 0u, 0u);
-    t[232] = ptx_or(t[232], 1u);
-    t[235] = ptx_sub_cc(cf, t[232], t[51]);
-    ptx_subc_cc(cf, t[233], 0u);
-    t[234] = ptx_subc(cf, 0u, 0u);
-    t[239] = ptx_xor(t[235], t[232]);
-    t[239] = ptx_and(t[239], t[234]);
-    t[238] = ptx_xor(t[235], t[239]);
-    t[236] = ptx_add(t[234], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[236]);
-    t[240] = ptx_add_cc(cf, t[238], t[238]);
-    t[241] = ptx_addc(cf, 0u, 0u);
-    t[240] = ptx_or(t[240], 1u);
-    t[243] = ptx_sub_cc(cf, t[240], t[51]);
-    ptx_subc_cc(cf, t[241], 0u);
-    t[242] = ptx_subc(cf, 0u, 0u);
-    t[247] = ptx_xor(t[243], t[240]);
-    t[247] = ptx_and(t[247], t[242]);
-    t[246] = ptx_xor(t[243], t[247]);
-    t[244] = ptx_add(t[242], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[244]);
-    t[248] = ptx_add_cc(cf, t[246], t[246]);
-    t[249] = ptx_addc(cf, 0u, 0u);
-    t[248] = ptx_or(t[248], 1u);
-    t[251] = ptx_sub_cc(cf, t[248], t[51]);
-    ptx_subc_cc(cf, t[249], 0u);
-    t[250] = ptx_subc(cf, 0u, 0u);
-    t[255] = ptx_xor(t[251], t[248]);
-    t[255] = ptx_and(t[255], t[250]);
-    t[254] = ptx_xor(t[251], t[255]);
-    t[252] = ptx_add(t[250], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[252]);
-    t[256] = ptx_add_cc(cf, t[254], t[254]);
-    t[257] = ptx_addc(cf, 0u, 0u);
-    t[256] = ptx_or(t[256], 1u);
-    t[259] = ptx_sub_cc(cf, t[256], t[51]);
-    ptx_subc_cc(cf, t[257], 0u);
-    t[258] = ptx_subc(cf, 0u, 0u);
-    t[263] = ptx_xor(t[259], t[256]);
-    t[263] = ptx_and(t[263], t[258]);
-    t[262] = ptx_xor(t[259], t[263]);
-    t[260] = ptx_add(t[258], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[260]);
-    t[264] = ptx_add_cc(cf, t[262], t[262]);
-    t[265] = ptx_addc(cf, 0u, 0u);
-    t[264] = ptx_or(t[264], 1u);
-    t[267] = ptx_sub_cc(cf, t[264], t[51]);
-    ptx_subc_cc(cf, t[265], 0u);
-    t[266] = ptx_subc(cf, 0u, 0u);
-    t[271] = ptx_xor(t[267], t[264]);
-    t[271] = ptx_and(t[271], t[266]);
-    t[270] = ptx_xor(t[267], t[271]);
-    t[268] = ptx_add(t[266], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[268]);
-    t[272] = ptx_add_cc(cf, t[270], t[270]);
-    t[273] = ptx_addc(cf, 0u, 0u);
-    t[272] = ptx_or(t[272], 1u);
-    t[275] = ptx_sub_cc(cf, t[272], t[51]);
-    ptx_subc_cc(cf, t[273], 0u);
-    t[274] = ptx_subc(cf, 0u, 0u);
-    t[279] = ptx_xor(t[275], t[272]);
-    t[279] = ptx_and(t[279], t[274]);
-    t[278] = ptx_xor(t[275], t[279]);
-    t[276] = ptx_add(t[274], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[276]);
-    t[280] = ptx_add_cc(cf, t[278], t[278]);
-    t[281] = ptx_addc(cf, 0u, 0u);
-    t[280] = ptx_or(t[280], 1u);
-    t[283] = ptx_sub_cc(cf, t[280], t[51]);
-    ptx_subc_cc(cf, t[281], 0u);
-    t[282] = ptx_subc(cf, 0u, 0u);
-    t[287] = ptx_xor(t[283], t[280]);
-    t[287] = ptx_and(t[287], t[282]);
-    t[286] = ptx_xor(t[283], t[287]);
-    t[284] = ptx_add(t[282], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[284]);
-    t[288] = ptx_add_cc(cf, t[286], t[286]);
-    t[289] = ptx_addc(cf, 0u, 0u);
-    t[288] = ptx_or(t[288], 1u);
-    t[291] = ptx_sub_cc(cf, t[288], t[51]);
-    ptx_subc_cc(cf, t[289], 0u);
-    t[290] = ptx_subc(cf, 0u, 0u);
-    t[295] = ptx_xor(t[291], t[288]);
-    t[295] = ptx_and(t[295], t[290]);
-    t[294] = ptx_xor(t[291], t[295]);
-    t[292] = ptx_add(t[290], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[292]);
-    t[296] = ptx_add_cc(cf, t[294], t[294]);
-    t[297] = ptx_addc(cf, 0u, 0u);
-    t[296] = ptx_or(t[296], 1u);
-    t[299] = ptx_sub_cc(cf, t[296], t[51]);
-    ptx_subc_cc(cf, t[297], 0u);
-    t[298] = ptx_subc(cf, 0u, 0u);
-    t[303] = ptx_xor(t[299], t[296]);
-    t[303] = ptx_and(t[303], t[298]);
-    t[302] = ptx_xor(t[299], t[303]);
-    t[300] = ptx_add(t[298], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[300]);
-    t[304] = ptx_add_cc(cf, t[302], t[302]);
-    t[305] = ptx_addc(cf, 0u, 0u);
-    t[304] = ptx_or(t[304], 1u);
-    t[307] = ptx_sub_cc(cf, t[304], t[51]);
-    ptx_subc_cc(cf, t[305], 0u);
-    t[306] = ptx_subc(cf, 0u, 0u);
-    t[311] = ptx_xor(t[307], t[304]);
-    t[311] = ptx_and(t[311], t[306]);
-    t[310] = ptx_xor(t[307], t[311]);
-    t[308] = ptx_add(t[306], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[308]);
-    t[312] = ptx_add_cc(cf, t[310], t[310]);
-    t[313] = ptx_addc(cf, 0u, 0u);
-    t[312] = ptx_or(t[312], 1u);
-    t[315] = ptx_sub_cc(cf, t[312], t[51]);
-    ptx_subc_cc(cf, t[313], 0u);
-    t[314] = ptx_subc(cf, 0u, 0u);
-    t[319] = ptx_xor(t[315], t[312]);
-    t[319] = ptx_and(t[319], t[314]);
-    t[318] = ptx_xor(t[315], t[319]);
-    t[316] = ptx_add(t[314], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[316]);
-    t[320] = ptx_add_cc(cf, t[318], t[318]);
-    t[321] = ptx_addc(cf, 0u, 0u);
-    t[320] = ptx_or(t[320], 1u);
-    t[323] = ptx_sub_cc(cf, t[320], t[51]);
-    ptx_subc_cc(cf, t[321], 0u);
-    t[322] = ptx_subc(cf, 0u, 0u);
-    t[327] = ptx_xor(t[323], t[320]);
-    t[327] = ptx_and(t[327], t[322]);
-    t[326] = ptx_xor(t[323], t[327]);
-    t[324] = ptx_add(t[322], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[324]);
-    t[328] = ptx_add_cc(cf, t[326], t[326]);
-    t[329] = ptx_addc(cf, 0u, 0u);
-    t[328] = ptx_or(t[328], 1u);
-    t[331] = ptx_sub_cc(cf, t[328], t[51]);
-    ptx_subc_cc(cf, t[329], 0u);
-    t[330] = ptx_subc(cf, 0u, 0u);
-    t[335] = ptx_xor(t[331], t[328]);
-    t[335] = ptx_and(t[335], t[330]);
-    t[334] = ptx_xor(t[331], t[335]);
-    t[332] = ptx_add(t[330], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[332]);
-    t[336] = ptx_add_cc(cf, t[334], t[334]);
-    t[337] = ptx_addc(cf, 0u, 0u);
-    t[336] = ptx_or(t[336], 1u);
-    t[339] = ptx_sub_cc(cf, t[336], t[51]);
-    ptx_subc_cc(cf, t[337], 0u);
-    t[338] = ptx_subc(cf, 0u, 0u);
-    t[343] = ptx_xor(t[339], t[336]);
-    t[343] = ptx_and(t[343], t[338]);
-    t[342] = ptx_xor(t[339], t[343]);
-    t[340] = ptx_add(t[338], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[340]);
-    t[344] = ptx_add_cc(cf, t[342], t[342]);
-    t[345] = ptx_addc(cf, 0u, 0u);
-    t[344] = ptx_or(t[344], 1u);
-    t[347] = ptx_sub_cc(cf, t[344], t[51]);
-    ptx_subc_cc(cf, t[345], 0u);
-    t[346] = ptx_subc(cf, 0u, 0u);
-    t[351] = ptx_xor(t[347], t[344]);
-    t[351] = ptx_and(t[351], t[346]);
-    t[350] = ptx_xor(t[347], t[351]);
-    t[348] = ptx_add(t[346], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[348]);
-    t[352] = ptx_add_cc(cf, t[350], t[350]);
-    t[353] = ptx_addc(cf, 0u, 0u);
-    t[352] = ptx_or(t[352], 1u);
-    t[355] = ptx_sub_cc(cf, t[352], t[51]);
-    ptx_subc_cc(cf, t[353], 0u);
-    t[354] = ptx_subc(cf, 0u, 0u);
-    t[359] = ptx_xor(t[355], t[352]);
-    t[359] = ptx_and(t[359], t[354]);
-    t[358] = ptx_xor(t[355], t[359]);
-    t[356] = ptx_add(t[354], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[356]);
-    t[360] = ptx_add_cc(cf, t[358], t[358]);
-    t[361] = ptx_addc(cf, 0u, 0u);
-    t[360] = ptx_or(t[360], 1u);
-    t[363] = ptx_sub_cc(cf, t[360], t[51]);
-    ptx_subc_cc(cf, t[361], 0u);
-    t[362] = ptx_subc(cf, 0u, 0u);
-    t[367] = ptx_xor(t[363], t[360]);
-    t[367] = ptx_and(t[367], t[362]);
-    ptx_xor(t[363], t[367]);
-    t[364] = ptx_add(t[362], 1u);
-    t[111] = ptx_add(t[111], t[111]);
-    t[111] = ptx_or(t[111], t[364]);
+    t[162] = ptx_not(t[162]);
+    t[159] = ptx_sub(t[152], t[162]);
+    t[163] = ptx_and(t[51], t[162]);
+    t[164] = ptx_sub_cc(cf, t[155], t[163]);
+    t[165] = ptx_subc(cf, t[156], 0u);
+    t[166] = ptx_sub_cc(cf, t[164], 1u);
+    t[167] = ptx_subc(cf, t[165], 0u);
+    ptx_sub_cc(cf, t[166], t[51]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[171] = ptx_subc(cf, 0u, 0u);
+    t[171] = ptx_not(t[171]);
+    t[168] = ptx_sub(t[159], t[171]);
+    t[172] = ptx_and(t[51], t[171]);
+    t[173] = ptx_sub_cc(cf, t[164], t[172]);
+    t[174] = ptx_subc(cf, t[165], 0u);
+    t[175] = ptx_sub_cc(cf, t[173], 1u);
+    t[176] = ptx_subc(cf, t[174], 0u);
+    ptx_sub_cc(cf, t[175], t[51]);
+    ptx_subc_cc(cf, t[176], 0u);
+    t[180] = ptx_subc(cf, 0u, 0u);
+    t[180] = ptx_not(t[180]);
+    t[177] = ptx_sub(t[168], t[180]);
+    t[181] = ptx_and(t[51], t[180]);
+    ptx_sub_cc(cf, t[173], t[181]);
+    ptx_subc(cf, t[174], 0u);
     y[0] = ptx_mov(t[46]);
     y[1] = ptx_mov(t[47]);
     y[2] = ptx_mov(t[48]);
@@ -11026,7 +10448,7 @@ struct division_normalize {
     y[16] = ptx_mov(t[108]);
     y[17] = ptx_mov(t[109]);
     y[18] = ptx_mov(t[7]);
-    y[19] = ptx_mov(t[111]);
+    y[19] = ptx_mov(t[177]);
     y[20] = ptx_not(t[6]);
   }
 #endif
@@ -15378,7 +14800,7 @@ struct sqrt_newton_root {
 #endif
 };
 
-// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+// sqrt_division_normalize_2: a step that the loops below call; 110 instructions.
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
@@ -15386,397 +14808,108 @@ struct sqrt_division_normalize_2 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<262>;\n\t"
+        ".reg .u32 t<78>;\n\t"
         "sub.cc.u32 t0, %9, %13;\n\t"
         "subc.cc.u32 t1, %10, %14;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
         "mov.b32 t3, 0;\n\t"
-        "not.b32 t4, %14;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "add.cc.u32 t6, t4, t4;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "or.b32 t6, t6, 1;\n\t"
-        "sub.cc.u32 t9, t6, %14;\n\t"
-        "subc.cc.u32 t11, t7, 0;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "xor.b32 t13, t9, t6;\n\t"
-        "and.b32 t13, t13, t8;\n\t"
-        "xor.b32 t12, t9, t13;\n\t"
-        "add.u32 t10, t8, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t10;\n\t"
-        "add.cc.u32 t14, t12, t12;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "or.b32 t14, t14, 1;\n\t"
-        "sub.cc.u32 t17, t14, %14;\n\t"
-        "subc.cc.u32 t19, t15, 0;\n\t"
-        "subc.u32 t16, 0, 0;\n\t"
-        "xor.b32 t21, t17, t14;\n\t"
-        "and.b32 t21, t21, t16;\n\t"
-        "xor.b32 t20, t17, t21;\n\t"
-        "add.u32 t18, t16, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t18;\n\t"
-        "add.cc.u32 t22, t20, t20;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "or.b32 t22, t22, 1;\n\t"
-        "sub.cc.u32 t25, t22, %14;\n\t"
-        "subc.cc.u32 t27, t23, 0;\n\t"
-        "subc.u32 t24, 0, 0;\n\t"
-        "xor.b32 t29, t25, t22;\n\t"
-        "and.b32 t29, t29, t24;\n\t"
-        "xor.b32 t28, t25, t29;\n\t"
-        "add.u32 t26, t24, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t26;\n\t"
-        "add.cc.u32 t30, t28, t28;\n\t"
-        "addc.u32 t31, 0, 0;\n\t"
-        "or.b32 t30, t30, 1;\n\t"
-        "sub.cc.u32 t33, t30, %14;\n\t"
-        "subc.cc.u32 t35, t31, 0;\n\t"
-        "subc.u32 t32, 0, 0;\n\t"
-        "xor.b32 t37, t33, t30;\n\t"
-        "and.b32 t37, t37, t32;\n\t"
-        "xor.b32 t36, t33, t37;\n\t"
-        "add.u32 t34, t32, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t34;\n\t"
-        "add.cc.u32 t38, t36, t36;\n\t"
-        "addc.u32 t39, 0, 0;\n\t"
-        "or.b32 t38, t38, 1;\n\t"
-        "sub.cc.u32 t41, t38, %14;\n\t"
-        "subc.cc.u32 t43, t39, 0;\n\t"
-        "subc.u32 t40, 0, 0;\n\t"
-        "xor.b32 t45, t41, t38;\n\t"
-        "and.b32 t45, t45, t40;\n\t"
-        "xor.b32 t44, t41, t45;\n\t"
-        "add.u32 t42, t40, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t42;\n\t"
-        "add.cc.u32 t46, t44, t44;\n\t"
-        "addc.u32 t47, 0, 0;\n\t"
-        "or.b32 t46, t46, 1;\n\t"
-        "sub.cc.u32 t49, t46, %14;\n\t"
-        "subc.cc.u32 t51, t47, 0;\n\t"
-        "subc.u32 t48, 0, 0;\n\t"
-        "xor.b32 t53, t49, t46;\n\t"
-        "and.b32 t53, t53, t48;\n\t"
-        "xor.b32 t52, t49, t53;\n\t"
-        "add.u32 t50, t48, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t50;\n\t"
-        "add.cc.u32 t54, t52, t52;\n\t"
-        "addc.u32 t55, 0, 0;\n\t"
-        "or.b32 t54, t54, 1;\n\t"
-        "sub.cc.u32 t57, t54, %14;\n\t"
-        "subc.cc.u32 t59, t55, 0;\n\t"
+        "mul.hi.u32 t7, %14, 3340530120;\n\t"
+        "add.cc.u32 t5, %14, t7;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 t5, t5, 1;\n\t"
+        "addc.u32 t6, t6, 0;\n\t"
+        "sub.cc.u32 t4, 2863311530, t5;\n\t"
+        "subc.cc.u32 t8, 1, t6;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "not.b32 t9, t9;\n\t"
+        "and.b32 t4, t4, t9;\n\t"
+        "sub.u32 t10, 0, %14;\n\t"
+        "mul.lo.u32 t11, %14, t4;\n\t"
+        "mul.hi.u32 t12, %14, t4;\n\t"
+        "sub.cc.u32 t13, 0, t11;\n\t"
+        "subc.u32 t14, t10, t12;\n\t"
+        "mul.lo.u32 t15, t4, t14;\n\t"
+        "mul.hi.u32 t16, t4, t14;\n\t"
+        "mul.hi.u32 t17, t4, t13;\n\t"
+        "add.cc.u32 t15, t15, t13;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.cc.u32 t15, t15, t17;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.u32 t18, t14, t16;\n\t"
+        "add.u32 t19, t4, t18;\n\t"
+        "mul.lo.u32 t20, %14, t19;\n\t"
+        "mul.hi.u32 t21, %14, t19;\n\t"
+        "sub.cc.u32 t22, 0, t20;\n\t"
+        "subc.u32 t23, t10, t21;\n\t"
+        "mul.lo.u32 t24, t19, t23;\n\t"
+        "mul.hi.u32 t25, t19, t23;\n\t"
+        "mul.hi.u32 t26, t19, t22;\n\t"
+        "add.cc.u32 t24, t24, t22;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.cc.u32 t24, t24, t26;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.u32 t27, t23, t25;\n\t"
+        "add.u32 t28, t19, t27;\n\t"
+        "mul.lo.u32 t29, %14, t28;\n\t"
+        "mul.hi.u32 t30, %14, t28;\n\t"
+        "sub.cc.u32 t31, 0, t29;\n\t"
+        "subc.u32 t32, t10, t30;\n\t"
+        "mul.lo.u32 t33, t28, t32;\n\t"
+        "mul.hi.u32 t34, t28, t32;\n\t"
+        "mul.hi.u32 t35, t28, t31;\n\t"
+        "add.cc.u32 t33, t33, t31;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.cc.u32 t33, t33, t35;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.u32 t36, t32, t34;\n\t"
+        "add.u32 t37, t28, t36;\n\t"
+        "mul.lo.u32 t38, %14, t37;\n\t"
+        "mul.hi.u32 t39, %14, t37;\n\t"
+        "sub.cc.u32 t40, 0, t38;\n\t"
+        "subc.u32 t41, t10, t39;\n\t"
+        "mul.lo.u32 t42, t37, t41;\n\t"
+        "mul.hi.u32 t43, t37, t41;\n\t"
+        "mul.hi.u32 t44, t37, t40;\n\t"
+        "add.cc.u32 t42, t42, t40;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.cc.u32 t42, t42, t44;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.u32 t45, t41, t43;\n\t"
+        "add.u32 t46, t37, t45;\n\t"
+        "mul.lo.u32 t47, %14, t46;\n\t"
+        "mul.hi.u32 t48, %14, t46;\n\t"
+        "sub.cc.u32 t49, 0, t47;\n\t"
+        "subc.u32 t50, t10, t48;\n\t"
+        "sub.cc.u32 t51, t49, 1;\n\t"
+        "subc.u32 t52, t50, 0;\n\t"
+        "sub.cc.u32 t54, t51, %14;\n\t"
+        "subc.cc.u32 t55, t52, 0;\n\t"
         "subc.u32 t56, 0, 0;\n\t"
-        "xor.b32 t61, t57, t54;\n\t"
-        "and.b32 t61, t61, t56;\n\t"
-        "xor.b32 t60, t57, t61;\n\t"
-        "add.u32 t58, t56, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t58;\n\t"
-        "add.cc.u32 t62, t60, t60;\n\t"
-        "addc.u32 t63, 0, 0;\n\t"
-        "or.b32 t62, t62, 1;\n\t"
-        "sub.cc.u32 t65, t62, %14;\n\t"
-        "subc.cc.u32 t67, t63, 0;\n\t"
-        "subc.u32 t64, 0, 0;\n\t"
-        "xor.b32 t69, t65, t62;\n\t"
-        "and.b32 t69, t69, t64;\n\t"
-        "xor.b32 t68, t65, t69;\n\t"
-        "add.u32 t66, t64, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t66;\n\t"
-        "add.cc.u32 t70, t68, t68;\n\t"
-        "addc.u32 t71, 0, 0;\n\t"
-        "or.b32 t70, t70, 1;\n\t"
-        "sub.cc.u32 t73, t70, %14;\n\t"
-        "subc.cc.u32 t75, t71, 0;\n\t"
-        "subc.u32 t72, 0, 0;\n\t"
-        "xor.b32 t77, t73, t70;\n\t"
-        "and.b32 t77, t77, t72;\n\t"
-        "xor.b32 t76, t73, t77;\n\t"
-        "add.u32 t74, t72, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t74;\n\t"
-        "add.cc.u32 t78, t76, t76;\n\t"
-        "addc.u32 t79, 0, 0;\n\t"
-        "or.b32 t78, t78, 1;\n\t"
-        "sub.cc.u32 t81, t78, %14;\n\t"
-        "subc.cc.u32 t83, t79, 0;\n\t"
-        "subc.u32 t80, 0, 0;\n\t"
-        "xor.b32 t85, t81, t78;\n\t"
-        "and.b32 t85, t85, t80;\n\t"
-        "xor.b32 t84, t81, t85;\n\t"
-        "add.u32 t82, t80, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t82;\n\t"
-        "add.cc.u32 t86, t84, t84;\n\t"
-        "addc.u32 t87, 0, 0;\n\t"
-        "or.b32 t86, t86, 1;\n\t"
-        "sub.cc.u32 t89, t86, %14;\n\t"
-        "subc.cc.u32 t91, t87, 0;\n\t"
-        "subc.u32 t88, 0, 0;\n\t"
-        "xor.b32 t93, t89, t86;\n\t"
-        "and.b32 t93, t93, t88;\n\t"
-        "xor.b32 t92, t89, t93;\n\t"
-        "add.u32 t90, t88, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t90;\n\t"
-        "add.cc.u32 t94, t92, t92;\n\t"
-        "addc.u32 t95, 0, 0;\n\t"
-        "or.b32 t94, t94, 1;\n\t"
-        "sub.cc.u32 t97, t94, %14;\n\t"
-        "subc.cc.u32 t99, t95, 0;\n\t"
-        "subc.u32 t96, 0, 0;\n\t"
-        "xor.b32 t101, t97, t94;\n\t"
-        "and.b32 t101, t101, t96;\n\t"
-        "xor.b32 t100, t97, t101;\n\t"
-        "add.u32 t98, t96, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t98;\n\t"
-        "add.cc.u32 t102, t100, t100;\n\t"
-        "addc.u32 t103, 0, 0;\n\t"
-        "or.b32 t102, t102, 1;\n\t"
-        "sub.cc.u32 t105, t102, %14;\n\t"
-        "subc.cc.u32 t107, t103, 0;\n\t"
-        "subc.u32 t104, 0, 0;\n\t"
-        "xor.b32 t109, t105, t102;\n\t"
-        "and.b32 t109, t109, t104;\n\t"
-        "xor.b32 t108, t105, t109;\n\t"
-        "add.u32 t106, t104, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t106;\n\t"
-        "add.cc.u32 t110, t108, t108;\n\t"
-        "addc.u32 t111, 0, 0;\n\t"
-        "or.b32 t110, t110, 1;\n\t"
-        "sub.cc.u32 t113, t110, %14;\n\t"
-        "subc.cc.u32 t115, t111, 0;\n\t"
-        "subc.u32 t112, 0, 0;\n\t"
-        "xor.b32 t117, t113, t110;\n\t"
-        "and.b32 t117, t117, t112;\n\t"
-        "xor.b32 t116, t113, t117;\n\t"
-        "add.u32 t114, t112, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t114;\n\t"
-        "add.cc.u32 t118, t116, t116;\n\t"
-        "addc.u32 t119, 0, 0;\n\t"
-        "or.b32 t118, t118, 1;\n\t"
-        "sub.cc.u32 t121, t118, %14;\n\t"
-        "subc.cc.u32 t123, t119, 0;\n\t"
-        "subc.u32 t120, 0, 0;\n\t"
-        "xor.b32 t125, t121, t118;\n\t"
-        "and.b32 t125, t125, t120;\n\t"
-        "xor.b32 t124, t121, t125;\n\t"
-        "add.u32 t122, t120, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t122;\n\t"
-        "add.cc.u32 t126, t124, t124;\n\t"
-        "addc.u32 t127, 0, 0;\n\t"
-        "or.b32 t126, t126, 1;\n\t"
-        "sub.cc.u32 t129, t126, %14;\n\t"
-        "subc.cc.u32 t131, t127, 0;\n\t"
-        "subc.u32 t128, 0, 0;\n\t"
-        "xor.b32 t133, t129, t126;\n\t"
-        "and.b32 t133, t133, t128;\n\t"
-        "xor.b32 t132, t129, t133;\n\t"
-        "add.u32 t130, t128, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t130;\n\t"
-        "add.cc.u32 t134, t132, t132;\n\t"
-        "addc.u32 t135, 0, 0;\n\t"
-        "or.b32 t134, t134, 1;\n\t"
-        "sub.cc.u32 t137, t134, %14;\n\t"
-        "subc.cc.u32 t139, t135, 0;\n\t"
-        "subc.u32 t136, 0, 0;\n\t"
-        "xor.b32 t141, t137, t134;\n\t"
-        "and.b32 t141, t141, t136;\n\t"
-        "xor.b32 t140, t137, t141;\n\t"
-        "add.u32 t138, t136, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t138;\n\t"
-        "add.cc.u32 t142, t140, t140;\n\t"
-        "addc.u32 t143, 0, 0;\n\t"
-        "or.b32 t142, t142, 1;\n\t"
-        "sub.cc.u32 t145, t142, %14;\n\t"
-        "subc.cc.u32 t147, t143, 0;\n\t"
-        "subc.u32 t144, 0, 0;\n\t"
-        "xor.b32 t149, t145, t142;\n\t"
-        "and.b32 t149, t149, t144;\n\t"
-        "xor.b32 t148, t145, t149;\n\t"
-        "add.u32 t146, t144, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t146;\n\t"
-        "add.cc.u32 t150, t148, t148;\n\t"
-        "addc.u32 t151, 0, 0;\n\t"
-        "or.b32 t150, t150, 1;\n\t"
-        "sub.cc.u32 t153, t150, %14;\n\t"
-        "subc.cc.u32 t155, t151, 0;\n\t"
-        "subc.u32 t152, 0, 0;\n\t"
-        "xor.b32 t157, t153, t150;\n\t"
-        "and.b32 t157, t157, t152;\n\t"
-        "xor.b32 t156, t153, t157;\n\t"
-        "add.u32 t154, t152, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t154;\n\t"
-        "add.cc.u32 t158, t156, t156;\n\t"
-        "addc.u32 t159, 0, 0;\n\t"
-        "or.b32 t158, t158, 1;\n\t"
-        "sub.cc.u32 t161, t158, %14;\n\t"
-        "subc.cc.u32 t163, t159, 0;\n\t"
-        "subc.u32 t160, 0, 0;\n\t"
-        "xor.b32 t165, t161, t158;\n\t"
-        "and.b32 t165, t165, t160;\n\t"
-        "xor.b32 t164, t161, t165;\n\t"
-        "add.u32 t162, t160, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t162;\n\t"
-        "add.cc.u32 t166, t164, t164;\n\t"
-        "addc.u32 t167, 0, 0;\n\t"
-        "or.b32 t166, t166, 1;\n\t"
-        "sub.cc.u32 t169, t166, %14;\n\t"
-        "subc.cc.u32 t171, t167, 0;\n\t"
-        "subc.u32 t168, 0, 0;\n\t"
-        "xor.b32 t173, t169, t166;\n\t"
-        "and.b32 t173, t173, t168;\n\t"
-        "xor.b32 t172, t169, t173;\n\t"
-        "add.u32 t170, t168, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t170;\n\t"
-        "add.cc.u32 t174, t172, t172;\n\t"
-        "addc.u32 t175, 0, 0;\n\t"
-        "or.b32 t174, t174, 1;\n\t"
-        "sub.cc.u32 t177, t174, %14;\n\t"
-        "subc.cc.u32 t179, t175, 0;\n\t"
-        "subc.u32 t176, 0, 0;\n\t"
-        "xor.b32 t181, t177, t174;\n\t"
-        "and.b32 t181, t181, t176;\n\t"
-        "xor.b32 t180, t177, t181;\n\t"
-        "add.u32 t178, t176, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t178;\n\t"
-        "add.cc.u32 t182, t180, t180;\n\t"
-        "addc.u32 t183, 0, 0;\n\t"
-        "or.b32 t182, t182, 1;\n\t"
-        "sub.cc.u32 t185, t182, %14;\n\t"
-        "subc.cc.u32 t187, t183, 0;\n\t"
-        "subc.u32 t184, 0, 0;\n\t"
-        "xor.b32 t189, t185, t182;\n\t"
-        "and.b32 t189, t189, t184;\n\t"
-        "xor.b32 t188, t185, t189;\n\t"
-        "add.u32 t186, t184, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t186;\n\t"
-        "add.cc.u32 t190, t188, t188;\n\t"
-        "addc.u32 t191, 0, 0;\n\t"
-        "or.b32 t190, t190, 1;\n\t"
-        "sub.cc.u32 t193, t190, %14;\n\t"
-        "subc.cc.u32 t195, t191, 0;\n\t"
-        "subc.u32 t192, 0, 0;\n\t"
-        "xor.b32 t197, t193, t190;\n\t"
-        "and.b32 t197, t197, t192;\n\t"
-        "xor.b32 t196, t193, t197;\n\t"
-        "add.u32 t194, t192, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t194;\n\t"
-        "add.cc.u32 t198, t196, t196;\n\t"
-        "addc.u32 t199, 0, 0;\n\t"
-        "or.b32 t198, t198, 1;\n\t"
-        "sub.cc.u32 t201, t198, %14;\n\t"
-        "subc.cc.u32 t203, t199, 0;\n\t"
-        "subc.u32 t200, 0, 0;\n\t"
-        "xor.b32 t205, t201, t198;\n\t"
-        "and.b32 t205, t205, t200;\n\t"
-        "xor.b32 t204, t201, t205;\n\t"
-        "add.u32 t202, t200, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t202;\n\t"
-        "add.cc.u32 t206, t204, t204;\n\t"
-        "addc.u32 t207, 0, 0;\n\t"
-        "or.b32 t206, t206, 1;\n\t"
-        "sub.cc.u32 t209, t206, %14;\n\t"
-        "subc.cc.u32 t211, t207, 0;\n\t"
-        "subc.u32 t208, 0, 0;\n\t"
-        "xor.b32 t213, t209, t206;\n\t"
-        "and.b32 t213, t213, t208;\n\t"
-        "xor.b32 t212, t209, t213;\n\t"
-        "add.u32 t210, t208, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t210;\n\t"
-        "add.cc.u32 t214, t212, t212;\n\t"
-        "addc.u32 t215, 0, 0;\n\t"
-        "or.b32 t214, t214, 1;\n\t"
-        "sub.cc.u32 t217, t214, %14;\n\t"
-        "subc.cc.u32 t219, t215, 0;\n\t"
-        "subc.u32 t216, 0, 0;\n\t"
-        "xor.b32 t221, t217, t214;\n\t"
-        "and.b32 t221, t221, t216;\n\t"
-        "xor.b32 t220, t217, t221;\n\t"
-        "add.u32 t218, t216, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t218;\n\t"
-        "add.cc.u32 t222, t220, t220;\n\t"
-        "addc.u32 t223, 0, 0;\n\t"
-        "or.b32 t222, t222, 1;\n\t"
-        "sub.cc.u32 t225, t222, %14;\n\t"
-        "subc.cc.u32 t227, t223, 0;\n\t"
-        "subc.u32 t224, 0, 0;\n\t"
-        "xor.b32 t229, t225, t222;\n\t"
-        "and.b32 t229, t229, t224;\n\t"
-        "xor.b32 t228, t225, t229;\n\t"
-        "add.u32 t226, t224, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t226;\n\t"
-        "add.cc.u32 t230, t228, t228;\n\t"
-        "addc.u32 t231, 0, 0;\n\t"
-        "or.b32 t230, t230, 1;\n\t"
-        "sub.cc.u32 t233, t230, %14;\n\t"
-        "subc.cc.u32 t235, t231, 0;\n\t"
-        "subc.u32 t232, 0, 0;\n\t"
-        "xor.b32 t237, t233, t230;\n\t"
-        "and.b32 t237, t237, t232;\n\t"
-        "xor.b32 t236, t233, t237;\n\t"
-        "add.u32 t234, t232, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t234;\n\t"
-        "add.cc.u32 t238, t236, t236;\n\t"
-        "addc.u32 t239, 0, 0;\n\t"
-        "or.b32 t238, t238, 1;\n\t"
-        "sub.cc.u32 t241, t238, %14;\n\t"
-        "subc.cc.u32 t243, t239, 0;\n\t"
-        "subc.u32 t240, 0, 0;\n\t"
-        "xor.b32 t245, t241, t238;\n\t"
-        "and.b32 t245, t245, t240;\n\t"
-        "xor.b32 t244, t241, t245;\n\t"
-        "add.u32 t242, t240, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t242;\n\t"
-        "add.cc.u32 t246, t244, t244;\n\t"
-        "addc.u32 t247, 0, 0;\n\t"
-        "or.b32 t246, t246, 1;\n\t"
-        "sub.cc.u32 t249, t246, %14;\n\t"
-        "subc.cc.u32 t251, t247, 0;\n\t"
-        "subc.u32 t248, 0, 0;\n\t"
-        "xor.b32 t253, t249, t246;\n\t"
-        "and.b32 t253, t253, t248;\n\t"
-        "xor.b32 t252, t249, t253;\n\t"
-        "add.u32 t250, t248, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t250;\n\t"
-        "add.cc.u32 t254, t252, t252;\n\t"
-        "addc.u32 t255, 0, 0;\n\t"
-        "or.b32 t254, t254, 1;\n\t"
-        "sub.cc.u32 t257, t254, %14;\n\t"
-        "subc.cc.u32 t259, t255, 0;\n\t"
-        "subc.u32 t256, 0, 0;\n\t"
-        "xor.b32 t261, t257, t254;\n\t"
-        "and.b32 t261, t261, t256;\n\t"
-        "xor.b32 t260, t257, t261;\n\t"
-        "add.u32 t258, t256, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t258;\n\t"
+        "not.b32 t56, t56;\n\t"
+        "sub.u32 t53, t46, t56;\n\t"
+        "and.b32 t57, %14, t56;\n\t"
+        "sub.cc.u32 t58, t49, t57;\n\t"
+        "subc.u32 t59, t50, 0;\n\t"
+        "sub.cc.u32 t60, t58, 1;\n\t"
+        "subc.u32 t61, t59, 0;\n\t"
+        "sub.cc.u32 t63, t60, %14;\n\t"
+        "subc.cc.u32 t64, t61, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "not.b32 t65, t65;\n\t"
+        "sub.u32 t62, t53, t65;\n\t"
+        "and.b32 t66, %14, t65;\n\t"
+        "sub.cc.u32 t67, t58, t66;\n\t"
+        "subc.u32 t68, t59, 0;\n\t"
+        "sub.cc.u32 t69, t67, 1;\n\t"
+        "subc.u32 t70, t68, 0;\n\t"
+        "sub.cc.u32 t72, t69, %14;\n\t"
+        "subc.cc.u32 t73, t70, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "not.b32 t74, t74;\n\t"
+        "sub.u32 t71, t62, t74;\n\t"
+        "and.b32 t75, %14, t74;\n\t"
+        "sub.cc.u32 t76, t67, t75;\n\t"
+        "subc.u32 t77, t68, 0;\n\t"
         "mov.b32 %0, %13;\n\t"
         "mov.b32 %1, %14;\n\t"
         "mov.b32 %2, %11;\n\t"
@@ -15784,7 +14917,7 @@ struct sqrt_division_normalize_2 {
         "mov.b32 %4, %9;\n\t"
         "mov.b32 %5, %10;\n\t"
         "mov.b32 %6, t3;\n\t"
-        "mov.b32 %7, t5;\n\t"
+        "mov.b32 %7, t71;\n\t"
         "not.b32 %8, t2;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
@@ -15797,397 +14930,108 @@ struct sqrt_division_normalize_2 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[262];
+    uint32_t t[78];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_mov(0u);
-    t[4] = ptx_not(x[5]);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_add_cc(cf, t[4], t[4]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_or(t[6], 1u);
-    t[9] = ptx_sub_cc(cf, t[6], x[5]);
-    ptx_subc_cc(cf, t[7], 0u);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_xor(t[9], t[6]);
-    t[13] = ptx_and(t[13], t[8]);
-    t[12] = ptx_xor(t[9], t[13]);
-    t[10] = ptx_add(t[8], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[10]);
-    t[14] = ptx_add_cc(cf, t[12], t[12]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_or(t[14], 1u);
-    t[17] = ptx_sub_cc(cf, t[14], x[5]);
-    ptx_subc_cc(cf, t[15], 0u);
-    t[16] = ptx_subc(cf, 0u, 0u);
-    t[21] = ptx_xor(t[17], t[14]);
-    t[21] = ptx_and(t[21], t[16]);
-    t[20] = ptx_xor(t[17], t[21]);
-    t[18] = ptx_add(t[16], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[18]);
-    t[22] = ptx_add_cc(cf, t[20], t[20]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_or(t[22], 1u);
-    t[25] = ptx_sub_cc(cf, t[22], x[5]);
-    ptx_subc_cc(cf, t[23], 0u);
-    t[24] = ptx_subc(cf, 0u, 0u);
-    t[29] = ptx_xor(t[25], t[22]);
-    t[29] = ptx_and(t[29], t[24]);
-    t[28] = ptx_xor(t[25], t[29]);
-    t[26] = ptx_add(t[24], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[26]);
-    t[30] = ptx_add_cc(cf, t[28], t[28]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_or(t[30], 1u);
-    t[33] = ptx_sub_cc(cf, t[30], x[5]);
-    ptx_subc_cc(cf, t[31], 0u);
-    t[32] = ptx_subc(cf, 0u, 0u);
-    t[37] = ptx_xor(t[33], t[30]);
-    t[37] = ptx_and(t[37], t[32]);
-    t[36] = ptx_xor(t[33], t[37]);
-    t[34] = ptx_add(t[32], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[34]);
-    t[38] = ptx_add_cc(cf, t[36], t[36]);
-    t[39] = ptx_addc(cf, 0u, 0u);
-    t[38] = ptx_or(t[38], 1u);
-    t[41] = ptx_sub_cc(cf, t[38], x[5]);
-    ptx_subc_cc(cf, t[39], 0u);
-    t[40] = ptx_subc(cf, 0u, 0u);
-    t[45] = ptx_xor(t[41], t[38]);
-    t[45] = ptx_and(t[45], t[40]);
-    t[44] = ptx_xor(t[41], t[45]);
-    t[42] = ptx_add(t[40], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[42]);
-    t[46] = ptx_add_cc(cf, t[44], t[44]);
-    t[47] = ptx_addc(cf, 0u, 0u);
-    t[46] = ptx_or(t[46], 1u);
-    t[49] = ptx_sub_cc(cf, t[46], x[5]);
-    ptx_subc_cc(cf, t[47], 0u);
-    t[48] = ptx_subc(cf, 0u, 0u);
-    t[53] = ptx_xor(t[49], t[46]);
-    t[53] = ptx_and(t[53], t[48]);
-    t[52] = ptx_xor(t[49], t[53]);
-    t[50] = ptx_add(t[48], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[50]);
-    t[54] = ptx_add_cc(cf, t[52], t[52]);
-    t[55] = ptx_addc(cf, 0u, 0u);
-    t[54] = ptx_or(t[54], 1u);
-    t[57] = ptx_sub_cc(cf, t[54], x[5]);
-    ptx_subc_cc(cf, t[55], 0u);
+    t[7] = ptx_mul_hi(x[5], 3340530120u);
+    t[5] = ptx_add_cc(cf, x[5], t[7]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_add_cc(cf, t[5], 1u);
+    t[6] = ptx_addc(cf, t[6], 0u);
+    t[4] = ptx_sub_cc(cf, 2863311530u, t[5]);
+    ptx_subc_cc(cf, 1u, t[6]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[9] = ptx_not(t[9]);
+    t[4] = ptx_and(t[4], t[9]);
+    t[10] = ptx_sub(0u, x[5]);
+    t[11] = ptx_mul_lo(x[5], t[4]);
+    t[12] = ptx_mul_hi(x[5], t[4]);
+    t[13] = ptx_sub_cc(cf, 0u, t[11]);
+    t[14] = ptx_subc(cf, t[10], t[12]);
+    t[15] = ptx_mul_lo(t[4], t[14]);
+    t[16] = ptx_mul_hi(t[4], t[14]);
+    t[17] = ptx_mul_hi(t[4], t[13]);
+    t[15] = ptx_add_cc(cf, t[15], t[13]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[15] = ptx_add_cc(cf, t[15], t[17]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[18] = ptx_add(t[14], t[16]);
+    t[19] = ptx_add(t[4], t[18]);
+    t[20] = ptx_mul_lo(x[5], t[19]);
+    t[21] = ptx_mul_hi(x[5], t[19]);
+    t[22] = ptx_sub_cc(cf, 0u, t[20]);
+    t[23] = ptx_subc(cf, t[10], t[21]);
+    t[24] = ptx_mul_lo(t[19], t[23]);
+    t[25] = ptx_mul_hi(t[19], t[23]);
+    t[26] = ptx_mul_hi(t[19], t[22]);
+    t[24] = ptx_add_cc(cf, t[24], t[22]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[24] = ptx_add_cc(cf, t[24], t[26]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[27] = ptx_add(t[23], t[25]);
+    t[28] = ptx_add(t[19], t[27]);
+    t[29] = ptx_mul_lo(x[5], t[28]);
+    t[30] = ptx_mul_hi(x[5], t[28]);
+    t[31] = ptx_sub_cc(cf, 0u, t[29]);
+    t[32] = ptx_subc(cf, t[10], t[30]);
+    t[33] = ptx_mul_lo(t[28], t[32]);
+    t[34] = ptx_mul_hi(t[28], t[32]);
+    t[35] = ptx_mul_hi(t[28], t[31]);
+    t[33] = ptx_add_cc(cf, t[33], t[31]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[33] = ptx_add_cc(cf, t[33], t[35]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[36] = ptx_add(t[32], t[34]);
+    t[37] = ptx_add(t[28], t[36]);
+    t[38] = ptx_mul_lo(x[5], t[37]);
+    t[39] = ptx_mul_hi(x[5], t[37]);
+    t[40] = ptx_sub_cc(cf, 0u, t[38]);
+    t[41] = ptx_subc(cf, t[10], t[39]);
+    t[42] = ptx_mul_lo(t[37], t[41]);
+    t[43] = ptx_mul_hi(t[37], t[41]);
+    t[44] = ptx_mul_hi(t[37], t[40]);
+    t[42] = ptx_add_cc(cf, t[42], t[40]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[42] = ptx_add_cc(cf, t[42], t[44]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[45] = ptx_add(t[41], t[43]);
+    t[46] = ptx_add(t[37], t[45]);
+    t[47] = ptx_mul_lo(x[5], t[46]);
+    t[48] = ptx_mul_hi(x[5], t[46]);
+    t[49] = ptx_sub_cc(cf, 0u, t[47]);
+    t[50] = ptx_subc(cf, t[10], t[48]);
+    t[51] = ptx_sub_cc(cf, t[49], 1u);
+    t[52] = ptx_subc(cf, t[50], 0u);
+    ptx_sub_cc(cf, t[51], x[5]);
+    ptx_subc_cc(cf, t[52], 0u);
     t[56] = ptx_subc(cf, 0u, 0u);
-    t[61] = ptx_xor(t[57], t[54]);
-    t[61] = ptx_and(t[61], t[56]);
-    t[60] = ptx_xor(t[57], t[61]);
-    t[58] = ptx_add(t[56], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[58]);
-    t[62] = ptx_add_cc(cf, t[60], t[60]);
-    t[63] = ptx_addc(cf, 0u, 0u);
-    t[62] = ptx_or(t[62], 1u);
-    t[65] = ptx_sub_cc(cf, t[62], x[5]);
-    ptx_subc_cc(cf, t[63], 0u);
-    t[64] = ptx_subc(cf, 0u, 0u);
-    t[69] = ptx_xor(t[65], t[62]);
-    t[69] = ptx_and(t[69], t[64]);
-    t[68] = ptx_xor(t[65], t[69]);
-    t[66] = ptx_add(t[64], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[66]);
-    t[70] = ptx_add_cc(cf, t[68], t[68]);
-    t[71] = ptx_addc(cf, 0u, 0u);
-    t[70] = ptx_or(t[70], 1u);
-    t[73] = ptx_sub_cc(cf, t[70], x[5]);
-    ptx_subc_cc(cf, t[71], 0u);
-    t[72] = ptx_subc(cf, 0u, 0u);
-    t[77] = ptx_xor(t[73], t[70]);
-    t[77] = ptx_and(t[77], t[72]);
-    t[76] = ptx_xor(t[73], t[77]);
-    t[74] = ptx_add(t[72], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[74]);
-    t[78] = ptx_add_cc(cf, t[76], t[76]);
-    t[79] = ptx_addc(cf, 0u, 0u);
-    t[78] = ptx_or(t[78], 1u);
-    t[81] = ptx_sub_cc(cf, t[78], x[5]);
-    ptx_subc_cc(cf, t[79], 0u);
-    t[80] = ptx_subc(cf, 0u, 0u);
-    t[85] = ptx_xor(t[81], t[78]);
-    t[85] = ptx_and(t[85], t[80]);
-    t[84] = ptx_xor(t[81], t[85]);
-    t[82] = ptx_add(t[80], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[82]);
-    t[86] = ptx_add_cc(cf, t[84], t[84]);
-    t[87] = ptx_addc(cf, 0u, 0u);
-    t[86] = ptx_or(t[86], 1u);
-    t[89] = ptx_sub_cc(cf, t[86], x[5]);
-    ptx_subc_cc(cf, t[87], 0u);
-    t[88] = ptx_subc(cf, 0u, 0u);
-    t[93] = ptx_xor(t[89], t[86]);
-    t[93] = ptx_and(t[93], t[88]);
-    t[92] = ptx_xor(t[89], t[93]);
-    t[90] = ptx_add(t[88], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[90]);
-    t[94] = ptx_add_cc(cf, t[92], t[92]);
-    t[95] = ptx_addc(cf, 0u, 0u);
-    t[94] = ptx_or(t[94], 1u);
-    t[97] = ptx_sub_cc(cf, t[94], x[5]);
-    ptx_subc_cc(cf, t[95], 0u);
-    t[96] = ptx_subc(cf, 0u, 0u);
-    t[101] = ptx_xor(t[97], t[94]);
-    t[101] = ptx_and(t[101], t[96]);
-    t[100] = ptx_xor(t[97], t[101]);
-    t[98] = ptx_add(t[96], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[98]);
-    t[102] = ptx_add_cc(cf, t[100], t[100]);
-    t[103] = ptx_addc(cf, 0u, 0u);
-    t[102] = ptx_or(t[102], 1u);
-    t[105] = ptx_sub_cc(cf, t[102], x[5]);
-    ptx_subc_cc(cf, t[103], 0u);
-    t[104] = ptx_subc(cf, 0u, 0u);
-    t[109] = ptx_xor(t[105], t[102]);
-    t[109] = ptx_and(t[109], t[104]);
-    t[108] = ptx_xor(t[105], t[109]);
-    t[106] = ptx_add(t[104], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[106]);
-    t[110] = ptx_add_cc(cf, t[108], t[108]);
-    t[111] = ptx_addc(cf, 0u, 0u);
-    t[110] = ptx_or(t[110], 1u);
-    t[113] = ptx_sub_cc(cf, t[110], x[5]);
-    ptx_subc_cc(cf, t[111], 0u);
-    t[112] = ptx_subc(cf, 0u, 0u);
-    t[117] = ptx_xor(t[113], t[110]);
-    t[117] = ptx_and(t[117], t[112]);
-    t[116] = ptx_xor(t[113], t[117]);
-    t[114] = ptx_add(t[112], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[114]);
-    t[118] = ptx_add_cc(cf, t[116], t[116]);
-    t[119] = ptx_addc(cf, 0u, 0u);
-    t[118] = ptx_or(t[118], 1u);
-    t[121] = ptx_sub_cc(cf, t[118], x[5]);
-    ptx_subc_cc(cf, t[119], 0u);
-    t[120] = ptx_subc(cf, 0u, 0u);
-    t[125] = ptx_xor(t[121], t[118]);
-    t[125] = ptx_and(t[125], t[120]);
-    t[124] = ptx_xor(t[121], t[125]);
-    t[122] = ptx_add(t[120], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[122]);
-    t[126] = ptx_add_cc(cf, t[124], t[124]);
-    t[127] = ptx_addc(cf, 0u, 0u);
-    t[126] = ptx_or(t[126], 1u);
-    t[129] = ptx_sub_cc(cf, t[126], x[5]);
-    ptx_subc_cc(cf, t[127], 0u);
-    t[128] = ptx_subc(cf, 0u, 0u);
-    t[133] = ptx_xor(t[129], t[126]);
-    t[133] = ptx_and(t[133], t[128]);
-    t[132] = ptx_xor(t[129], t[133]);
-    t[130] = ptx_add(t[128], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[130]);
-    t[134] = ptx_add_cc(cf, t[132], t[132]);
-    t[135] = ptx_addc(cf, 0u, 0u);
-    t[134] = ptx_or(t[134], 1u);
-    t[137] = ptx_sub_cc(cf, t[134], x[5]);
-    ptx_subc_cc(cf, t[135], 0u);
-    t[136] = ptx_subc(cf, 0u, 0u);
-    t[141] = ptx_xor(t[137], t[134]);
-    t[141] = ptx_and(t[141], t[136]);
-    t[140] = ptx_xor(t[137], t[141]);
-    t[138] = ptx_add(t[136], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[138]);
-    t[142] = ptx_add_cc(cf, t[140], t[140]);
-    t[143] = ptx_addc(cf, 0u, 0u);
-    t[142] = ptx_or(t[142], 1u);
-    t[145] = ptx_sub_cc(cf, t[142], x[5]);
-    ptx_subc_cc(cf, t[143], 0u);
-    t[144] = ptx_subc(cf, 0u, 0u);
-    t[149] = ptx_xor(t[145], t[142]);
-    t[149] = ptx_and(t[149], t[144]);
-    t[148] = ptx_xor(t[145], t[149]);
-    t[146] = ptx_add(t[144], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[146]);
-    t[150] = ptx_add_cc(cf, t[148], t[148]);
-    t[151] = ptx_addc(cf, 0u, 0u);
-    t[150] = ptx_or(t[150], 1u);
-    t[153] = ptx_sub_cc(cf, t[150], x[5]);
-    ptx_subc_cc(cf, t[151], 0u);
-    t[152] = ptx_subc(cf, 0u, 0u);
-    t[157] = ptx_xor(t[153], t[150]);
-    t[157] = ptx_and(t[157], t[152]);
-    t[156] = ptx_xor(t[153], t[157]);
-    t[154] = ptx_add(t[152], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[154]);
-    t[158] = ptx_add_cc(cf, t[156], t[156]);
-    t[159] = ptx_addc(cf, 0u, 0u);
-    t[158] = ptx_or(t[158], 1u);
-    t[161] = ptx_sub_cc(cf, t[158], x[5]);
-    ptx_subc_cc(cf, t[159], 0u);
-    t[160] = ptx_subc(cf, 0u, 0u);
-    t[165] = ptx_xor(t[161], t[158]);
-    t[165] = ptx_and(t[165], t[160]);
-    t[164] = ptx_xor(t[161], t[165]);
-    t[162] = ptx_add(t[160], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[162]);
-    t[166] = ptx_add_cc(cf, t[164], t[164]);
-    t[167] = ptx_addc(cf, 0u, 0u);
-    t[166] = ptx_or(t[166], 1u);
-    t[169] = ptx_sub_cc(cf, t[166], x[5]);
-    ptx_subc_cc(cf, t[167], 0u);
-    t[168] = ptx_subc(cf, 0u, 0u);
-    t[173] = ptx_xor(t[169], t[166]);
-    t[173] = ptx_and(t[173], t[168]);
-    t[172] = ptx_xor(t[169], t[173]);
-    t[170] = ptx_add(t[168], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[170]);
-    t[174] = ptx_add_cc(cf, t[172], t[172]);
-    t[175] = ptx_addc(cf, 0u, 0u);
-    t[174] = ptx_or(t[174], 1u);
-    t[177] = ptx_sub_cc(cf, t[174], x[5]);
-    ptx_subc_cc(cf, t[175], 0u);
-    t[176] = ptx_subc(cf, 0u, 0u);
-    t[181] = ptx_xor(t[177], t[174]);
-    t[181] = ptx_and(t[181], t[176]);
-    t[180] = ptx_xor(t[177], t[181]);
-    t[178] = ptx_add(t[176], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[178]);
-    t[182] = ptx_add_cc(cf, t[180], t[180]);
-    t[183] = ptx_addc(cf, 0u, 0u);
-    t[182] = ptx_or(t[182], 1u);
-    t[185] = ptx_sub_cc(cf, t[182], x[5]);
-    ptx_subc_cc(cf, t[183], 0u);
-    t[184] = ptx_subc(cf, 0u, 0u);
-    t[189] = ptx_xor(t[185], t[182]);
-    t[189] = ptx_and(t[189], t[184]);
-    t[188] = ptx_xor(t[185], t[189]);
-    t[186] = ptx_add(t[184], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[186]);
-    t[190] = ptx_add_cc(cf, t[188], t[188]);
-    t[191] = ptx_addc(cf, 0u, 0u);
-    t[190] = ptx_or(t[190], 1u);
-    t[193] = ptx_sub_cc(cf, t[190], x[5]);
-    ptx_subc_cc(cf, t[191], 0u);
-    t[192] = ptx_subc(cf, 0u, 0u);
-    t[197] = ptx_xor(t[193], t[190]);
-    t[197] = ptx_and(t[197], t[192]);
-    t[196] = ptx_xor(t[193], t[197]);
-    t[194] = ptx_add(t[192], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[194]);
-    t[198] = ptx_add_cc(cf, t[196], t[196]);
-    t[199] = ptx_addc(cf, 0u, 0u);
-    t[198] = ptx_or(t[198], 1u);
-    t[201] = ptx_sub_cc(cf, t[198], x[5]);
-    ptx_subc_cc(cf, t[199], 0u);
-    t[200] = ptx_subc(cf, 0u, 0u);
-    t[205] = ptx_xor(t[201], t[198]);
-    t[205] = ptx_and(t[205], t[200]);
-    t[204] = ptx_xor(t[201], t[205]);
-    t[202] = ptx_add(t[200], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[202]);
-    t[206] = ptx_add_cc(cf, t[204], t[204]);
-    t[207] = ptx_addc(cf, 0u, 0u);
-    t[206] = ptx_or(t[206], 1u);
-    t[209] = ptx_sub_cc(cf, t[206], x[5]);
-    ptx_subc_cc(cf, t[207], 0u);
-    t[208] = ptx_subc(cf, 0u, 0u);
-    t[213] = ptx_xor(t[209], t[206]);
-    t[213] = ptx_and(t[213], t[208]);
-    t[212] = ptx_xor(t[209], t[213]);
-    t[210] = ptx_add(t[208], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[210]);
-    t[214] = ptx_add_cc(cf, t[212], t[212]);
-    t[215] = ptx_addc(cf, 0u, 0u);
-    t[214] = ptx_or(t[214], 1u);
-    t[217] = ptx_sub_cc(cf, t[214], x[5]);
-    ptx_subc_cc(cf, t[215], 0u);
-    t[216] = ptx_subc(cf, 0u, 0u);
-    t[221] = ptx_xor(t[217], t[214]);
-    t[221] = ptx_and(t[221], t[216]);
-    t[220] = ptx_xor(t[217], t[221]);
-    t[218] = ptx_add(t[216], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[218]);
-    t[222] = ptx_add_cc(cf, t[220], t[220]);
-    t[223] = ptx_addc(cf, 0u, 0u);
-    t[222] = ptx_or(t[222], 1u);
-    t[225] = ptx_sub_cc(cf, t[222], x[5]);
-    ptx_subc_cc(cf, t[223], 0u);
-    t[224] = ptx_subc(cf, 0u, 0u);
-    t[229] = ptx_xor(t[225], t[222]);
-    t[229] = ptx_and(t[229], t[224]);
-    t[228] = ptx_xor(t[225], t[229]);
-    t[226] = ptx_add(t[224], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[226]);
-    t[230] = ptx_add_cc(cf, t[228], t[228]);
-    t[231] = ptx_addc(cf, 0u, 0u);
-    t[230] = ptx_or(t[230], 1u);
-    t[233] = ptx_sub_cc(cf, t[230], x[5]);
-    ptx_subc_cc(cf, t[231], 0u);
-    t[232] = ptx_subc(cf, 0u, 0u);
-    t[237] = ptx_xor(t[233], t[230]);
-    t[237] = ptx_and(t[237], t[232]);
-    t[236] = ptx_xor(t[233], t[237]);
-    t[234] = ptx_add(t[232], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[234]);
-    t[238] = ptx_add_cc(cf, t[236], t[236]);
-    t[239] = ptx_addc(cf, 0u, 0u);
-    t[238] = ptx_or(t[238], 1u);
-    t[241] = ptx_sub_cc(cf, t[238], x[5]);
-    ptx_subc_cc(cf, t[239], 0u);
-    t[240] = ptx_subc(cf, 0u, 0u);
-    t[245] = ptx_xor(t[241], t[238]);
-    t[245] = ptx_and(t[245], t[240]);
-    t[244] = ptx_xor(t[241], t[245]);
-    t[242] = ptx_add(t[240], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[242]);
-    t[246] = ptx_add_cc(cf, t[244], t[244]);
-    t[247] = ptx_addc(cf, 0u, 0u);
-    t[246] = ptx_or(t[246], 1u);
-    t[249] = ptx_sub_cc(cf, t[246], x[5]);
-    ptx_subc_cc(cf, t[247], 0u);
-    t[248] = ptx_subc(cf, 0u, 0u);
-    t[253] = ptx_xor(t[249], t[246]);
-    t[253] = ptx_and(t[253], t[248]);
-    t[252] = ptx_xor(t[249], t[253]);
-    t[250] = ptx_add(t[248], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[250]);
-    t[254] = ptx_add_cc(cf, t[252], t[252]);
-    t[255] = ptx_addc(cf, 0u, 0u);
-    t[254] = ptx_or(t[254], 1u);
-    t[257] = ptx_sub_cc(cf, t[254], x[5]);
-    ptx_subc_cc(cf, t[255], 0u);
-    t[256] = ptx_subc(cf, 0u, 0u);
-    t[261] = ptx_xor(t[257], t[254]);
-    t[261] = ptx_and(t[261], t[256]);
-    ptx_xor(t[257], t[261]);
-    t[258] = ptx_add(t[256], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[258]);
+    t[56] = ptx_not(t[56]);
+    t[53] = ptx_sub(t[46], t[56]);
+    t[57] = ptx_and(x[5], t[56]);
+    t[58] = ptx_sub_cc(cf, t[49], t[57]);
+    t[59] = ptx_subc(cf, t[50], 0u);
+    t[60] = ptx_sub_cc(cf, t[58], 1u);
+    t[61] = ptx_subc(cf, t[59], 0u);
+    ptx_sub_cc(cf, t[60], x[5]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[65] = ptx_not(t[65]);
+    t[62] = ptx_sub(t[53], t[65]);
+    t[66] = ptx_and(x[5], t[65]);
+    t[67] = ptx_sub_cc(cf, t[58], t[66]);
+    t[68] = ptx_subc(cf, t[59], 0u);
+    t[69] = ptx_sub_cc(cf, t[67], 1u);
+    t[70] = ptx_subc(cf, t[68], 0u);
+    ptx_sub_cc(cf, t[69], x[5]);
+    ptx_subc_cc(cf, t[70], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[74] = ptx_not(t[74]);
+    t[71] = ptx_sub(t[62], t[74]);
+    t[75] = ptx_and(x[5], t[74]);
+    ptx_sub_cc(cf, t[67], t[75]);
+    ptx_subc(cf, t[68], 0u);
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
     y[2] = ptx_mov(x[2]);
@@ -16195,7 +15039,7 @@ struct sqrt_division_normalize_2 {
     y[4] = ptx_mov(x[0]);
     y[5] = ptx_mov(x[1]);
     y[6] = ptx_mov(t[3]);
-    y[7] = ptx_mov(t[5]);
+    y[7] = ptx_mov(t[71]);
     y[8] = ptx_not(t[2]);
   }
 #endif
@@ -16564,7 +15408,7 @@ struct sqrt_newton_check_2 {
 #endif
 };
 
-// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+// sqrt_division_normalize_3: a step that the loops below call; 114 instructions.
 struct sqrt_division_normalize_3 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 12;
@@ -16572,398 +15416,109 @@ struct sqrt_division_normalize_3 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<263>;\n\t"
+        ".reg .u32 t<79>;\n\t"
         "sub.cc.u32 t0, %12, %18;\n\t"
         "subc.cc.u32 t1, %13, %19;\n\t"
         "subc.cc.u32 t2, %14, %20;\n\t"
         "subc.u32 t3, 0, 0;\n\t"
         "mov.b32 t4, 0;\n\t"
-        "not.b32 t5, %20;\n\t"
-        "mov.b32 t6, 0;\n\t"
-        "add.cc.u32 t7, t5, t5;\n\t"
-        "addc.u32 t8, 0, 0;\n\t"
-        "or.b32 t7, t7, 1;\n\t"
-        "sub.cc.u32 t10, t7, %20;\n\t"
-        "subc.cc.u32 t12, t8, 0;\n\t"
-        "subc.u32 t9, 0, 0;\n\t"
-        "xor.b32 t14, t10, t7;\n\t"
-        "and.b32 t14, t14, t9;\n\t"
-        "xor.b32 t13, t10, t14;\n\t"
-        "add.u32 t11, t9, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t11;\n\t"
-        "add.cc.u32 t15, t13, t13;\n\t"
-        "addc.u32 t16, 0, 0;\n\t"
-        "or.b32 t15, t15, 1;\n\t"
-        "sub.cc.u32 t18, t15, %20;\n\t"
-        "subc.cc.u32 t20, t16, 0;\n\t"
-        "subc.u32 t17, 0, 0;\n\t"
-        "xor.b32 t22, t18, t15;\n\t"
-        "and.b32 t22, t22, t17;\n\t"
-        "xor.b32 t21, t18, t22;\n\t"
-        "add.u32 t19, t17, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t19;\n\t"
-        "add.cc.u32 t23, t21, t21;\n\t"
-        "addc.u32 t24, 0, 0;\n\t"
-        "or.b32 t23, t23, 1;\n\t"
-        "sub.cc.u32 t26, t23, %20;\n\t"
-        "subc.cc.u32 t28, t24, 0;\n\t"
-        "subc.u32 t25, 0, 0;\n\t"
-        "xor.b32 t30, t26, t23;\n\t"
-        "and.b32 t30, t30, t25;\n\t"
-        "xor.b32 t29, t26, t30;\n\t"
-        "add.u32 t27, t25, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t27;\n\t"
-        "add.cc.u32 t31, t29, t29;\n\t"
-        "addc.u32 t32, 0, 0;\n\t"
-        "or.b32 t31, t31, 1;\n\t"
-        "sub.cc.u32 t34, t31, %20;\n\t"
-        "subc.cc.u32 t36, t32, 0;\n\t"
-        "subc.u32 t33, 0, 0;\n\t"
-        "xor.b32 t38, t34, t31;\n\t"
-        "and.b32 t38, t38, t33;\n\t"
-        "xor.b32 t37, t34, t38;\n\t"
-        "add.u32 t35, t33, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t35;\n\t"
-        "add.cc.u32 t39, t37, t37;\n\t"
-        "addc.u32 t40, 0, 0;\n\t"
-        "or.b32 t39, t39, 1;\n\t"
-        "sub.cc.u32 t42, t39, %20;\n\t"
-        "subc.cc.u32 t44, t40, 0;\n\t"
-        "subc.u32 t41, 0, 0;\n\t"
-        "xor.b32 t46, t42, t39;\n\t"
-        "and.b32 t46, t46, t41;\n\t"
-        "xor.b32 t45, t42, t46;\n\t"
-        "add.u32 t43, t41, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t43;\n\t"
-        "add.cc.u32 t47, t45, t45;\n\t"
-        "addc.u32 t48, 0, 0;\n\t"
-        "or.b32 t47, t47, 1;\n\t"
-        "sub.cc.u32 t50, t47, %20;\n\t"
-        "subc.cc.u32 t52, t48, 0;\n\t"
-        "subc.u32 t49, 0, 0;\n\t"
-        "xor.b32 t54, t50, t47;\n\t"
-        "and.b32 t54, t54, t49;\n\t"
-        "xor.b32 t53, t50, t54;\n\t"
-        "add.u32 t51, t49, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t51;\n\t"
-        "add.cc.u32 t55, t53, t53;\n\t"
-        "addc.u32 t56, 0, 0;\n\t"
-        "or.b32 t55, t55, 1;\n\t"
-        "sub.cc.u32 t58, t55, %20;\n\t"
-        "subc.cc.u32 t60, t56, 0;\n\t"
+        "mul.hi.u32 t8, %20, 3340530120;\n\t"
+        "add.cc.u32 t6, %20, t8;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "add.cc.u32 t6, t6, 1;\n\t"
+        "addc.u32 t7, t7, 0;\n\t"
+        "sub.cc.u32 t5, 2863311530, t6;\n\t"
+        "subc.cc.u32 t9, 1, t7;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t5, t5, t10;\n\t"
+        "sub.u32 t11, 0, %20;\n\t"
+        "mul.lo.u32 t12, %20, t5;\n\t"
+        "mul.hi.u32 t13, %20, t5;\n\t"
+        "sub.cc.u32 t14, 0, t12;\n\t"
+        "subc.u32 t15, t11, t13;\n\t"
+        "mul.lo.u32 t16, t5, t15;\n\t"
+        "mul.hi.u32 t17, t5, t15;\n\t"
+        "mul.hi.u32 t18, t5, t14;\n\t"
+        "add.cc.u32 t16, t16, t14;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.cc.u32 t16, t16, t18;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.u32 t19, t15, t17;\n\t"
+        "add.u32 t20, t5, t19;\n\t"
+        "mul.lo.u32 t21, %20, t20;\n\t"
+        "mul.hi.u32 t22, %20, t20;\n\t"
+        "sub.cc.u32 t23, 0, t21;\n\t"
+        "subc.u32 t24, t11, t22;\n\t"
+        "mul.lo.u32 t25, t20, t24;\n\t"
+        "mul.hi.u32 t26, t20, t24;\n\t"
+        "mul.hi.u32 t27, t20, t23;\n\t"
+        "add.cc.u32 t25, t25, t23;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.cc.u32 t25, t25, t27;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.u32 t28, t24, t26;\n\t"
+        "add.u32 t29, t20, t28;\n\t"
+        "mul.lo.u32 t30, %20, t29;\n\t"
+        "mul.hi.u32 t31, %20, t29;\n\t"
+        "sub.cc.u32 t32, 0, t30;\n\t"
+        "subc.u32 t33, t11, t31;\n\t"
+        "mul.lo.u32 t34, t29, t33;\n\t"
+        "mul.hi.u32 t35, t29, t33;\n\t"
+        "mul.hi.u32 t36, t29, t32;\n\t"
+        "add.cc.u32 t34, t34, t32;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.cc.u32 t34, t34, t36;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.u32 t37, t33, t35;\n\t"
+        "add.u32 t38, t29, t37;\n\t"
+        "mul.lo.u32 t39, %20, t38;\n\t"
+        "mul.hi.u32 t40, %20, t38;\n\t"
+        "sub.cc.u32 t41, 0, t39;\n\t"
+        "subc.u32 t42, t11, t40;\n\t"
+        "mul.lo.u32 t43, t38, t42;\n\t"
+        "mul.hi.u32 t44, t38, t42;\n\t"
+        "mul.hi.u32 t45, t38, t41;\n\t"
+        "add.cc.u32 t43, t43, t41;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.cc.u32 t43, t43, t45;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.u32 t46, t42, t44;\n\t"
+        "add.u32 t47, t38, t46;\n\t"
+        "mul.lo.u32 t48, %20, t47;\n\t"
+        "mul.hi.u32 t49, %20, t47;\n\t"
+        "sub.cc.u32 t50, 0, t48;\n\t"
+        "subc.u32 t51, t11, t49;\n\t"
+        "sub.cc.u32 t52, t50, 1;\n\t"
+        "subc.u32 t53, t51, 0;\n\t"
+        "sub.cc.u32 t55, t52, %20;\n\t"
+        "subc.cc.u32 t56, t53, 0;\n\t"
         "subc.u32 t57, 0, 0;\n\t"
-        "xor.b32 t62, t58, t55;\n\t"
-        "and.b32 t62, t62, t57;\n\t"
-        "xor.b32 t61, t58, t62;\n\t"
-        "add.u32 t59, t57, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t59;\n\t"
-        "add.cc.u32 t63, t61, t61;\n\t"
-        "addc.u32 t64, 0, 0;\n\t"
-        "or.b32 t63, t63, 1;\n\t"
-        "sub.cc.u32 t66, t63, %20;\n\t"
-        "subc.cc.u32 t68, t64, 0;\n\t"
-        "subc.u32 t65, 0, 0;\n\t"
-        "xor.b32 t70, t66, t63;\n\t"
-        "and.b32 t70, t70, t65;\n\t"
-        "xor.b32 t69, t66, t70;\n\t"
-        "add.u32 t67, t65, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t67;\n\t"
-        "add.cc.u32 t71, t69, t69;\n\t"
-        "addc.u32 t72, 0, 0;\n\t"
-        "or.b32 t71, t71, 1;\n\t"
-        "sub.cc.u32 t74, t71, %20;\n\t"
-        "subc.cc.u32 t76, t72, 0;\n\t"
-        "subc.u32 t73, 0, 0;\n\t"
-        "xor.b32 t78, t74, t71;\n\t"
-        "and.b32 t78, t78, t73;\n\t"
-        "xor.b32 t77, t74, t78;\n\t"
-        "add.u32 t75, t73, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t75;\n\t"
-        "add.cc.u32 t79, t77, t77;\n\t"
-        "addc.u32 t80, 0, 0;\n\t"
-        "or.b32 t79, t79, 1;\n\t"
-        "sub.cc.u32 t82, t79, %20;\n\t"
-        "subc.cc.u32 t84, t80, 0;\n\t"
-        "subc.u32 t81, 0, 0;\n\t"
-        "xor.b32 t86, t82, t79;\n\t"
-        "and.b32 t86, t86, t81;\n\t"
-        "xor.b32 t85, t82, t86;\n\t"
-        "add.u32 t83, t81, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t83;\n\t"
-        "add.cc.u32 t87, t85, t85;\n\t"
-        "addc.u32 t88, 0, 0;\n\t"
-        "or.b32 t87, t87, 1;\n\t"
-        "sub.cc.u32 t90, t87, %20;\n\t"
-        "subc.cc.u32 t92, t88, 0;\n\t"
-        "subc.u32 t89, 0, 0;\n\t"
-        "xor.b32 t94, t90, t87;\n\t"
-        "and.b32 t94, t94, t89;\n\t"
-        "xor.b32 t93, t90, t94;\n\t"
-        "add.u32 t91, t89, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t91;\n\t"
-        "add.cc.u32 t95, t93, t93;\n\t"
-        "addc.u32 t96, 0, 0;\n\t"
-        "or.b32 t95, t95, 1;\n\t"
-        "sub.cc.u32 t98, t95, %20;\n\t"
-        "subc.cc.u32 t100, t96, 0;\n\t"
-        "subc.u32 t97, 0, 0;\n\t"
-        "xor.b32 t102, t98, t95;\n\t"
-        "and.b32 t102, t102, t97;\n\t"
-        "xor.b32 t101, t98, t102;\n\t"
-        "add.u32 t99, t97, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t99;\n\t"
-        "add.cc.u32 t103, t101, t101;\n\t"
-        "addc.u32 t104, 0, 0;\n\t"
-        "or.b32 t103, t103, 1;\n\t"
-        "sub.cc.u32 t106, t103, %20;\n\t"
-        "subc.cc.u32 t108, t104, 0;\n\t"
-        "subc.u32 t105, 0, 0;\n\t"
-        "xor.b32 t110, t106, t103;\n\t"
-        "and.b32 t110, t110, t105;\n\t"
-        "xor.b32 t109, t106, t110;\n\t"
-        "add.u32 t107, t105, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t107;\n\t"
-        "add.cc.u32 t111, t109, t109;\n\t"
-        "addc.u32 t112, 0, 0;\n\t"
-        "or.b32 t111, t111, 1;\n\t"
-        "sub.cc.u32 t114, t111, %20;\n\t"
-        "subc.cc.u32 t116, t112, 0;\n\t"
-        "subc.u32 t113, 0, 0;\n\t"
-        "xor.b32 t118, t114, t111;\n\t"
-        "and.b32 t118, t118, t113;\n\t"
-        "xor.b32 t117, t114, t118;\n\t"
-        "add.u32 t115, t113, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t115;\n\t"
-        "add.cc.u32 t119, t117, t117;\n\t"
-        "addc.u32 t120, 0, 0;\n\t"
-        "or.b32 t119, t119, 1;\n\t"
-        "sub.cc.u32 t122, t119, %20;\n\t"
-        "subc.cc.u32 t124, t120, 0;\n\t"
-        "subc.u32 t121, 0, 0;\n\t"
-        "xor.b32 t126, t122, t119;\n\t"
-        "and.b32 t126, t126, t121;\n\t"
-        "xor.b32 t125, t122, t126;\n\t"
-        "add.u32 t123, t121, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t123;\n\t"
-        "add.cc.u32 t127, t125, t125;\n\t"
-        "addc.u32 t128, 0, 0;\n\t"
-        "or.b32 t127, t127, 1;\n\t"
-        "sub.cc.u32 t130, t127, %20;\n\t"
-        "subc.cc.u32 t132, t128, 0;\n\t"
-        "subc.u32 t129, 0, 0;\n\t"
-        "xor.b32 t134, t130, t127;\n\t"
-        "and.b32 t134, t134, t129;\n\t"
-        "xor.b32 t133, t130, t134;\n\t"
-        "add.u32 t131, t129, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t131;\n\t"
-        "add.cc.u32 t135, t133, t133;\n\t"
-        "addc.u32 t136, 0, 0;\n\t"
-        "or.b32 t135, t135, 1;\n\t"
-        "sub.cc.u32 t138, t135, %20;\n\t"
-        "subc.cc.u32 t140, t136, 0;\n\t"
-        "subc.u32 t137, 0, 0;\n\t"
-        "xor.b32 t142, t138, t135;\n\t"
-        "and.b32 t142, t142, t137;\n\t"
-        "xor.b32 t141, t138, t142;\n\t"
-        "add.u32 t139, t137, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t139;\n\t"
-        "add.cc.u32 t143, t141, t141;\n\t"
-        "addc.u32 t144, 0, 0;\n\t"
-        "or.b32 t143, t143, 1;\n\t"
-        "sub.cc.u32 t146, t143, %20;\n\t"
-        "subc.cc.u32 t148, t144, 0;\n\t"
-        "subc.u32 t145, 0, 0;\n\t"
-        "xor.b32 t150, t146, t143;\n\t"
-        "and.b32 t150, t150, t145;\n\t"
-        "xor.b32 t149, t146, t150;\n\t"
-        "add.u32 t147, t145, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t147;\n\t"
-        "add.cc.u32 t151, t149, t149;\n\t"
-        "addc.u32 t152, 0, 0;\n\t"
-        "or.b32 t151, t151, 1;\n\t"
-        "sub.cc.u32 t154, t151, %20;\n\t"
-        "subc.cc.u32 t156, t152, 0;\n\t"
-        "subc.u32 t153, 0, 0;\n\t"
-        "xor.b32 t158, t154, t151;\n\t"
-        "and.b32 t158, t158, t153;\n\t"
-        "xor.b32 t157, t154, t158;\n\t"
-        "add.u32 t155, t153, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t155;\n\t"
-        "add.cc.u32 t159, t157, t157;\n\t"
-        "addc.u32 t160, 0, 0;\n\t"
-        "or.b32 t159, t159, 1;\n\t"
-        "sub.cc.u32 t162, t159, %20;\n\t"
-        "subc.cc.u32 t164, t160, 0;\n\t"
-        "subc.u32 t161, 0, 0;\n\t"
-        "xor.b32 t166, t162, t159;\n\t"
-        "and.b32 t166, t166, t161;\n\t"
-        "xor.b32 t165, t162, t166;\n\t"
-        "add.u32 t163, t161, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t163;\n\t"
-        "add.cc.u32 t167, t165, t165;\n\t"
-        "addc.u32 t168, 0, 0;\n\t"
-        "or.b32 t167, t167, 1;\n\t"
-        "sub.cc.u32 t170, t167, %20;\n\t"
-        "subc.cc.u32 t172, t168, 0;\n\t"
-        "subc.u32 t169, 0, 0;\n\t"
-        "xor.b32 t174, t170, t167;\n\t"
-        "and.b32 t174, t174, t169;\n\t"
-        "xor.b32 t173, t170, t174;\n\t"
-        "add.u32 t171, t169, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t171;\n\t"
-        "add.cc.u32 t175, t173, t173;\n\t"
-        "addc.u32 t176, 0, 0;\n\t"
-        "or.b32 t175, t175, 1;\n\t"
-        "sub.cc.u32 t178, t175, %20;\n\t"
-        "subc.cc.u32 t180, t176, 0;\n\t"
-        "subc.u32 t177, 0, 0;\n\t"
-        "xor.b32 t182, t178, t175;\n\t"
-        "and.b32 t182, t182, t177;\n\t"
-        "xor.b32 t181, t178, t182;\n\t"
-        "add.u32 t179, t177, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t179;\n\t"
-        "add.cc.u32 t183, t181, t181;\n\t"
-        "addc.u32 t184, 0, 0;\n\t"
-        "or.b32 t183, t183, 1;\n\t"
-        "sub.cc.u32 t186, t183, %20;\n\t"
-        "subc.cc.u32 t188, t184, 0;\n\t"
-        "subc.u32 t185, 0, 0;\n\t"
-        "xor.b32 t190, t186, t183;\n\t"
-        "and.b32 t190, t190, t185;\n\t"
-        "xor.b32 t189, t186, t190;\n\t"
-        "add.u32 t187, t185, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t187;\n\t"
-        "add.cc.u32 t191, t189, t189;\n\t"
-        "addc.u32 t192, 0, 0;\n\t"
-        "or.b32 t191, t191, 1;\n\t"
-        "sub.cc.u32 t194, t191, %20;\n\t"
-        "subc.cc.u32 t196, t192, 0;\n\t"
-        "subc.u32 t193, 0, 0;\n\t"
-        "xor.b32 t198, t194, t191;\n\t"
-        "and.b32 t198, t198, t193;\n\t"
-        "xor.b32 t197, t194, t198;\n\t"
-        "add.u32 t195, t193, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t195;\n\t"
-        "add.cc.u32 t199, t197, t197;\n\t"
-        "addc.u32 t200, 0, 0;\n\t"
-        "or.b32 t199, t199, 1;\n\t"
-        "sub.cc.u32 t202, t199, %20;\n\t"
-        "subc.cc.u32 t204, t200, 0;\n\t"
-        "subc.u32 t201, 0, 0;\n\t"
-        "xor.b32 t206, t202, t199;\n\t"
-        "and.b32 t206, t206, t201;\n\t"
-        "xor.b32 t205, t202, t206;\n\t"
-        "add.u32 t203, t201, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t203;\n\t"
-        "add.cc.u32 t207, t205, t205;\n\t"
-        "addc.u32 t208, 0, 0;\n\t"
-        "or.b32 t207, t207, 1;\n\t"
-        "sub.cc.u32 t210, t207, %20;\n\t"
-        "subc.cc.u32 t212, t208, 0;\n\t"
-        "subc.u32 t209, 0, 0;\n\t"
-        "xor.b32 t214, t210, t207;\n\t"
-        "and.b32 t214, t214, t209;\n\t"
-        "xor.b32 t213, t210, t214;\n\t"
-        "add.u32 t211, t209, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t211;\n\t"
-        "add.cc.u32 t215, t213, t213;\n\t"
-        "addc.u32 t216, 0, 0;\n\t"
-        "or.b32 t215, t215, 1;\n\t"
-        "sub.cc.u32 t218, t215, %20;\n\t"
-        "subc.cc.u32 t220, t216, 0;\n\t"
-        "subc.u32 t217, 0, 0;\n\t"
-        "xor.b32 t222, t218, t215;\n\t"
-        "and.b32 t222, t222, t217;\n\t"
-        "xor.b32 t221, t218, t222;\n\t"
-        "add.u32 t219, t217, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t219;\n\t"
-        "add.cc.u32 t223, t221, t221;\n\t"
-        "addc.u32 t224, 0, 0;\n\t"
-        "or.b32 t223, t223, 1;\n\t"
-        "sub.cc.u32 t226, t223, %20;\n\t"
-        "subc.cc.u32 t228, t224, 0;\n\t"
-        "subc.u32 t225, 0, 0;\n\t"
-        "xor.b32 t230, t226, t223;\n\t"
-        "and.b32 t230, t230, t225;\n\t"
-        "xor.b32 t229, t226, t230;\n\t"
-        "add.u32 t227, t225, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t227;\n\t"
-        "add.cc.u32 t231, t229, t229;\n\t"
-        "addc.u32 t232, 0, 0;\n\t"
-        "or.b32 t231, t231, 1;\n\t"
-        "sub.cc.u32 t234, t231, %20;\n\t"
-        "subc.cc.u32 t236, t232, 0;\n\t"
-        "subc.u32 t233, 0, 0;\n\t"
-        "xor.b32 t238, t234, t231;\n\t"
-        "and.b32 t238, t238, t233;\n\t"
-        "xor.b32 t237, t234, t238;\n\t"
-        "add.u32 t235, t233, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t235;\n\t"
-        "add.cc.u32 t239, t237, t237;\n\t"
-        "addc.u32 t240, 0, 0;\n\t"
-        "or.b32 t239, t239, 1;\n\t"
-        "sub.cc.u32 t242, t239, %20;\n\t"
-        "subc.cc.u32 t244, t240, 0;\n\t"
-        "subc.u32 t241, 0, 0;\n\t"
-        "xor.b32 t246, t242, t239;\n\t"
-        "and.b32 t246, t246, t241;\n\t"
-        "xor.b32 t245, t242, t246;\n\t"
-        "add.u32 t243, t241, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t243;\n\t"
-        "add.cc.u32 t247, t245, t245;\n\t"
-        "addc.u32 t248, 0, 0;\n\t"
-        "or.b32 t247, t247, 1;\n\t"
-        "sub.cc.u32 t250, t247, %20;\n\t"
-        "subc.cc.u32 t252, t248, 0;\n\t"
-        "subc.u32 t249, 0, 0;\n\t"
-        "xor.b32 t254, t250, t247;\n\t"
-        "and.b32 t254, t254, t249;\n\t"
-        "xor.b32 t253, t250, t254;\n\t"
-        "add.u32 t251, t249, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t251;\n\t"
-        "add.cc.u32 t255, t253, t253;\n\t"
-        "addc.u32 t256, 0, 0;\n\t"
-        "or.b32 t255, t255, 1;\n\t"
-        "sub.cc.u32 t258, t255, %20;\n\t"
-        "subc.cc.u32 t260, t256, 0;\n\t"
-        "subc.u32 t257, 0, 0;\n\t"
-        "xor.b32 t262, t258, t255;\n\t"
-        "and.b32 t262, t262, t257;\n\t"
-        "xor.b32 t261, t258, t262;\n\t"
-        "add.u32 t259, t257, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t259;\n\t"
+        "not.b32 t57, t57;\n\t"
+        "sub.u32 t54, t47, t57;\n\t"
+        "and.b32 t58, %20, t57;\n\t"
+        "sub.cc.u32 t59, t50, t58;\n\t"
+        "subc.u32 t60, t51, 0;\n\t"
+        "sub.cc.u32 t61, t59, 1;\n\t"
+        "subc.u32 t62, t60, 0;\n\t"
+        "sub.cc.u32 t64, t61, %20;\n\t"
+        "subc.cc.u32 t65, t62, 0;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "not.b32 t66, t66;\n\t"
+        "sub.u32 t63, t54, t66;\n\t"
+        "and.b32 t67, %20, t66;\n\t"
+        "sub.cc.u32 t68, t59, t67;\n\t"
+        "subc.u32 t69, t60, 0;\n\t"
+        "sub.cc.u32 t70, t68, 1;\n\t"
+        "subc.u32 t71, t69, 0;\n\t"
+        "sub.cc.u32 t73, t70, %20;\n\t"
+        "subc.cc.u32 t74, t71, 0;\n\t"
+        "subc.u32 t75, 0, 0;\n\t"
+        "not.b32 t75, t75;\n\t"
+        "sub.u32 t72, t63, t75;\n\t"
+        "and.b32 t76, %20, t75;\n\t"
+        "sub.cc.u32 t77, t68, t76;\n\t"
+        "subc.u32 t78, t69, 0;\n\t"
         "mov.b32 %0, %18;\n\t"
         "mov.b32 %1, %19;\n\t"
         "mov.b32 %2, %20;\n\t"
@@ -16974,7 +15529,7 @@ struct sqrt_division_normalize_3 {
         "mov.b32 %7, %13;\n\t"
         "mov.b32 %8, %14;\n\t"
         "mov.b32 %9, t4;\n\t"
-        "mov.b32 %10, t6;\n\t"
+        "mov.b32 %10, t72;\n\t"
         "not.b32 %11, t3;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
@@ -16987,398 +15542,109 @@ struct sqrt_division_normalize_3 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[263];
+    uint32_t t[79];
     ptx_sub_cc(cf, x[0], x[6]);
     ptx_subc_cc(cf, x[1], x[7]);
     ptx_subc_cc(cf, x[2], x[8]);
     t[3] = ptx_subc(cf, 0u, 0u);
     t[4] = ptx_mov(0u);
-    t[5] = ptx_not(x[8]);
-    t[6] = ptx_mov(0u);
-    t[7] = ptx_add_cc(cf, t[5], t[5]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_or(t[7], 1u);
-    t[10] = ptx_sub_cc(cf, t[7], x[8]);
-    ptx_subc_cc(cf, t[8], 0u);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[14] = ptx_xor(t[10], t[7]);
-    t[14] = ptx_and(t[14], t[9]);
-    t[13] = ptx_xor(t[10], t[14]);
-    t[11] = ptx_add(t[9], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[11]);
-    t[15] = ptx_add_cc(cf, t[13], t[13]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[15] = ptx_or(t[15], 1u);
-    t[18] = ptx_sub_cc(cf, t[15], x[8]);
-    ptx_subc_cc(cf, t[16], 0u);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    t[22] = ptx_xor(t[18], t[15]);
-    t[22] = ptx_and(t[22], t[17]);
-    t[21] = ptx_xor(t[18], t[22]);
-    t[19] = ptx_add(t[17], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[19]);
-    t[23] = ptx_add_cc(cf, t[21], t[21]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[23] = ptx_or(t[23], 1u);
-    t[26] = ptx_sub_cc(cf, t[23], x[8]);
-    ptx_subc_cc(cf, t[24], 0u);
-    t[25] = ptx_subc(cf, 0u, 0u);
-    t[30] = ptx_xor(t[26], t[23]);
-    t[30] = ptx_and(t[30], t[25]);
-    t[29] = ptx_xor(t[26], t[30]);
-    t[27] = ptx_add(t[25], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[27]);
-    t[31] = ptx_add_cc(cf, t[29], t[29]);
-    t[32] = ptx_addc(cf, 0u, 0u);
-    t[31] = ptx_or(t[31], 1u);
-    t[34] = ptx_sub_cc(cf, t[31], x[8]);
-    ptx_subc_cc(cf, t[32], 0u);
-    t[33] = ptx_subc(cf, 0u, 0u);
-    t[38] = ptx_xor(t[34], t[31]);
-    t[38] = ptx_and(t[38], t[33]);
-    t[37] = ptx_xor(t[34], t[38]);
-    t[35] = ptx_add(t[33], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[35]);
-    t[39] = ptx_add_cc(cf, t[37], t[37]);
-    t[40] = ptx_addc(cf, 0u, 0u);
-    t[39] = ptx_or(t[39], 1u);
-    t[42] = ptx_sub_cc(cf, t[39], x[8]);
-    ptx_subc_cc(cf, t[40], 0u);
-    t[41] = ptx_subc(cf, 0u, 0u);
-    t[46] = ptx_xor(t[42], t[39]);
-    t[46] = ptx_and(t[46], t[41]);
-    t[45] = ptx_xor(t[42], t[46]);
-    t[43] = ptx_add(t[41], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[43]);
-    t[47] = ptx_add_cc(cf, t[45], t[45]);
-    t[48] = ptx_addc(cf, 0u, 0u);
-    t[47] = ptx_or(t[47], 1u);
-    t[50] = ptx_sub_cc(cf, t[47], x[8]);
-    ptx_subc_cc(cf, t[48], 0u);
-    t[49] = ptx_subc(cf, 0u, 0u);
-    t[54] = ptx_xor(t[50], t[47]);
-    t[54] = ptx_and(t[54], t[49]);
-    t[53] = ptx_xor(t[50], t[54]);
-    t[51] = ptx_add(t[49], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[51]);
-    t[55] = ptx_add_cc(cf, t[53], t[53]);
-    t[56] = ptx_addc(cf, 0u, 0u);
-    t[55] = ptx_or(t[55], 1u);
-    t[58] = ptx_sub_cc(cf, t[55], x[8]);
-    ptx_subc_cc(cf, t[56], 0u);
+    t[8] = ptx_mul_hi(x[8], 3340530120u);
+    t[6] = ptx_add_cc(cf, x[8], t[8]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_add_cc(cf, t[6], 1u);
+    t[7] = ptx_addc(cf, t[7], 0u);
+    t[5] = ptx_sub_cc(cf, 2863311530u, t[6]);
+    ptx_subc_cc(cf, 1u, t[7]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[10] = ptx_not(t[10]);
+    t[5] = ptx_and(t[5], t[10]);
+    t[11] = ptx_sub(0u, x[8]);
+    t[12] = ptx_mul_lo(x[8], t[5]);
+    t[13] = ptx_mul_hi(x[8], t[5]);
+    t[14] = ptx_sub_cc(cf, 0u, t[12]);
+    t[15] = ptx_subc(cf, t[11], t[13]);
+    t[16] = ptx_mul_lo(t[5], t[15]);
+    t[17] = ptx_mul_hi(t[5], t[15]);
+    t[18] = ptx_mul_hi(t[5], t[14]);
+    t[16] = ptx_add_cc(cf, t[16], t[14]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[16] = ptx_add_cc(cf, t[16], t[18]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[19] = ptx_add(t[15], t[17]);
+    t[20] = ptx_add(t[5], t[19]);
+    t[21] = ptx_mul_lo(x[8], t[20]);
+    t[22] = ptx_mul_hi(x[8], t[20]);
+    t[23] = ptx_sub_cc(cf, 0u, t[21]);
+    t[24] = ptx_subc(cf, t[11], t[22]);
+    t[25] = ptx_mul_lo(t[20], t[24]);
+    t[26] = ptx_mul_hi(t[20], t[24]);
+    t[27] = ptx_mul_hi(t[20], t[23]);
+    t[25] = ptx_add_cc(cf, t[25], t[23]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[25] = ptx_add_cc(cf, t[25], t[27]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[28] = ptx_add(t[24], t[26]);
+    t[29] = ptx_add(t[20], t[28]);
+    t[30] = ptx_mul_lo(x[8], t[29]);
+    t[31] = ptx_mul_hi(x[8], t[29]);
+    t[32] = ptx_sub_cc(cf, 0u, t[30]);
+    t[33] = ptx_subc(cf, t[11], t[31]);
+    t[34] = ptx_mul_lo(t[29], t[33]);
+    t[35] = ptx_mul_hi(t[29], t[33]);
+    t[36] = ptx_mul_hi(t[29], t[32]);
+    t[34] = ptx_add_cc(cf, t[34], t[32]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[34] = ptx_add_cc(cf, t[34], t[36]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[37] = ptx_add(t[33], t[35]);
+    t[38] = ptx_add(t[29], t[37]);
+    t[39] = ptx_mul_lo(x[8], t[38]);
+    t[40] = ptx_mul_hi(x[8], t[38]);
+    t[41] = ptx_sub_cc(cf, 0u, t[39]);
+    t[42] = ptx_subc(cf, t[11], t[40]);
+    t[43] = ptx_mul_lo(t[38], t[42]);
+    t[44] = ptx_mul_hi(t[38], t[42]);
+    t[45] = ptx_mul_hi(t[38], t[41]);
+    t[43] = ptx_add_cc(cf, t[43], t[41]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[43] = ptx_add_cc(cf, t[43], t[45]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[46] = ptx_add(t[42], t[44]);
+    t[47] = ptx_add(t[38], t[46]);
+    t[48] = ptx_mul_lo(x[8], t[47]);
+    t[49] = ptx_mul_hi(x[8], t[47]);
+    t[50] = ptx_sub_cc(cf, 0u, t[48]);
+    t[51] = ptx_subc(cf, t[11], t[49]);
+    t[52] = ptx_sub_cc(cf, t[50], 1u);
+    t[53] = ptx_subc(cf, t[51], 0u);
+    ptx_sub_cc(cf, t[52], x[8]);
+    ptx_subc_cc(cf, t[53], 0u);
     t[57] = ptx_subc(cf, 0u, 0u);
-    t[62] = ptx_xor(t[58], t[55]);
-    t[62] = ptx_and(t[62], t[57]);
-    t[61] = ptx_xor(t[58], t[62]);
-    t[59] = ptx_add(t[57], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[59]);
-    t[63] = ptx_add_cc(cf, t[61], t[61]);
-    t[64] = ptx_addc(cf, 0u, 0u);
-    t[63] = ptx_or(t[63], 1u);
-    t[66] = ptx_sub_cc(cf, t[63], x[8]);
-    ptx_subc_cc(cf, t[64], 0u);
-    t[65] = ptx_subc(cf, 0u, 0u);
-    t[70] = ptx_xor(t[66], t[63]);
-    t[70] = ptx_and(t[70], t[65]);
-    t[69] = ptx_xor(t[66], t[70]);
-    t[67] = ptx_add(t[65], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[67]);
-    t[71] = ptx_add_cc(cf, t[69], t[69]);
-    t[72] = ptx_addc(cf, 0u, 0u);
-    t[71] = ptx_or(t[71], 1u);
-    t[74] = ptx_sub_cc(cf, t[71], x[8]);
-    ptx_subc_cc(cf, t[72], 0u);
-    t[73] = ptx_subc(cf, 0u, 0u);
-    t[78] = ptx_xor(t[74], t[71]);
-    t[78] = ptx_and(t[78], t[73]);
-    t[77] = ptx_xor(t[74], t[78]);
-    t[75] = ptx_add(t[73], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[75]);
-    t[79] = ptx_add_cc(cf, t[77], t[77]);
-    t[80] = ptx_addc(cf, 0u, 0u);
-    t[79] = ptx_or(t[79], 1u);
-    t[82] = ptx_sub_cc(cf, t[79], x[8]);
-    ptx_subc_cc(cf, t[80], 0u);
-    t[81] = ptx_subc(cf, 0u, 0u);
-    t[86] = ptx_xor(t[82], t[79]);
-    t[86] = ptx_and(t[86], t[81]);
-    t[85] = ptx_xor(t[82], t[86]);
-    t[83] = ptx_add(t[81], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[83]);
-    t[87] = ptx_add_cc(cf, t[85], t[85]);
-    t[88] = ptx_addc(cf, 0u, 0u);
-    t[87] = ptx_or(t[87], 1u);
-    t[90] = ptx_sub_cc(cf, t[87], x[8]);
-    ptx_subc_cc(cf, t[88], 0u);
-    t[89] = ptx_subc(cf, 0u, 0u);
-    t[94] = ptx_xor(t[90], t[87]);
-    t[94] = ptx_and(t[94], t[89]);
-    t[93] = ptx_xor(t[90], t[94]);
-    t[91] = ptx_add(t[89], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[91]);
-    t[95] = ptx_add_cc(cf, t[93], t[93]);
-    t[96] = ptx_addc(cf, 0u, 0u);
-    t[95] = ptx_or(t[95], 1u);
-    t[98] = ptx_sub_cc(cf, t[95], x[8]);
-    ptx_subc_cc(cf, t[96], 0u);
-    t[97] = ptx_subc(cf, 0u, 0u);
-    t[102] = ptx_xor(t[98], t[95]);
-    t[102] = ptx_and(t[102], t[97]);
-    t[101] = ptx_xor(t[98], t[102]);
-    t[99] = ptx_add(t[97], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[99]);
-    t[103] = ptx_add_cc(cf, t[101], t[101]);
-    t[104] = ptx_addc(cf, 0u, 0u);
-    t[103] = ptx_or(t[103], 1u);
-    t[106] = ptx_sub_cc(cf, t[103], x[8]);
-    ptx_subc_cc(cf, t[104], 0u);
-    t[105] = ptx_subc(cf, 0u, 0u);
-    t[110] = ptx_xor(t[106], t[103]);
-    t[110] = ptx_and(t[110], t[105]);
-    t[109] = ptx_xor(t[106], t[110]);
-    t[107] = ptx_add(t[105], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[107]);
-    t[111] = ptx_add_cc(cf, t[109], t[109]);
-    t[112] = ptx_addc(cf, 0u, 0u);
-    t[111] = ptx_or(t[111], 1u);
-    t[114] = ptx_sub_cc(cf, t[111], x[8]);
-    ptx_subc_cc(cf, t[112], 0u);
-    t[113] = ptx_subc(cf, 0u, 0u);
-    t[118] = ptx_xor(t[114], t[111]);
-    t[118] = ptx_and(t[118], t[113]);
-    t[117] = ptx_xor(t[114], t[118]);
-    t[115] = ptx_add(t[113], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[115]);
-    t[119] = ptx_add_cc(cf, t[117], t[117]);
-    t[120] = ptx_addc(cf, 0u, 0u);
-    t[119] = ptx_or(t[119], 1u);
-    t[122] = ptx_sub_cc(cf, t[119], x[8]);
-    ptx_subc_cc(cf, t[120], 0u);
-    t[121] = ptx_subc(cf, 0u, 0u);
-    t[126] = ptx_xor(t[122], t[119]);
-    t[126] = ptx_and(t[126], t[121]);
-    t[125] = ptx_xor(t[122], t[126]);
-    t[123] = ptx_add(t[121], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[123]);
-    t[127] = ptx_add_cc(cf, t[125], t[125]);
-    t[128] = ptx_addc(cf, 0u, 0u);
-    t[127] = ptx_or(t[127], 1u);
-    t[130] = ptx_sub_cc(cf, t[127], x[8]);
-    ptx_subc_cc(cf, t[128], 0u);
-    t[129] = ptx_subc(cf, 0u, 0u);
-    t[134] = ptx_xor(t[130], t[127]);
-    t[134] = ptx_and(t[134], t[129]);
-    t[133] = ptx_xor(t[130], t[134]);
-    t[131] = ptx_add(t[129], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[131]);
-    t[135] = ptx_add_cc(cf, t[133], t[133]);
-    t[136] = ptx_addc(cf, 0u, 0u);
-    t[135] = ptx_or(t[135], 1u);
-    t[138] = ptx_sub_cc(cf, t[135], x[8]);
-    ptx_subc_cc(cf, t[136], 0u);
-    t[137] = ptx_subc(cf, 0u, 0u);
-    t[142] = ptx_xor(t[138], t[135]);
-    t[142] = ptx_and(t[142], t[137]);
-    t[141] = ptx_xor(t[138], t[142]);
-    t[139] = ptx_add(t[137], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[139]);
-    t[143] = ptx_add_cc(cf, t[141], t[141]);
-    t[144] = ptx_addc(cf, 0u, 0u);
-    t[143] = ptx_or(t[143], 1u);
-    t[146] = ptx_sub_cc(cf, t[143], x[8]);
-    ptx_subc_cc(cf, t[144], 0u);
-    t[145] = ptx_subc(cf, 0u, 0u);
-    t[150] = ptx_xor(t[146], t[143]);
-    t[150] = ptx_and(t[150], t[145]);
-    t[149] = ptx_xor(t[146], t[150]);
-    t[147] = ptx_add(t[145], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[147]);
-    t[151] = ptx_add_cc(cf, t[149], t[149]);
-    t[152] = ptx_addc(cf, 0u, 0u);
-    t[151] = ptx_or(t[151], 1u);
-    t[154] = ptx_sub_cc(cf, t[151], x[8]);
-    ptx_subc_cc(cf, t[152], 0u);
-    t[153] = ptx_subc(cf, 0u, 0u);
-    t[158] = ptx_xor(t[154], t[151]);
-    t[158] = ptx_and(t[158], t[153]);
-    t[157] = ptx_xor(t[154], t[158]);
-    t[155] = ptx_add(t[153], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[155]);
-    t[159] = ptx_add_cc(cf, t[157], t[157]);
-    t[160] = ptx_addc(cf, 0u, 0u);
-    t[159] = ptx_or(t[159], 1u);
-    t[162] = ptx_sub_cc(cf, t[159], x[8]);
-    ptx_subc_cc(cf, t[160], 0u);
-    t[161] = ptx_subc(cf, 0u, 0u);
-    t[166] = ptx_xor(t[162], t[159]);
-    t[166] = ptx_and(t[166], t[161]);
-    t[165] = ptx_xor(t[162], t[166]);
-    t[163] = ptx_add(t[161], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[163]);
-    t[167] = ptx_add_cc(cf, t[165], t[165]);
-    t[168] = ptx_addc(cf, 0u, 0u);
-    t[167] = ptx_or(t[167], 1u);
-    t[170] = ptx_sub_cc(cf, t[167], x[8]);
-    ptx_subc_cc(cf, t[168], 0u);
-    t[169] = ptx_subc(cf, 0u, 0u);
-    t[174] = ptx_xor(t[170], t[167]);
-    t[174] = ptx_and(t[174], t[169]);
-    t[173] = ptx_xor(t[170], t[174]);
-    t[171] = ptx_add(t[169], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[171]);
-    t[175] = ptx_add_cc(cf, t[173], t[173]);
-    t[176] = ptx_addc(cf, 0u, 0u);
-    t[175] = ptx_or(t[175], 1u);
-    t[178] = ptx_sub_cc(cf, t[175], x[8]);
-    ptx_subc_cc(cf, t[176], 0u);
-    t[177] = ptx_subc(cf, 0u, 0u);
-    t[182] = ptx_xor(t[178], t[175]);
-    t[182] = ptx_and(t[182], t[177]);
-    t[181] = ptx_xor(t[178], t[182]);
-    t[179] = ptx_add(t[177], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[179]);
-    t[183] = ptx_add_cc(cf, t[181], t[181]);
-    t[184] = ptx_addc(cf, 0u, 0u);
-    t[183] = ptx_or(t[183], 1u);
-    t[186] = ptx_sub_cc(cf, t[183], x[8]);
-    ptx_subc_cc(cf, t[184], 0u);
-    t[185] = ptx_subc(cf, 0u, 0u);
-    t[190] = ptx_xor(t[186], t[183]);
-    t[190] = ptx_and(t[190], t[185]);
-    t[189] = ptx_xor(t[186], t[190]);
-    t[187] = ptx_add(t[185], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[187]);
-    t[191] = ptx_add_cc(cf, t[189], t[189]);
-    t[192] = ptx_addc(cf, 0u, 0u);
-    t[191] = ptx_or(t[191], 1u);
-    t[194] = ptx_sub_cc(cf, t[191], x[8]);
-    ptx_subc_cc(cf, t[192], 0u);
-    t[193] = ptx_subc(cf, 0u, 0u);
-    t[198] = ptx_xor(t[194], t[191]);
-    t[198] = ptx_and(t[198], t[193]);
-    t[197] = ptx_xor(t[194], t[198]);
-    t[195] = ptx_add(t[193], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[195]);
-    t[199] = ptx_add_cc(cf, t[197], t[197]);
-    t[200] = ptx_addc(cf, 0u, 0u);
-    t[199] = ptx_or(t[199], 1u);
-    t[202] = ptx_sub_cc(cf, t[199], x[8]);
-    ptx_subc_cc(cf, t[200], 0u);
-    t[201] = ptx_subc(cf, 0u, 0u);
-    t[206] = ptx_xor(t[202], t[199]);
-    t[206] = ptx_and(t[206], t[201]);
-    t[205] = ptx_xor(t[202], t[206]);
-    t[203] = ptx_add(t[201], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[203]);
-    t[207] = ptx_add_cc(cf, t[205], t[205]);
-    t[208] = ptx_addc(cf, 0u, 0u);
-    t[207] = ptx_or(t[207], 1u);
-    t[210] = ptx_sub_cc(cf, t[207], x[8]);
-    ptx_subc_cc(cf, t[208], 0u);
-    t[209] = ptx_subc(cf, 0u, 0u);
-    t[214] = ptx_xor(t[210], t[207]);
-    t[214] = ptx_and(t[214], t[209]);
-    t[213] = ptx_xor(t[210], t[214]);
-    t[211] = ptx_add(t[209], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[211]);
-    t[215] = ptx_add_cc(cf, t[213], t[213]);
-    t[216] = ptx_addc(cf, 0u, 0u);
-    t[215] = ptx_or(t[215], 1u);
-    t[218] = ptx_sub_cc(cf, t[215], x[8]);
-    ptx_subc_cc(cf, t[216], 0u);
-    t[217] = ptx_subc(cf, 0u, 0u);
-    t[222] = ptx_xor(t[218], t[215]);
-    t[222] = ptx_and(t[222], t[217]);
-    t[221] = ptx_xor(t[218], t[222]);
-    t[219] = ptx_add(t[217], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[219]);
-    t[223] = ptx_add_cc(cf, t[221], t[221]);
-    t[224] = ptx_addc(cf, 0u, 0u);
-    t[223] = ptx_or(t[223], 1u);
-    t[226] = ptx_sub_cc(cf, t[223], x[8]);
-    ptx_subc_cc(cf, t[224], 0u);
-    t[225] = ptx_subc(cf, 0u, 0u);
-    t[230] = ptx_xor(t[226], t[223]);
-    t[230] = ptx_and(t[230], t[225]);
-    t[229] = ptx_xor(t[226], t[230]);
-    t[227] = ptx_add(t[225], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[227]);
-    t[231] = ptx_add_cc(cf, t[229], t[229]);
-    t[232] = ptx_addc(cf, 0u, 0u);
-    t[231] = ptx_or(t[231], 1u);
-    t[234] = ptx_sub_cc(cf, t[231], x[8]);
-    ptx_subc_cc(cf, t[232], 0u);
-    t[233] = ptx_subc(cf, 0u, 0u);
-    t[238] = ptx_xor(t[234], t[231]);
-    t[238] = ptx_and(t[238], t[233]);
-    t[237] = ptx_xor(t[234], t[238]);
-    t[235] = ptx_add(t[233], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[235]);
-    t[239] = ptx_add_cc(cf, t[237], t[237]);
-    t[240] = ptx_addc(cf, 0u, 0u);
-    t[239] = ptx_or(t[239], 1u);
-    t[242] = ptx_sub_cc(cf, t[239], x[8]);
-    ptx_subc_cc(cf, t[240], 0u);
-    t[241] = ptx_subc(cf, 0u, 0u);
-    t[246] = ptx_xor(t[242], t[239]);
-    t[246] = ptx_and(t[246], t[241]);
-    t[245] = ptx_xor(t[242], t[246]);
-    t[243] = ptx_add(t[241], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[243]);
-    t[247] = ptx_add_cc(cf, t[245], t[245]);
-    t[248] = ptx_addc(cf, 0u, 0u);
-    t[247] = ptx_or(t[247], 1u);
-    t[250] = ptx_sub_cc(cf, t[247], x[8]);
-    ptx_subc_cc(cf, t[248], 0u);
-    t[249] = ptx_subc(cf, 0u, 0u);
-    t[254] = ptx_xor(t[250], t[247]);
-    t[254] = ptx_and(t[254], t[249]);
-    t[253] = ptx_xor(t[250], t[254]);
-    t[251] = ptx_add(t[249], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[251]);
-    t[255] = ptx_add_cc(cf, t[253], t[253]);
-    t[256] = ptx_addc(cf, 0u, 0u);
-    t[255] = ptx_or(t[255], 1u);
-    t[258] = ptx_sub_cc(cf, t[255], x[8]);
-    ptx_subc_cc(cf, t[256], 0u);
-    t[257] = ptx_subc(cf, 0u, 0u);
-    t[262] = ptx_xor(t[258], t[255]);
-    t[262] = ptx_and(t[262], t[257]);
-    ptx_xor(t[258], t[262]);
-    t[259] = ptx_add(t[257], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[259]);
+    t[57] = ptx_not(t[57]);
+    t[54] = ptx_sub(t[47], t[57]);
+    t[58] = ptx_and(x[8], t[57]);
+    t[59] = ptx_sub_cc(cf, t[50], t[58]);
+    t[60] = ptx_subc(cf, t[51], 0u);
+    t[61] = ptx_sub_cc(cf, t[59], 1u);
+    t[62] = ptx_subc(cf, t[60], 0u);
+    ptx_sub_cc(cf, t[61], x[8]);
+    ptx_subc_cc(cf, t[62], 0u);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[66] = ptx_not(t[66]);
+    t[63] = ptx_sub(t[54], t[66]);
+    t[67] = ptx_and(x[8], t[66]);
+    t[68] = ptx_sub_cc(cf, t[59], t[67]);
+    t[69] = ptx_subc(cf, t[60], 0u);
+    t[70] = ptx_sub_cc(cf, t[68], 1u);
+    t[71] = ptx_subc(cf, t[69], 0u);
+    ptx_sub_cc(cf, t[70], x[8]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[75] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_not(t[75]);
+    t[72] = ptx_sub(t[63], t[75]);
+    t[76] = ptx_and(x[8], t[75]);
+    ptx_sub_cc(cf, t[68], t[76]);
+    ptx_subc(cf, t[69], 0u);
     y[0] = ptx_mov(x[6]);
     y[1] = ptx_mov(x[7]);
     y[2] = ptx_mov(x[8]);
@@ -17389,7 +15655,7 @@ struct sqrt_division_normalize_3 {
     y[7] = ptx_mov(x[1]);
     y[8] = ptx_mov(x[2]);
     y[9] = ptx_mov(t[4]);
-    y[10] = ptx_mov(t[6]);
+    y[10] = ptx_mov(t[72]);
     y[11] = ptx_not(t[3]);
   }
 #endif

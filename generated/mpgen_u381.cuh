@@ -19577,7 +19577,7 @@ struct value_ops {
 };
 using value = ::mpgen::uint_value<value_ops>;
 
-// division_normalize: a step that the loops below call; 936 instructions.
+// division_normalize: a step that the loops below call; 647 instructions.
 struct division_normalize {
   static constexpr unsigned in_words = 36;
   static constexpr unsigned out_words = 39;
@@ -19585,7 +19585,7 @@ struct division_normalize {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<500>;\n\t"
+        ".reg .u32 t<316>;\n\t"
         "sub.cc.u32 t0, %39, %63;\n\t"
         "subc.cc.u32 t1, %40, %64;\n\t"
         "subc.cc.u32 t2, %41, %65;\n\t"
@@ -20097,392 +20097,103 @@ struct division_normalize {
         "shf.l.clamp.b32 t239, t212, t213, t217;\n\t"
         "shf.l.clamp.b32 t240, t213, t214, t217;\n\t"
         "shf.l.clamp.b32 t241, t214, t215, t217;\n\t"
-        "not.b32 t242, t108;\n\t"
-        "mov.b32 t243, 0;\n\t"
-        "add.cc.u32 t244, t242, t242;\n\t"
-        "addc.u32 t245, 0, 0;\n\t"
-        "or.b32 t244, t244, 1;\n\t"
-        "sub.cc.u32 t247, t244, t108;\n\t"
-        "subc.cc.u32 t249, t245, 0;\n\t"
-        "subc.u32 t246, 0, 0;\n\t"
-        "xor.b32 t251, t247, t244;\n\t"
-        "and.b32 t251, t251, t246;\n\t"
-        "xor.b32 t250, t247, t251;\n\t"
-        "add.u32 t248, t246, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t248;\n\t"
-        "add.cc.u32 t252, t250, t250;\n\t"
-        "addc.u32 t253, 0, 0;\n\t"
-        "or.b32 t252, t252, 1;\n\t"
-        "sub.cc.u32 t255, t252, t108;\n\t"
-        "subc.cc.u32 t257, t253, 0;\n\t"
-        "subc.u32 t254, 0, 0;\n\t"
-        "xor.b32 t259, t255, t252;\n\t"
-        "and.b32 t259, t259, t254;\n\t"
-        "xor.b32 t258, t255, t259;\n\t"
-        "add.u32 t256, t254, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t256;\n\t"
-        "add.cc.u32 t260, t258, t258;\n\t"
-        "addc.u32 t261, 0, 0;\n\t"
-        "or.b32 t260, t260, 1;\n\t"
-        "sub.cc.u32 t263, t260, t108;\n\t"
-        "subc.cc.u32 t265, t261, 0;\n\t"
-        "subc.u32 t262, 0, 0;\n\t"
-        "xor.b32 t267, t263, t260;\n\t"
-        "and.b32 t267, t267, t262;\n\t"
-        "xor.b32 t266, t263, t267;\n\t"
-        "add.u32 t264, t262, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t264;\n\t"
-        "add.cc.u32 t268, t266, t266;\n\t"
-        "addc.u32 t269, 0, 0;\n\t"
-        "or.b32 t268, t268, 1;\n\t"
-        "sub.cc.u32 t271, t268, t108;\n\t"
-        "subc.cc.u32 t273, t269, 0;\n\t"
-        "subc.u32 t270, 0, 0;\n\t"
-        "xor.b32 t275, t271, t268;\n\t"
-        "and.b32 t275, t275, t270;\n\t"
-        "xor.b32 t274, t271, t275;\n\t"
-        "add.u32 t272, t270, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t272;\n\t"
-        "add.cc.u32 t276, t274, t274;\n\t"
-        "addc.u32 t277, 0, 0;\n\t"
-        "or.b32 t276, t276, 1;\n\t"
-        "sub.cc.u32 t279, t276, t108;\n\t"
-        "subc.cc.u32 t281, t277, 0;\n\t"
-        "subc.u32 t278, 0, 0;\n\t"
-        "xor.b32 t283, t279, t276;\n\t"
-        "and.b32 t283, t283, t278;\n\t"
-        "xor.b32 t282, t279, t283;\n\t"
-        "add.u32 t280, t278, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t280;\n\t"
-        "add.cc.u32 t284, t282, t282;\n\t"
-        "addc.u32 t285, 0, 0;\n\t"
-        "or.b32 t284, t284, 1;\n\t"
-        "sub.cc.u32 t287, t284, t108;\n\t"
-        "subc.cc.u32 t289, t285, 0;\n\t"
-        "subc.u32 t286, 0, 0;\n\t"
-        "xor.b32 t291, t287, t284;\n\t"
-        "and.b32 t291, t291, t286;\n\t"
-        "xor.b32 t290, t287, t291;\n\t"
-        "add.u32 t288, t286, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t288;\n\t"
-        "add.cc.u32 t292, t290, t290;\n\t"
-        "addc.u32 t293, 0, 0;\n\t"
-        "or.b32 t292, t292, 1;\n\t"
-        "sub.cc.u32 t295, t292, t108;\n\t"
-        "subc.cc.u32 t297, t293, 0;\n\t"
+        "mul.hi.u32 t245, t108, 3340530120;\n\t"
+        "add.cc.u32 t243, t108, t245;\n\t"
+        "addc.u32 t244, 0, 0;\n\t"
+        "add.cc.u32 t243, t243, 1;\n\t"
+        "addc.u32 t244, t244, 0;\n\t"
+        "sub.cc.u32 t242, 2863311530, t243;\n\t"
+        "subc.cc.u32 t246, 1, t244;\n\t"
+        "subc.u32 t247, 0, 0;\n\t"
+        "not.b32 t247, t247;\n\t"
+        "and.b32 t242, t242, t247;\n\t"
+        "sub.u32 t248, 0, t108;\n\t"
+        "mul.lo.u32 t249, t108, t242;\n\t"
+        "mul.hi.u32 t250, t108, t242;\n\t"
+        "sub.cc.u32 t251, 0, t249;\n\t"
+        "subc.u32 t252, t248, t250;\n\t"
+        "mul.lo.u32 t253, t242, t252;\n\t"
+        "mul.hi.u32 t254, t242, t252;\n\t"
+        "mul.hi.u32 t255, t242, t251;\n\t"
+        "add.cc.u32 t253, t253, t251;\n\t"
+        "addc.u32 t254, t254, 0;\n\t"
+        "add.cc.u32 t253, t253, t255;\n\t"
+        "addc.u32 t254, t254, 0;\n\t"
+        "add.u32 t256, t252, t254;\n\t"
+        "add.u32 t257, t242, t256;\n\t"
+        "mul.lo.u32 t258, t108, t257;\n\t"
+        "mul.hi.u32 t259, t108, t257;\n\t"
+        "sub.cc.u32 t260, 0, t258;\n\t"
+        "subc.u32 t261, t248, t259;\n\t"
+        "mul.lo.u32 t262, t257, t261;\n\t"
+        "mul.hi.u32 t263, t257, t261;\n\t"
+        "mul.hi.u32 t264, t257, t260;\n\t"
+        "add.cc.u32 t262, t262, t260;\n\t"
+        "addc.u32 t263, t263, 0;\n\t"
+        "add.cc.u32 t262, t262, t264;\n\t"
+        "addc.u32 t263, t263, 0;\n\t"
+        "add.u32 t265, t261, t263;\n\t"
+        "add.u32 t266, t257, t265;\n\t"
+        "mul.lo.u32 t267, t108, t266;\n\t"
+        "mul.hi.u32 t268, t108, t266;\n\t"
+        "sub.cc.u32 t269, 0, t267;\n\t"
+        "subc.u32 t270, t248, t268;\n\t"
+        "mul.lo.u32 t271, t266, t270;\n\t"
+        "mul.hi.u32 t272, t266, t270;\n\t"
+        "mul.hi.u32 t273, t266, t269;\n\t"
+        "add.cc.u32 t271, t271, t269;\n\t"
+        "addc.u32 t272, t272, 0;\n\t"
+        "add.cc.u32 t271, t271, t273;\n\t"
+        "addc.u32 t272, t272, 0;\n\t"
+        "add.u32 t274, t270, t272;\n\t"
+        "add.u32 t275, t266, t274;\n\t"
+        "mul.lo.u32 t276, t108, t275;\n\t"
+        "mul.hi.u32 t277, t108, t275;\n\t"
+        "sub.cc.u32 t278, 0, t276;\n\t"
+        "subc.u32 t279, t248, t277;\n\t"
+        "mul.lo.u32 t280, t275, t279;\n\t"
+        "mul.hi.u32 t281, t275, t279;\n\t"
+        "mul.hi.u32 t282, t275, t278;\n\t"
+        "add.cc.u32 t280, t280, t278;\n\t"
+        "addc.u32 t281, t281, 0;\n\t"
+        "add.cc.u32 t280, t280, t282;\n\t"
+        "addc.u32 t281, t281, 0;\n\t"
+        "add.u32 t283, t279, t281;\n\t"
+        "add.u32 t284, t275, t283;\n\t"
+        "mul.lo.u32 t285, t108, t284;\n\t"
+        "mul.hi.u32 t286, t108, t284;\n\t"
+        "sub.cc.u32 t287, 0, t285;\n\t"
+        "subc.u32 t288, t248, t286;\n\t"
+        "sub.cc.u32 t289, t287, 1;\n\t"
+        "subc.u32 t290, t288, 0;\n\t"
+        "sub.cc.u32 t292, t289, t108;\n\t"
+        "subc.cc.u32 t293, t290, 0;\n\t"
         "subc.u32 t294, 0, 0;\n\t"
-        "xor.b32 t299, t295, t292;\n\t"
-        "and.b32 t299, t299, t294;\n\t"
-        "xor.b32 t298, t295, t299;\n\t"
-        "add.u32 t296, t294, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t296;\n\t"
-        "add.cc.u32 t300, t298, t298;\n\t"
-        "addc.u32 t301, 0, 0;\n\t"
-        "or.b32 t300, t300, 1;\n\t"
-        "sub.cc.u32 t303, t300, t108;\n\t"
-        "subc.cc.u32 t305, t301, 0;\n\t"
-        "subc.u32 t302, 0, 0;\n\t"
-        "xor.b32 t307, t303, t300;\n\t"
-        "and.b32 t307, t307, t302;\n\t"
-        "xor.b32 t306, t303, t307;\n\t"
-        "add.u32 t304, t302, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t304;\n\t"
-        "add.cc.u32 t308, t306, t306;\n\t"
-        "addc.u32 t309, 0, 0;\n\t"
-        "or.b32 t308, t308, 1;\n\t"
-        "sub.cc.u32 t311, t308, t108;\n\t"
-        "subc.cc.u32 t313, t309, 0;\n\t"
-        "subc.u32 t310, 0, 0;\n\t"
-        "xor.b32 t315, t311, t308;\n\t"
-        "and.b32 t315, t315, t310;\n\t"
-        "xor.b32 t314, t311, t315;\n\t"
-        "add.u32 t312, t310, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t312;\n\t"
-        "add.cc.u32 t316, t314, t314;\n\t"
-        "addc.u32 t317, 0, 0;\n\t"
-        "or.b32 t316, t316, 1;\n\t"
-        "sub.cc.u32 t319, t316, t108;\n\t"
-        "subc.cc.u32 t321, t317, 0;\n\t"
-        "subc.u32 t318, 0, 0;\n\t"
-        "xor.b32 t323, t319, t316;\n\t"
-        "and.b32 t323, t323, t318;\n\t"
-        "xor.b32 t322, t319, t323;\n\t"
-        "add.u32 t320, t318, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t320;\n\t"
-        "add.cc.u32 t324, t322, t322;\n\t"
-        "addc.u32 t325, 0, 0;\n\t"
-        "or.b32 t324, t324, 1;\n\t"
-        "sub.cc.u32 t327, t324, t108;\n\t"
-        "subc.cc.u32 t329, t325, 0;\n\t"
-        "subc.u32 t326, 0, 0;\n\t"
-        "xor.b32 t331, t327, t324;\n\t"
-        "and.b32 t331, t331, t326;\n\t"
-        "xor.b32 t330, t327, t331;\n\t"
-        "add.u32 t328, t326, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t328;\n\t"
-        "add.cc.u32 t332, t330, t330;\n\t"
-        "addc.u32 t333, 0, 0;\n\t"
-        "or.b32 t332, t332, 1;\n\t"
-        "sub.cc.u32 t335, t332, t108;\n\t"
-        "subc.cc.u32 t337, t333, 0;\n\t"
-        "subc.u32 t334, 0, 0;\n\t"
-        "xor.b32 t339, t335, t332;\n\t"
-        "and.b32 t339, t339, t334;\n\t"
-        "xor.b32 t338, t335, t339;\n\t"
-        "add.u32 t336, t334, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t336;\n\t"
-        "add.cc.u32 t340, t338, t338;\n\t"
-        "addc.u32 t341, 0, 0;\n\t"
-        "or.b32 t340, t340, 1;\n\t"
-        "sub.cc.u32 t343, t340, t108;\n\t"
-        "subc.cc.u32 t345, t341, 0;\n\t"
-        "subc.u32 t342, 0, 0;\n\t"
-        "xor.b32 t347, t343, t340;\n\t"
-        "and.b32 t347, t347, t342;\n\t"
-        "xor.b32 t346, t343, t347;\n\t"
-        "add.u32 t344, t342, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t344;\n\t"
-        "add.cc.u32 t348, t346, t346;\n\t"
-        "addc.u32 t349, 0, 0;\n\t"
-        "or.b32 t348, t348, 1;\n\t"
-        "sub.cc.u32 t351, t348, t108;\n\t"
-        "subc.cc.u32 t353, t349, 0;\n\t"
-        "subc.u32 t350, 0, 0;\n\t"
-        "xor.b32 t355, t351, t348;\n\t"
-        "and.b32 t355, t355, t350;\n\t"
-        "xor.b32 t354, t351, t355;\n\t"
-        "add.u32 t352, t350, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t352;\n\t"
-        "add.cc.u32 t356, t354, t354;\n\t"
-        "addc.u32 t357, 0, 0;\n\t"
-        "or.b32 t356, t356, 1;\n\t"
-        "sub.cc.u32 t359, t356, t108;\n\t"
-        "subc.cc.u32 t361, t357, 0;\n\t"
-        "subc.u32 t358, 0, 0;\n\t"
-        "xor.b32 t363, t359, t356;\n\t"
-        "and.b32 t363, t363, t358;\n\t"
-        "xor.b32 t362, t359, t363;\n\t"
-        "add.u32 t360, t358, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t360;\n\t"
-        "add.cc.u32 t364, t362, t362;\n\t"
-        "addc.u32 t365, 0, 0;\n\t"
-        "or.b32 t364, t364, 1;\n\t"
-        "sub.cc.u32 t367, t364, t108;\n\t"
-        "subc.cc.u32 t369, t365, 0;\n\t"
-        "subc.u32 t366, 0, 0;\n\t"
-        "xor.b32 t371, t367, t364;\n\t"
-        "and.b32 t371, t371, t366;\n\t"
-        "xor.b32 t370, t367, t371;\n\t"
-        "add.u32 t368, t366, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t368;\n\t"
-        "add.cc.u32 t372, t370, t370;\n\t"
-        "addc.u32 t373, 0, 0;\n\t"
-        "or.b32 t372, t372, 1;\n\t"
-        "sub.cc.u32 t375, t372, t108;\n\t"
-        "subc.cc.u32 t377, t373, 0;\n\t"
-        "subc.u32 t374, 0, 0;\n\t"
-        "xor.b32 t379, t375, t372;\n\t"
-        "and.b32 t379, t379, t374;\n\t"
-        "xor.b32 t378, t375, t379;\n\t"
-        "add.u32 t376, t374, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t376;\n\t"
-        "add.cc.u32 t380, t378, t378;\n\t"
-        "addc.u32 t381, 0, 0;\n\t"
-        "or.b32 t380, t380, 1;\n\t"
-        "sub.cc.u32 t383, t380, t108;\n\t"
-        "subc.cc.u32 t385, t381, 0;\n\t"
-        "subc.u32 t382, 0, 0;\n\t"
-        "xor.b32 t387, t383, t380;\n\t"
-        "and.b32 t387, t387, t382;\n\t"
-        "xor.b32 t386, t383, t387;\n\t"
-        "add.u32 t384, t382, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t384;\n\t"
-        "add.cc.u32 t388, t386, t386;\n\t"
-        "addc.u32 t389, 0, 0;\n\t"
-        "or.b32 t388, t388, 1;\n\t"
-        "sub.cc.u32 t391, t388, t108;\n\t"
-        "subc.cc.u32 t393, t389, 0;\n\t"
-        "subc.u32 t390, 0, 0;\n\t"
-        "xor.b32 t395, t391, t388;\n\t"
-        "and.b32 t395, t395, t390;\n\t"
-        "xor.b32 t394, t391, t395;\n\t"
-        "add.u32 t392, t390, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t392;\n\t"
-        "add.cc.u32 t396, t394, t394;\n\t"
-        "addc.u32 t397, 0, 0;\n\t"
-        "or.b32 t396, t396, 1;\n\t"
-        "sub.cc.u32 t399, t396, t108;\n\t"
-        "subc.cc.u32 t401, t397, 0;\n\t"
-        "subc.u32 t398, 0, 0;\n\t"
-        "xor.b32 t403, t399, t396;\n\t"
-        "and.b32 t403, t403, t398;\n\t"
-        "xor.b32 t402, t399, t403;\n\t"
-        "add.u32 t400, t398, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t400;\n\t"
-        "add.cc.u32 t404, t402, t402;\n\t"
-        "addc.u32 t405, 0, 0;\n\t"
-        "or.b32 t404, t404, 1;\n\t"
-        "sub.cc.u32 t407, t404, t108;\n\t"
-        "subc.cc.u32 t409, t405, 0;\n\t"
-        "subc.u32 t406, 0, 0;\n\t"
-        "xor.b32 t411, t407, t404;\n\t"
-        "and.b32 t411, t411, t406;\n\t"
-        "xor.b32 t410, t407, t411;\n\t"
-        "add.u32 t408, t406, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t408;\n\t"
-        "add.cc.u32 t412, t410, t410;\n\t"
-        "addc.u32 t413, 0, 0;\n\t"
-        "or.b32 t412, t412, 1;\n\t"
-        "sub.cc.u32 t415, t412, t108;\n\t"
-        "subc.cc.u32 t417, t413, 0;\n\t"
-        "subc.u32 t414, 0, 0;\n\t"
-        "xor.b32 t419, t415, t412;\n\t"
-        "and.b32 t419, t419, t414;\n\t"
-        "xor.b32 t418, t415, t419;\n\t"
-        "add.u32 t416, t414, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t416;\n\t"
-        "add.cc.u32 t420, t418, t418;\n\t"
-        "addc.u32 t421, 0, 0;\n\t"
-        "or.b32 t420, t420, 1;\n\t"
-        "sub.cc.u32 t423, t420, t108;\n\t"
-        "subc.cc.u32 t425, t421, 0;\n\t"
-        "subc.u32 t422, 0, 0;\n\t"
-        "xor.b32 t427, t423, t420;\n\t"
-        "and.b32 t427, t427, t422;\n\t"
-        "xor.b32 t426, t423, t427;\n\t"
-        "add.u32 t424, t422, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t424;\n\t"
-        "add.cc.u32 t428, t426, t426;\n\t"
-        "addc.u32 t429, 0, 0;\n\t"
-        "or.b32 t428, t428, 1;\n\t"
-        "sub.cc.u32 t431, t428, t108;\n\t"
-        "subc.cc.u32 t433, t429, 0;\n\t"
-        "subc.u32 t430, 0, 0;\n\t"
-        "xor.b32 t435, t431, t428;\n\t"
-        "and.b32 t435, t435, t430;\n\t"
-        "xor.b32 t434, t431, t435;\n\t"
-        "add.u32 t432, t430, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t432;\n\t"
-        "add.cc.u32 t436, t434, t434;\n\t"
-        "addc.u32 t437, 0, 0;\n\t"
-        "or.b32 t436, t436, 1;\n\t"
-        "sub.cc.u32 t439, t436, t108;\n\t"
-        "subc.cc.u32 t441, t437, 0;\n\t"
-        "subc.u32 t438, 0, 0;\n\t"
-        "xor.b32 t443, t439, t436;\n\t"
-        "and.b32 t443, t443, t438;\n\t"
-        "xor.b32 t442, t439, t443;\n\t"
-        "add.u32 t440, t438, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t440;\n\t"
-        "add.cc.u32 t444, t442, t442;\n\t"
-        "addc.u32 t445, 0, 0;\n\t"
-        "or.b32 t444, t444, 1;\n\t"
-        "sub.cc.u32 t447, t444, t108;\n\t"
-        "subc.cc.u32 t449, t445, 0;\n\t"
-        "subc.u32 t446, 0, 0;\n\t"
-        "xor.b32 t451, t447, t444;\n\t"
-        "and.b32 t451, t451, t446;\n\t"
-        "xor.b32 t450, t447, t451;\n\t"
-        "add.u32 t448, t446, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t448;\n\t"
-        "add.cc.u32 t452, t450, t450;\n\t"
-        "addc.u32 t453, 0, 0;\n\t"
-        "or.b32 t452, t452, 1;\n\t"
-        "sub.cc.u32 t455, t452, t108;\n\t"
-        "subc.cc.u32 t457, t453, 0;\n\t"
-        "subc.u32 t454, 0, 0;\n\t"
-        "xor.b32 t459, t455, t452;\n\t"
-        "and.b32 t459, t459, t454;\n\t"
-        "xor.b32 t458, t455, t459;\n\t"
-        "add.u32 t456, t454, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t456;\n\t"
-        "add.cc.u32 t460, t458, t458;\n\t"
-        "addc.u32 t461, 0, 0;\n\t"
-        "or.b32 t460, t460, 1;\n\t"
-        "sub.cc.u32 t463, t460, t108;\n\t"
-        "subc.cc.u32 t465, t461, 0;\n\t"
-        "subc.u32 t462, 0, 0;\n\t"
-        "xor.b32 t467, t463, t460;\n\t"
-        "and.b32 t467, t467, t462;\n\t"
-        "xor.b32 t466, t463, t467;\n\t"
-        "add.u32 t464, t462, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t464;\n\t"
-        "add.cc.u32 t468, t466, t466;\n\t"
-        "addc.u32 t469, 0, 0;\n\t"
-        "or.b32 t468, t468, 1;\n\t"
-        "sub.cc.u32 t471, t468, t108;\n\t"
-        "subc.cc.u32 t473, t469, 0;\n\t"
-        "subc.u32 t470, 0, 0;\n\t"
-        "xor.b32 t475, t471, t468;\n\t"
-        "and.b32 t475, t475, t470;\n\t"
-        "xor.b32 t474, t471, t475;\n\t"
-        "add.u32 t472, t470, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t472;\n\t"
-        "add.cc.u32 t476, t474, t474;\n\t"
-        "addc.u32 t477, 0, 0;\n\t"
-        "or.b32 t476, t476, 1;\n\t"
-        "sub.cc.u32 t479, t476, t108;\n\t"
-        "subc.cc.u32 t481, t477, 0;\n\t"
-        "subc.u32 t478, 0, 0;\n\t"
-        "xor.b32 t483, t479, t476;\n\t"
-        "and.b32 t483, t483, t478;\n\t"
-        "xor.b32 t482, t479, t483;\n\t"
-        "add.u32 t480, t478, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t480;\n\t"
-        "add.cc.u32 t484, t482, t482;\n\t"
-        "addc.u32 t485, 0, 0;\n\t"
-        "or.b32 t484, t484, 1;\n\t"
-        "sub.cc.u32 t487, t484, t108;\n\t"
-        "subc.cc.u32 t489, t485, 0;\n\t"
-        "subc.u32 t486, 0, 0;\n\t"
-        "xor.b32 t491, t487, t484;\n\t"
-        "and.b32 t491, t491, t486;\n\t"
-        "xor.b32 t490, t487, t491;\n\t"
-        "add.u32 t488, t486, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t488;\n\t"
-        "add.cc.u32 t492, t490, t490;\n\t"
-        "addc.u32 t493, 0, 0;\n\t"
-        "or.b32 t492, t492, 1;\n\t"
-        "sub.cc.u32 t495, t492, t108;\n\t"
-        "subc.cc.u32 t497, t493, 0;\n\t"
-        "subc.u32 t494, 0, 0;\n\t"
-        "xor.b32 t499, t495, t492;\n\t"
-        "and.b32 t499, t499, t494;\n\t"
-        "xor.b32 t498, t495, t499;\n\t"
-        "add.u32 t496, t494, 1;\n\t"
-        "add.u32 t243, t243, t243;\n\t"
-        "or.b32 t243, t243, t496;\n\t"
+        "not.b32 t294, t294;\n\t"
+        "sub.u32 t291, t284, t294;\n\t"
+        "and.b32 t295, t108, t294;\n\t"
+        "sub.cc.u32 t296, t287, t295;\n\t"
+        "subc.u32 t297, t288, 0;\n\t"
+        "sub.cc.u32 t298, t296, 1;\n\t"
+        "subc.u32 t299, t297, 0;\n\t"
+        "sub.cc.u32 t301, t298, t108;\n\t"
+        "subc.cc.u32 t302, t299, 0;\n\t"
+        "subc.u32 t303, 0, 0;\n\t"
+        "not.b32 t303, t303;\n\t"
+        "sub.u32 t300, t291, t303;\n\t"
+        "and.b32 t304, t108, t303;\n\t"
+        "sub.cc.u32 t305, t296, t304;\n\t"
+        "subc.u32 t306, t297, 0;\n\t"
+        "sub.cc.u32 t307, t305, 1;\n\t"
+        "subc.u32 t308, t306, 0;\n\t"
+        "sub.cc.u32 t310, t307, t108;\n\t"
+        "subc.cc.u32 t311, t308, 0;\n\t"
+        "subc.u32 t312, 0, 0;\n\t"
+        "not.b32 t312, t312;\n\t"
+        "sub.u32 t309, t300, t312;\n\t"
+        "and.b32 t313, t108, t312;\n\t"
+        "sub.cc.u32 t314, t305, t313;\n\t"
+        "subc.u32 t315, t306, 0;\n\t"
         "mov.b32 %0, t97;\n\t"
         "mov.b32 %1, t98;\n\t"
         "mov.b32 %2, t99;\n\t"
@@ -20520,7 +20231,7 @@ struct division_normalize {
         "mov.b32 %34, t240;\n\t"
         "mov.b32 %35, t241;\n\t"
         "mov.b32 %36, t13;\n\t"
-        "mov.b32 %37, t243;\n\t"
+        "mov.b32 %37, t309;\n\t"
         "not.b32 %38, t12;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38])
@@ -20533,7 +20244,7 @@ struct division_normalize {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[500];
+    uint32_t t[316];
     ptx_sub_cc(cf, x[0], x[24]);
     ptx_subc_cc(cf, x[1], x[25]);
     ptx_subc_cc(cf, x[2], x[26]);
@@ -21045,392 +20756,103 @@ struct division_normalize {
     t[239] = ptx_shf_l_clamp(t[212], t[213], t[217]);
     t[240] = ptx_shf_l_clamp(t[213], t[214], t[217]);
     t[241] = ptx_shf_l_clamp(t[214], t[215], t[217]);
-    t[242] = ptx_not(t[108]);
-    t[243] = ptx_mov(0u);
-    t[244] = ptx_add_cc(cf, t[242], t[242]);
-    t[245] = ptx_addc(cf, 0u, 0u);
-    t[244] = ptx_or(t[244], 1u);
-    t[247] = ptx_sub_cc(cf, t[244], t[108]);
-    ptx_subc_cc(cf, t[245], 0u);
-    t[246] = ptx_subc(cf, 0u, 0u);
-    t[251] = ptx_xor(t[247], t[244]);
-    t[251] = ptx_and(t[251], t[246]);
-    t[250] = ptx_xor(t[247], t[251]);
-    t[248] = ptx_add(t[246], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[248]);
-    t[252] = ptx_add_cc(cf, t[250], t[250]);
-    t[253] = ptx_addc(cf, 0u, 0u);
-    t[252] = ptx_or(t[252], 1u);
-    t[255] = ptx_sub_cc(cf, t[252], t[108]);
-    ptx_subc_cc(cf, t[253], 0u);
-    t[254] = ptx_subc(cf, 0u, 0u);
-    t[259] = ptx_xor(t[255], t[252]);
-    t[259] = ptx_and(t[259], t[254]);
-    t[258] = ptx_xor(t[255], t[259]);
-    t[256] = ptx_add(t[254], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[256]);
-    t[260] = ptx_add_cc(cf, t[258], t[258]);
-    t[261] = ptx_addc(cf, 0u, 0u);
-    t[260] = ptx_or(t[260], 1u);
-    t[263] = ptx_sub_cc(cf, t[260], t[108]);
-    ptx_subc_cc(cf, t[261], 0u);
-    t[262] = ptx_subc(cf, 0u, 0u);
-    t[267] = ptx_xor(t[263], t[260]);
-    t[267] = ptx_and(t[267], t[262]);
-    t[266] = ptx_xor(t[263], t[267]);
-    t[264] = ptx_add(t[262], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[264]);
-    t[268] = ptx_add_cc(cf, t[266], t[266]);
-    t[269] = ptx_addc(cf, 0u, 0u);
-    t[268] = ptx_or(t[268], 1u);
-    t[271] = ptx_sub_cc(cf, t[268], t[108]);
-    ptx_subc_cc(cf, t[269], 0u);
-    t[270] = ptx_subc(cf, 0u, 0u);
-    t[275] = ptx_xor(t[271], t[268]);
-    t[275] = ptx_and(t[275], t[270]);
-    t[274] = ptx_xor(t[271], t[275]);
-    t[272] = ptx_add(t[270], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[272]);
-    t[276] = ptx_add_cc(cf, t[274], t[274]);
-    t[277] = ptx_addc(cf, 0u, 0u);
-    t[276] = ptx_or(t[276], 1u);
-    t[279] = ptx_sub_cc(cf, t[276], t[108]);
-    ptx_subc_cc(cf, t[277], 0u);
-    t[278] = ptx_subc(cf, 0u, 0u);
-    t[283] = ptx_xor(t[279], t[276]);
-    t[283] = ptx_and(t[283], t[278]);
-    t[282] = ptx_xor(t[279], t[283]);
-    t[280] = ptx_add(t[278], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[280]);
-    t[284] = ptx_add_cc(cf, t[282], t[282]);
-    t[285] = ptx_addc(cf, 0u, 0u);
-    t[284] = ptx_or(t[284], 1u);
-    t[287] = ptx_sub_cc(cf, t[284], t[108]);
-    ptx_subc_cc(cf, t[285], 0u);
-    t[286] = ptx_subc(cf, 0u, 0u);
-    t[291] = ptx_xor(t[287], t[284]);
-    t[291] = ptx_and(t[291], t[286]);
-    t[290] = ptx_xor(t[287], t[291]);
-    t[288] = ptx_add(t[286], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[288]);
-    t[292] = ptx_add_cc(cf, t[290], t[290]);
-    t[293] = ptx_addc(cf, 0u, 0u);
-    t[292] = ptx_or(t[292], 1u);
-    t[295] = ptx_sub_cc(cf, t[292], t[108]);
-    ptx_subc_cc(cf, t[293], 0u);
+    t[245] = ptx_mul_hi(t[108], 3340530120u);
+    t[243] = ptx_add_cc(cf, t[108], t[245]);
+    t[244] = ptx_addc(cf, 0u, 0u);
+    t[243] = ptx_add_cc(cf, t[243], 1u);
+    t[244] = ptx_addc(cf, t[244], 0u);
+    t[242] = ptx_sub_cc(cf, 2863311530u, t[243]);
+    ptx_subc_cc(cf, 1u, t[244]);
+    t[247] = ptx_subc(cf, 0u, 0u);
+    t[247] = ptx_not(t[247]);
+    t[242] = ptx_and(t[242], t[247]);
+    t[248] = ptx_sub(0u, t[108]);
+    t[249] = ptx_mul_lo(t[108], t[242]);
+    t[250] = ptx_mul_hi(t[108], t[242]);
+    t[251] = ptx_sub_cc(cf, 0u, t[249]);
+    t[252] = ptx_subc(cf, t[248], t[250]);
+    t[253] = ptx_mul_lo(t[242], t[252]);
+    t[254] = ptx_mul_hi(t[242], t[252]);
+    t[255] = ptx_mul_hi(t[242], t[251]);
+    t[253] = ptx_add_cc(cf, t[253], t[251]);
+    t[254] = ptx_addc(cf, t[254], 0u);
+    t[253] = ptx_add_cc(cf, t[253], t[255]);
+    t[254] = ptx_addc(cf, t[254], 0u);
+    t[256] = ptx_add(t[252], t[254]);
+    t[257] = ptx_add(t[242], t[256]);
+    t[258] = ptx_mul_lo(t[108], t[257]);
+    t[259] = ptx_mul_hi(t[108], t[257]);
+    t[260] = ptx_sub_cc(cf, 0u, t[258]);
+    t[261] = ptx_subc(cf, t[248], t[259]);
+    t[262] = ptx_mul_lo(t[257], t[261]);
+    t[263] = ptx_mul_hi(t[257], t[261]);
+    t[264] = ptx_mul_hi(t[257], t[260]);
+    t[262] = ptx_add_cc(cf, t[262], t[260]);
+    t[263] = ptx_addc(cf, t[263], 0u);
+    t[262] = ptx_add_cc(cf, t[262], t[264]);
+    t[263] = ptx_addc(cf, t[263], 0u);
+    t[265] = ptx_add(t[261], t[263]);
+    t[266] = ptx_add(t[257], t[265]);
+    t[267] = ptx_mul_lo(t[108], t[266]);
+    t[268] = ptx_mul_hi(t[108], t[266]);
+    t[269] = ptx_sub_cc(cf, 0u, t[267]);
+    t[270] = ptx_subc(cf, t[248], t[268]);
+    t[271] = ptx_mul_lo(t[266], t[270]);
+    t[272] = ptx_mul_hi(t[266], t[270]);
+    t[273] = ptx_mul_hi(t[266], t[269]);
+    t[271] = ptx_add_cc(cf, t[271], t[269]);
+    t[272] = ptx_addc(cf, t[272], 0u);
+    t[271] = ptx_add_cc(cf, t[271], t[273]);
+    t[272] = ptx_addc(cf, t[272], 0u);
+    t[274] = ptx_add(t[270], t[272]);
+    t[275] = ptx_add(t[266], t[274]);
+    t[276] = ptx_mul_lo(t[108], t[275]);
+    t[277] = ptx_mul_hi(t[108], t[275]);
+    t[278] = ptx_sub_cc(cf, 0u, t[276]);
+    t[279] = ptx_subc(cf, t[248], t[277]);
+    t[280] = ptx_mul_lo(t[275], t[279]);
+    t[281] = ptx_mul_hi(t[275], t[279]);
+    t[282] = ptx_mul_hi(t[275], t[278]);
+    t[280] = ptx_add_cc(cf, t[280], t[278]);
+    t[281] = ptx_addc(cf, t[281], 0u);
+    t[280] = ptx_add_cc(cf, t[280], t[282]);
+    t[281] = ptx_addc(cf, t[281], 0u);
+    t[283] = ptx_add(t[279], t[281]);
+    t[284] = ptx_add(t[275], t[283]);
+    t[285] = ptx_mul_lo(t[108], t[284]);
+    t[286] = ptx_mul_hi(t[108], t[284]);
+    t[287] = ptx_sub_cc(cf, 0u, t[285]);
+    t[288] = ptx_subc(cf, t[248], t[286]);
+    t[289] = ptx_sub_cc(cf, t[287], 1u);
+    t[290] = ptx_subc(cf, t[288], 0u);
+    ptx_sub_cc(cf, t[289], t[108]);
+    ptx_subc_cc(cf, t[290], 0u);
     t[294] = ptx_subc(cf, 0u, 0u);
-    t[299] = ptx_xor(t[295], t[292]);
-    t[299] = ptx_and(t[299], t[294]);
-    t[298] = ptx_xor(t[295], t[299]);
-    t[296] = ptx_add(t[294], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[296]);
-    t[300] = ptx_add_cc(cf, t[298], t[298]);
-    t[301] = ptx_addc(cf, 0u, 0u);
-    t[300] = ptx_or(t[300], 1u);
-    t[303] = ptx_sub_cc(cf, t[300], t[108]);
-    ptx_subc_cc(cf, t[301], 0u);
-    t[302] = ptx_subc(cf, 0u, 0u);
-    t[307] = ptx_xor(t[303], t[300]);
-    t[307] = ptx_and(t[307], t[302]);
-    t[306] = ptx_xor(t[303], t[307]);
-    t[304] = ptx_add(t[302], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[304]);
-    t[308] = ptx_add_cc(cf, t[306], t[306]);
-    t[309] = ptx_addc(cf, 0u, 0u);
-    t[308] = ptx_or(t[308], 1u);
-    t[311] = ptx_sub_cc(cf, t[308], t[108]);
-    ptx_subc_cc(cf, t[309], 0u);
-    t[310] = ptx_subc(cf, 0u, 0u);
-    t[315] = ptx_xor(t[311], t[308]);
-    t[315] = ptx_and(t[315], t[310]);
-    t[314] = ptx_xor(t[311], t[315]);
-    t[312] = ptx_add(t[310], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[312]);
-    t[316] = ptx_add_cc(cf, t[314], t[314]);
-    t[317] = ptx_addc(cf, 0u, 0u);
-    t[316] = ptx_or(t[316], 1u);
-    t[319] = ptx_sub_cc(cf, t[316], t[108]);
-    ptx_subc_cc(cf, t[317], 0u);
-    t[318] = ptx_subc(cf, 0u, 0u);
-    t[323] = ptx_xor(t[319], t[316]);
-    t[323] = ptx_and(t[323], t[318]);
-    t[322] = ptx_xor(t[319], t[323]);
-    t[320] = ptx_add(t[318], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[320]);
-    t[324] = ptx_add_cc(cf, t[322], t[322]);
-    t[325] = ptx_addc(cf, 0u, 0u);
-    t[324] = ptx_or(t[324], 1u);
-    t[327] = ptx_sub_cc(cf, t[324], t[108]);
-    ptx_subc_cc(cf, t[325], 0u);
-    t[326] = ptx_subc(cf, 0u, 0u);
-    t[331] = ptx_xor(t[327], t[324]);
-    t[331] = ptx_and(t[331], t[326]);
-    t[330] = ptx_xor(t[327], t[331]);
-    t[328] = ptx_add(t[326], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[328]);
-    t[332] = ptx_add_cc(cf, t[330], t[330]);
-    t[333] = ptx_addc(cf, 0u, 0u);
-    t[332] = ptx_or(t[332], 1u);
-    t[335] = ptx_sub_cc(cf, t[332], t[108]);
-    ptx_subc_cc(cf, t[333], 0u);
-    t[334] = ptx_subc(cf, 0u, 0u);
-    t[339] = ptx_xor(t[335], t[332]);
-    t[339] = ptx_and(t[339], t[334]);
-    t[338] = ptx_xor(t[335], t[339]);
-    t[336] = ptx_add(t[334], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[336]);
-    t[340] = ptx_add_cc(cf, t[338], t[338]);
-    t[341] = ptx_addc(cf, 0u, 0u);
-    t[340] = ptx_or(t[340], 1u);
-    t[343] = ptx_sub_cc(cf, t[340], t[108]);
-    ptx_subc_cc(cf, t[341], 0u);
-    t[342] = ptx_subc(cf, 0u, 0u);
-    t[347] = ptx_xor(t[343], t[340]);
-    t[347] = ptx_and(t[347], t[342]);
-    t[346] = ptx_xor(t[343], t[347]);
-    t[344] = ptx_add(t[342], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[344]);
-    t[348] = ptx_add_cc(cf, t[346], t[346]);
-    t[349] = ptx_addc(cf, 0u, 0u);
-    t[348] = ptx_or(t[348], 1u);
-    t[351] = ptx_sub_cc(cf, t[348], t[108]);
-    ptx_subc_cc(cf, t[349], 0u);
-    t[350] = ptx_subc(cf, 0u, 0u);
-    t[355] = ptx_xor(t[351], t[348]);
-    t[355] = ptx_and(t[355], t[350]);
-    t[354] = ptx_xor(t[351], t[355]);
-    t[352] = ptx_add(t[350], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[352]);
-    t[356] = ptx_add_cc(cf, t[354], t[354]);
-    t[357] = ptx_addc(cf, 0u, 0u);
-    t[356] = ptx_or(t[356], 1u);
-    t[359] = ptx_sub_cc(cf, t[356], t[108]);
-    ptx_subc_cc(cf, t[357], 0u);
-    t[358] = ptx_subc(cf, 0u, 0u);
-    t[363] = ptx_xor(t[359], t[356]);
-    t[363] = ptx_and(t[363], t[358]);
-    t[362] = ptx_xor(t[359], t[363]);
-    t[360] = ptx_add(t[358], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[360]);
-    t[364] = ptx_add_cc(cf, t[362], t[362]);
-    t[365] = ptx_addc(cf, 0u, 0u);
-    t[364] = ptx_or(t[364], 1u);
-    t[367] = ptx_sub_cc(cf, t[364], t[108]);
-    ptx_subc_cc(cf, t[365], 0u);
-    t[366] = ptx_subc(cf, 0u, 0u);
-    t[371] = ptx_xor(t[367], t[364]);
-    t[371] = ptx_and(t[371], t[366]);
-    t[370] = ptx_xor(t[367], t[371]);
-    t[368] = ptx_add(t[366], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[368]);
-    t[372] = ptx_add_cc(cf, t[370], t[370]);
-    t[373] = ptx_addc(cf, 0u, 0u);
-    t[372] = ptx_or(t[372], 1u);
-    t[375] = ptx_sub_cc(cf, t[372], t[108]);
-    ptx_subc_cc(cf, t[373], 0u);
-    t[374] = ptx_subc(cf, 0u, 0u);
-    t[379] = ptx_xor(t[375], t[372]);
-    t[379] = ptx_and(t[379], t[374]);
-    t[378] = ptx_xor(t[375], t[379]);
-    t[376] = ptx_add(t[374], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[376]);
-    t[380] = ptx_add_cc(cf, t[378], t[378]);
-    t[381] = ptx_addc(cf, 0u, 0u);
-    t[380] = ptx_or(t[380], 1u);
-    t[383] = ptx_sub_cc(cf, t[380], t[108]);
-    ptx_subc_cc(cf, t[381], 0u);
-    t[382] = ptx_subc(cf, 0u, 0u);
-    t[387] = ptx_xor(t[383], t[380]);
-    t[387] = ptx_and(t[387], t[382]);
-    t[386] = ptx_xor(t[383], t[387]);
-    t[384] = ptx_add(t[382], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[384]);
-    t[388] = ptx_add_cc(cf, t[386], t[386]);
-    t[389] = ptx_addc(cf, 0u, 0u);
-    t[388] = ptx_or(t[388], 1u);
-    t[391] = ptx_sub_cc(cf, t[388], t[108]);
-    ptx_subc_cc(cf, t[389], 0u);
-    t[390] = ptx_subc(cf, 0u, 0u);
-    t[395] = ptx_xor(t[391], t[388]);
-    t[395] = ptx_and(t[395], t[390]);
-    t[394] = ptx_xor(t[391], t[395]);
-    t[392] = ptx_add(t[390], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[392]);
-    t[396] = ptx_add_cc(cf, t[394], t[394]);
-    t[397] = ptx_addc(cf, 0u, 0u);
-    t[396] = ptx_or(t[396], 1u);
-    t[399] = ptx_sub_cc(cf, t[396], t[108]);
-    ptx_subc_cc(cf, t[397], 0u);
-    t[398] = ptx_subc(cf, 0u, 0u);
-    t[403] = ptx_xor(t[399], t[396]);
-    t[403] = ptx_and(t[403], t[398]);
-    t[402] = ptx_xor(t[399], t[403]);
-    t[400] = ptx_add(t[398], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[400]);
-    t[404] = ptx_add_cc(cf, t[402], t[402]);
-    t[405] = ptx_addc(cf, 0u, 0u);
-    t[404] = ptx_or(t[404], 1u);
-    t[407] = ptx_sub_cc(cf, t[404], t[108]);
-    ptx_subc_cc(cf, t[405], 0u);
-    t[406] = ptx_subc(cf, 0u, 0u);
-    t[411] = ptx_xor(t[407], t[404]);
-    t[411] = ptx_and(t[411], t[406]);
-    t[410] = ptx_xor(t[407], t[411]);
-    t[408] = ptx_add(t[406], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[408]);
-    t[412] = ptx_add_cc(cf, t[410], t[410]);
-    t[413] = ptx_addc(cf, 0u, 0u);
-    t[412] = ptx_or(t[412], 1u);
-    t[415] = ptx_sub_cc(cf, t[412], t[108]);
-    ptx_subc_cc(cf, t[413], 0u);
-    t[414] = ptx_subc(cf, 0u, 0u);
-    t[419] = ptx_xor(t[415], t[412]);
-    t[419] = ptx_and(t[419], t[414]);
-    t[418] = ptx_xor(t[415], t[419]);
-    t[416] = ptx_add(t[414], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[416]);
-    t[420] = ptx_add_cc(cf, t[418], t[418]);
-    t[421] = ptx_addc(cf, 0u, 0u);
-    t[420] = ptx_or(t[420], 1u);
-    t[423] = ptx_sub_cc(cf, t[420], t[108]);
-    ptx_subc_cc(cf, t[421], 0u);
-    t[422] = ptx_subc(cf, 0u, 0u);
-    t[427] = ptx_xor(t[423], t[420]);
-    t[427] = ptx_and(t[427], t[422]);
-    t[426] = ptx_xor(t[423], t[427]);
-    t[424] = ptx_add(t[422], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[424]);
-    t[428] = ptx_add_cc(cf, t[426], t[426]);
-    t[429] = ptx_addc(cf, 0u, 0u);
-    t[428] = ptx_or(t[428], 1u);
-    t[431] = ptx_sub_cc(cf, t[428], t[108]);
-    ptx_subc_cc(cf, t[429], 0u);
-    t[430] = ptx_subc(cf, 0u, 0u);
-    t[435] = ptx_xor(t[431], t[428]);
-    t[435] = ptx_and(t[435], t[430]);
-    t[434] = ptx_xor(t[431], t[435]);
-    t[432] = ptx_add(t[430], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[432]);
-    t[436] = ptx_add_cc(cf, t[434], t[434]);
-    t[437] = ptx_addc(cf, 0u, 0u);
-    t[436] = ptx_or(t[436], 1u);
-    t[439] = ptx_sub_cc(cf, t[436], t[108]);
-    ptx_subc_cc(cf, t[437], 0u);
-    t[438] = ptx_subc(cf, 0u, 0u);
-    t[443] = ptx_xor(t[439], t[436]);
-    t[443] = ptx_and(t[443], t[438]);
-    t[442] = ptx_xor(t[439], t[443]);
-    t[440] = ptx_add(t[438], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[440]);
-    t[444] = ptx_add_cc(cf, t[442], t[442]);
-    t[445] = ptx_addc(cf, 0u, 0u);
-    t[444] = ptx_or(t[444], 1u);
-    t[447] = ptx_sub_cc(cf, t[444], t[108]);
-    ptx_subc_cc(cf, t[445], 0u);
-    t[446] = ptx_subc(cf, 0u, 0u);
-    t[451] = ptx_xor(t[447], t[444]);
-    t[451] = ptx_and(t[451], t[446]);
-    t[450] = ptx_xor(t[447], t[451]);
-    t[448] = ptx_add(t[446], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[448]);
-    t[452] = ptx_add_cc(cf, t[450], t[450]);
-    t[453] = ptx_addc(cf, 0u, 0u);
-    t[452] = ptx_or(t[452], 1u);
-    t[455] = ptx_sub_cc(cf, t[452], t[108]);
-    ptx_subc_cc(cf, t[453], 0u);
-    t[454] = ptx_subc(cf, 0u, 0u);
-    t[459] = ptx_xor(t[455], t[452]);
-    t[459] = ptx_and(t[459], t[454]);
-    t[458] = ptx_xor(t[455], t[459]);
-    t[456] = ptx_add(t[454], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[456]);
-    t[460] = ptx_add_cc(cf, t[458], t[458]);
-    t[461] = ptx_addc(cf, 0u, 0u);
-    t[460] = ptx_or(t[460], 1u);
-    t[463] = ptx_sub_cc(cf, t[460], t[108]);
-    ptx_subc_cc(cf, t[461], 0u);
-    t[462] = ptx_subc(cf, 0u, 0u);
-    t[467] = ptx_xor(t[463], t[460]);
-    t[467] = ptx_and(t[467], t[462]);
-    t[466] = ptx_xor(t[463], t[467]);
-    t[464] = ptx_add(t[462], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[464]);
-    t[468] = ptx_add_cc(cf, t[466], t[466]);
-    t[469] = ptx_addc(cf, 0u, 0u);
-    t[468] = ptx_or(t[468], 1u);
-    t[471] = ptx_sub_cc(cf, t[468], t[108]);
-    ptx_subc_cc(cf, t[469], 0u);
-    t[470] = ptx_subc(cf, 0u, 0u);
-    t[475] = ptx_xor(t[471], t[468]);
-    t[475] = ptx_and(t[475], t[470]);
-    t[474] = ptx_xor(t[471], t[475]);
-    t[472] = ptx_add(t[470], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[472]);
-    t[476] = ptx_add_cc(cf, t[474], t[474]);
-    t[477] = ptx_addc(cf, 0u, 0u);
-    t[476] = ptx_or(t[476], 1u);
-    t[479] = ptx_sub_cc(cf, t[476], t[108]);
-    ptx_subc_cc(cf, t[477], 0u);
-    t[478] = ptx_subc(cf, 0u, 0u);
-    t[483] = ptx_xor(t[479], t[476]);
-    t[483] = ptx_and(t[483], t[478]);
-    t[482] = ptx_xor(t[479], t[483]);
-    t[480] = ptx_add(t[478], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[480]);
-    t[484] = ptx_add_cc(cf, t[482], t[482]);
-    t[485] = ptx_addc(cf, 0u, 0u);
-    t[484] = ptx_or(t[484], 1u);
-    t[487] = ptx_sub_cc(cf, t[484], t[108]);
-    ptx_subc_cc(cf, t[485], 0u);
-    t[486] = ptx_subc(cf, 0u, 0u);
-    t[491] = ptx_xor(t[487], t[484]);
-    t[491] = ptx_and(t[491], t[486]);
-    t[490] = ptx_xor(t[487], t[491]);
-    t[488] = ptx_add(t[486], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[488]);
-    t[492] = ptx_add_cc(cf, t[490], t[490]);
-    t[493] = ptx_addc(cf, 0u, 0u);
-    t[492] = ptx_or(t[492], 1u);
-    t[495] = ptx_sub_cc(cf, t[492], t[108]);
-    ptx_subc_cc(cf, t[493], 0u);
-    t[494] = ptx_subc(cf, 0u, 0u);
-    t[499] = ptx_xor(t[495], t[492]);
-    t[499] = ptx_and(t[499], t[494]);
-    ptx_xor(t[495], t[499]);
-    t[496] = ptx_add(t[494], 1u);
-    t[243] = ptx_add(t[243], t[243]);
-    t[243] = ptx_or(t[243], t[496]);
+    t[294] = ptx_not(t[294]);
+    t[291] = ptx_sub(t[284], t[294]);
+    t[295] = ptx_and(t[108], t[294]);
+    t[296] = ptx_sub_cc(cf, t[287], t[295]);
+    t[297] = ptx_subc(cf, t[288], 0u);
+    t[298] = ptx_sub_cc(cf, t[296], 1u);
+    t[299] = ptx_subc(cf, t[297], 0u);
+    ptx_sub_cc(cf, t[298], t[108]);
+    ptx_subc_cc(cf, t[299], 0u);
+    t[303] = ptx_subc(cf, 0u, 0u);
+    t[303] = ptx_not(t[303]);
+    t[300] = ptx_sub(t[291], t[303]);
+    t[304] = ptx_and(t[108], t[303]);
+    t[305] = ptx_sub_cc(cf, t[296], t[304]);
+    t[306] = ptx_subc(cf, t[297], 0u);
+    t[307] = ptx_sub_cc(cf, t[305], 1u);
+    t[308] = ptx_subc(cf, t[306], 0u);
+    ptx_sub_cc(cf, t[307], t[108]);
+    ptx_subc_cc(cf, t[308], 0u);
+    t[312] = ptx_subc(cf, 0u, 0u);
+    t[312] = ptx_not(t[312]);
+    t[309] = ptx_sub(t[300], t[312]);
+    t[313] = ptx_and(t[108], t[312]);
+    ptx_sub_cc(cf, t[305], t[313]);
+    ptx_subc(cf, t[306], 0u);
     y[0] = ptx_mov(t[97]);
     y[1] = ptx_mov(t[98]);
     y[2] = ptx_mov(t[99]);
@@ -21468,7 +20890,7 @@ struct division_normalize {
     y[34] = ptx_mov(t[240]);
     y[35] = ptx_mov(t[241]);
     y[36] = ptx_mov(t[13]);
-    y[37] = ptx_mov(t[243]);
+    y[37] = ptx_mov(t[309]);
     y[38] = ptx_not(t[12]);
   }
 #endif
@@ -27360,7 +26782,7 @@ struct sqrt_newton_root {
 #endif
 };
 
-// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+// sqrt_division_normalize_2: a step that the loops below call; 110 instructions.
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
@@ -27368,397 +26790,108 @@ struct sqrt_division_normalize_2 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<262>;\n\t"
+        ".reg .u32 t<78>;\n\t"
         "sub.cc.u32 t0, %9, %13;\n\t"
         "subc.cc.u32 t1, %10, %14;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
         "mov.b32 t3, 0;\n\t"
-        "not.b32 t4, %14;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "add.cc.u32 t6, t4, t4;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "or.b32 t6, t6, 1;\n\t"
-        "sub.cc.u32 t9, t6, %14;\n\t"
-        "subc.cc.u32 t11, t7, 0;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "xor.b32 t13, t9, t6;\n\t"
-        "and.b32 t13, t13, t8;\n\t"
-        "xor.b32 t12, t9, t13;\n\t"
-        "add.u32 t10, t8, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t10;\n\t"
-        "add.cc.u32 t14, t12, t12;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "or.b32 t14, t14, 1;\n\t"
-        "sub.cc.u32 t17, t14, %14;\n\t"
-        "subc.cc.u32 t19, t15, 0;\n\t"
-        "subc.u32 t16, 0, 0;\n\t"
-        "xor.b32 t21, t17, t14;\n\t"
-        "and.b32 t21, t21, t16;\n\t"
-        "xor.b32 t20, t17, t21;\n\t"
-        "add.u32 t18, t16, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t18;\n\t"
-        "add.cc.u32 t22, t20, t20;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "or.b32 t22, t22, 1;\n\t"
-        "sub.cc.u32 t25, t22, %14;\n\t"
-        "subc.cc.u32 t27, t23, 0;\n\t"
-        "subc.u32 t24, 0, 0;\n\t"
-        "xor.b32 t29, t25, t22;\n\t"
-        "and.b32 t29, t29, t24;\n\t"
-        "xor.b32 t28, t25, t29;\n\t"
-        "add.u32 t26, t24, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t26;\n\t"
-        "add.cc.u32 t30, t28, t28;\n\t"
-        "addc.u32 t31, 0, 0;\n\t"
-        "or.b32 t30, t30, 1;\n\t"
-        "sub.cc.u32 t33, t30, %14;\n\t"
-        "subc.cc.u32 t35, t31, 0;\n\t"
-        "subc.u32 t32, 0, 0;\n\t"
-        "xor.b32 t37, t33, t30;\n\t"
-        "and.b32 t37, t37, t32;\n\t"
-        "xor.b32 t36, t33, t37;\n\t"
-        "add.u32 t34, t32, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t34;\n\t"
-        "add.cc.u32 t38, t36, t36;\n\t"
-        "addc.u32 t39, 0, 0;\n\t"
-        "or.b32 t38, t38, 1;\n\t"
-        "sub.cc.u32 t41, t38, %14;\n\t"
-        "subc.cc.u32 t43, t39, 0;\n\t"
-        "subc.u32 t40, 0, 0;\n\t"
-        "xor.b32 t45, t41, t38;\n\t"
-        "and.b32 t45, t45, t40;\n\t"
-        "xor.b32 t44, t41, t45;\n\t"
-        "add.u32 t42, t40, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t42;\n\t"
-        "add.cc.u32 t46, t44, t44;\n\t"
-        "addc.u32 t47, 0, 0;\n\t"
-        "or.b32 t46, t46, 1;\n\t"
-        "sub.cc.u32 t49, t46, %14;\n\t"
-        "subc.cc.u32 t51, t47, 0;\n\t"
-        "subc.u32 t48, 0, 0;\n\t"
-        "xor.b32 t53, t49, t46;\n\t"
-        "and.b32 t53, t53, t48;\n\t"
-        "xor.b32 t52, t49, t53;\n\t"
-        "add.u32 t50, t48, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t50;\n\t"
-        "add.cc.u32 t54, t52, t52;\n\t"
-        "addc.u32 t55, 0, 0;\n\t"
-        "or.b32 t54, t54, 1;\n\t"
-        "sub.cc.u32 t57, t54, %14;\n\t"
-        "subc.cc.u32 t59, t55, 0;\n\t"
+        "mul.hi.u32 t7, %14, 3340530120;\n\t"
+        "add.cc.u32 t5, %14, t7;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 t5, t5, 1;\n\t"
+        "addc.u32 t6, t6, 0;\n\t"
+        "sub.cc.u32 t4, 2863311530, t5;\n\t"
+        "subc.cc.u32 t8, 1, t6;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "not.b32 t9, t9;\n\t"
+        "and.b32 t4, t4, t9;\n\t"
+        "sub.u32 t10, 0, %14;\n\t"
+        "mul.lo.u32 t11, %14, t4;\n\t"
+        "mul.hi.u32 t12, %14, t4;\n\t"
+        "sub.cc.u32 t13, 0, t11;\n\t"
+        "subc.u32 t14, t10, t12;\n\t"
+        "mul.lo.u32 t15, t4, t14;\n\t"
+        "mul.hi.u32 t16, t4, t14;\n\t"
+        "mul.hi.u32 t17, t4, t13;\n\t"
+        "add.cc.u32 t15, t15, t13;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.cc.u32 t15, t15, t17;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.u32 t18, t14, t16;\n\t"
+        "add.u32 t19, t4, t18;\n\t"
+        "mul.lo.u32 t20, %14, t19;\n\t"
+        "mul.hi.u32 t21, %14, t19;\n\t"
+        "sub.cc.u32 t22, 0, t20;\n\t"
+        "subc.u32 t23, t10, t21;\n\t"
+        "mul.lo.u32 t24, t19, t23;\n\t"
+        "mul.hi.u32 t25, t19, t23;\n\t"
+        "mul.hi.u32 t26, t19, t22;\n\t"
+        "add.cc.u32 t24, t24, t22;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.cc.u32 t24, t24, t26;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.u32 t27, t23, t25;\n\t"
+        "add.u32 t28, t19, t27;\n\t"
+        "mul.lo.u32 t29, %14, t28;\n\t"
+        "mul.hi.u32 t30, %14, t28;\n\t"
+        "sub.cc.u32 t31, 0, t29;\n\t"
+        "subc.u32 t32, t10, t30;\n\t"
+        "mul.lo.u32 t33, t28, t32;\n\t"
+        "mul.hi.u32 t34, t28, t32;\n\t"
+        "mul.hi.u32 t35, t28, t31;\n\t"
+        "add.cc.u32 t33, t33, t31;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.cc.u32 t33, t33, t35;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.u32 t36, t32, t34;\n\t"
+        "add.u32 t37, t28, t36;\n\t"
+        "mul.lo.u32 t38, %14, t37;\n\t"
+        "mul.hi.u32 t39, %14, t37;\n\t"
+        "sub.cc.u32 t40, 0, t38;\n\t"
+        "subc.u32 t41, t10, t39;\n\t"
+        "mul.lo.u32 t42, t37, t41;\n\t"
+        "mul.hi.u32 t43, t37, t41;\n\t"
+        "mul.hi.u32 t44, t37, t40;\n\t"
+        "add.cc.u32 t42, t42, t40;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.cc.u32 t42, t42, t44;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.u32 t45, t41, t43;\n\t"
+        "add.u32 t46, t37, t45;\n\t"
+        "mul.lo.u32 t47, %14, t46;\n\t"
+        "mul.hi.u32 t48, %14, t46;\n\t"
+        "sub.cc.u32 t49, 0, t47;\n\t"
+        "subc.u32 t50, t10, t48;\n\t"
+        "sub.cc.u32 t51, t49, 1;\n\t"
+        "subc.u32 t52, t50, 0;\n\t"
+        "sub.cc.u32 t54, t51, %14;\n\t"
+        "subc.cc.u32 t55, t52, 0;\n\t"
         "subc.u32 t56, 0, 0;\n\t"
-        "xor.b32 t61, t57, t54;\n\t"
-        "and.b32 t61, t61, t56;\n\t"
-        "xor.b32 t60, t57, t61;\n\t"
-        "add.u32 t58, t56, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t58;\n\t"
-        "add.cc.u32 t62, t60, t60;\n\t"
-        "addc.u32 t63, 0, 0;\n\t"
-        "or.b32 t62, t62, 1;\n\t"
-        "sub.cc.u32 t65, t62, %14;\n\t"
-        "subc.cc.u32 t67, t63, 0;\n\t"
-        "subc.u32 t64, 0, 0;\n\t"
-        "xor.b32 t69, t65, t62;\n\t"
-        "and.b32 t69, t69, t64;\n\t"
-        "xor.b32 t68, t65, t69;\n\t"
-        "add.u32 t66, t64, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t66;\n\t"
-        "add.cc.u32 t70, t68, t68;\n\t"
-        "addc.u32 t71, 0, 0;\n\t"
-        "or.b32 t70, t70, 1;\n\t"
-        "sub.cc.u32 t73, t70, %14;\n\t"
-        "subc.cc.u32 t75, t71, 0;\n\t"
-        "subc.u32 t72, 0, 0;\n\t"
-        "xor.b32 t77, t73, t70;\n\t"
-        "and.b32 t77, t77, t72;\n\t"
-        "xor.b32 t76, t73, t77;\n\t"
-        "add.u32 t74, t72, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t74;\n\t"
-        "add.cc.u32 t78, t76, t76;\n\t"
-        "addc.u32 t79, 0, 0;\n\t"
-        "or.b32 t78, t78, 1;\n\t"
-        "sub.cc.u32 t81, t78, %14;\n\t"
-        "subc.cc.u32 t83, t79, 0;\n\t"
-        "subc.u32 t80, 0, 0;\n\t"
-        "xor.b32 t85, t81, t78;\n\t"
-        "and.b32 t85, t85, t80;\n\t"
-        "xor.b32 t84, t81, t85;\n\t"
-        "add.u32 t82, t80, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t82;\n\t"
-        "add.cc.u32 t86, t84, t84;\n\t"
-        "addc.u32 t87, 0, 0;\n\t"
-        "or.b32 t86, t86, 1;\n\t"
-        "sub.cc.u32 t89, t86, %14;\n\t"
-        "subc.cc.u32 t91, t87, 0;\n\t"
-        "subc.u32 t88, 0, 0;\n\t"
-        "xor.b32 t93, t89, t86;\n\t"
-        "and.b32 t93, t93, t88;\n\t"
-        "xor.b32 t92, t89, t93;\n\t"
-        "add.u32 t90, t88, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t90;\n\t"
-        "add.cc.u32 t94, t92, t92;\n\t"
-        "addc.u32 t95, 0, 0;\n\t"
-        "or.b32 t94, t94, 1;\n\t"
-        "sub.cc.u32 t97, t94, %14;\n\t"
-        "subc.cc.u32 t99, t95, 0;\n\t"
-        "subc.u32 t96, 0, 0;\n\t"
-        "xor.b32 t101, t97, t94;\n\t"
-        "and.b32 t101, t101, t96;\n\t"
-        "xor.b32 t100, t97, t101;\n\t"
-        "add.u32 t98, t96, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t98;\n\t"
-        "add.cc.u32 t102, t100, t100;\n\t"
-        "addc.u32 t103, 0, 0;\n\t"
-        "or.b32 t102, t102, 1;\n\t"
-        "sub.cc.u32 t105, t102, %14;\n\t"
-        "subc.cc.u32 t107, t103, 0;\n\t"
-        "subc.u32 t104, 0, 0;\n\t"
-        "xor.b32 t109, t105, t102;\n\t"
-        "and.b32 t109, t109, t104;\n\t"
-        "xor.b32 t108, t105, t109;\n\t"
-        "add.u32 t106, t104, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t106;\n\t"
-        "add.cc.u32 t110, t108, t108;\n\t"
-        "addc.u32 t111, 0, 0;\n\t"
-        "or.b32 t110, t110, 1;\n\t"
-        "sub.cc.u32 t113, t110, %14;\n\t"
-        "subc.cc.u32 t115, t111, 0;\n\t"
-        "subc.u32 t112, 0, 0;\n\t"
-        "xor.b32 t117, t113, t110;\n\t"
-        "and.b32 t117, t117, t112;\n\t"
-        "xor.b32 t116, t113, t117;\n\t"
-        "add.u32 t114, t112, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t114;\n\t"
-        "add.cc.u32 t118, t116, t116;\n\t"
-        "addc.u32 t119, 0, 0;\n\t"
-        "or.b32 t118, t118, 1;\n\t"
-        "sub.cc.u32 t121, t118, %14;\n\t"
-        "subc.cc.u32 t123, t119, 0;\n\t"
-        "subc.u32 t120, 0, 0;\n\t"
-        "xor.b32 t125, t121, t118;\n\t"
-        "and.b32 t125, t125, t120;\n\t"
-        "xor.b32 t124, t121, t125;\n\t"
-        "add.u32 t122, t120, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t122;\n\t"
-        "add.cc.u32 t126, t124, t124;\n\t"
-        "addc.u32 t127, 0, 0;\n\t"
-        "or.b32 t126, t126, 1;\n\t"
-        "sub.cc.u32 t129, t126, %14;\n\t"
-        "subc.cc.u32 t131, t127, 0;\n\t"
-        "subc.u32 t128, 0, 0;\n\t"
-        "xor.b32 t133, t129, t126;\n\t"
-        "and.b32 t133, t133, t128;\n\t"
-        "xor.b32 t132, t129, t133;\n\t"
-        "add.u32 t130, t128, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t130;\n\t"
-        "add.cc.u32 t134, t132, t132;\n\t"
-        "addc.u32 t135, 0, 0;\n\t"
-        "or.b32 t134, t134, 1;\n\t"
-        "sub.cc.u32 t137, t134, %14;\n\t"
-        "subc.cc.u32 t139, t135, 0;\n\t"
-        "subc.u32 t136, 0, 0;\n\t"
-        "xor.b32 t141, t137, t134;\n\t"
-        "and.b32 t141, t141, t136;\n\t"
-        "xor.b32 t140, t137, t141;\n\t"
-        "add.u32 t138, t136, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t138;\n\t"
-        "add.cc.u32 t142, t140, t140;\n\t"
-        "addc.u32 t143, 0, 0;\n\t"
-        "or.b32 t142, t142, 1;\n\t"
-        "sub.cc.u32 t145, t142, %14;\n\t"
-        "subc.cc.u32 t147, t143, 0;\n\t"
-        "subc.u32 t144, 0, 0;\n\t"
-        "xor.b32 t149, t145, t142;\n\t"
-        "and.b32 t149, t149, t144;\n\t"
-        "xor.b32 t148, t145, t149;\n\t"
-        "add.u32 t146, t144, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t146;\n\t"
-        "add.cc.u32 t150, t148, t148;\n\t"
-        "addc.u32 t151, 0, 0;\n\t"
-        "or.b32 t150, t150, 1;\n\t"
-        "sub.cc.u32 t153, t150, %14;\n\t"
-        "subc.cc.u32 t155, t151, 0;\n\t"
-        "subc.u32 t152, 0, 0;\n\t"
-        "xor.b32 t157, t153, t150;\n\t"
-        "and.b32 t157, t157, t152;\n\t"
-        "xor.b32 t156, t153, t157;\n\t"
-        "add.u32 t154, t152, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t154;\n\t"
-        "add.cc.u32 t158, t156, t156;\n\t"
-        "addc.u32 t159, 0, 0;\n\t"
-        "or.b32 t158, t158, 1;\n\t"
-        "sub.cc.u32 t161, t158, %14;\n\t"
-        "subc.cc.u32 t163, t159, 0;\n\t"
-        "subc.u32 t160, 0, 0;\n\t"
-        "xor.b32 t165, t161, t158;\n\t"
-        "and.b32 t165, t165, t160;\n\t"
-        "xor.b32 t164, t161, t165;\n\t"
-        "add.u32 t162, t160, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t162;\n\t"
-        "add.cc.u32 t166, t164, t164;\n\t"
-        "addc.u32 t167, 0, 0;\n\t"
-        "or.b32 t166, t166, 1;\n\t"
-        "sub.cc.u32 t169, t166, %14;\n\t"
-        "subc.cc.u32 t171, t167, 0;\n\t"
-        "subc.u32 t168, 0, 0;\n\t"
-        "xor.b32 t173, t169, t166;\n\t"
-        "and.b32 t173, t173, t168;\n\t"
-        "xor.b32 t172, t169, t173;\n\t"
-        "add.u32 t170, t168, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t170;\n\t"
-        "add.cc.u32 t174, t172, t172;\n\t"
-        "addc.u32 t175, 0, 0;\n\t"
-        "or.b32 t174, t174, 1;\n\t"
-        "sub.cc.u32 t177, t174, %14;\n\t"
-        "subc.cc.u32 t179, t175, 0;\n\t"
-        "subc.u32 t176, 0, 0;\n\t"
-        "xor.b32 t181, t177, t174;\n\t"
-        "and.b32 t181, t181, t176;\n\t"
-        "xor.b32 t180, t177, t181;\n\t"
-        "add.u32 t178, t176, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t178;\n\t"
-        "add.cc.u32 t182, t180, t180;\n\t"
-        "addc.u32 t183, 0, 0;\n\t"
-        "or.b32 t182, t182, 1;\n\t"
-        "sub.cc.u32 t185, t182, %14;\n\t"
-        "subc.cc.u32 t187, t183, 0;\n\t"
-        "subc.u32 t184, 0, 0;\n\t"
-        "xor.b32 t189, t185, t182;\n\t"
-        "and.b32 t189, t189, t184;\n\t"
-        "xor.b32 t188, t185, t189;\n\t"
-        "add.u32 t186, t184, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t186;\n\t"
-        "add.cc.u32 t190, t188, t188;\n\t"
-        "addc.u32 t191, 0, 0;\n\t"
-        "or.b32 t190, t190, 1;\n\t"
-        "sub.cc.u32 t193, t190, %14;\n\t"
-        "subc.cc.u32 t195, t191, 0;\n\t"
-        "subc.u32 t192, 0, 0;\n\t"
-        "xor.b32 t197, t193, t190;\n\t"
-        "and.b32 t197, t197, t192;\n\t"
-        "xor.b32 t196, t193, t197;\n\t"
-        "add.u32 t194, t192, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t194;\n\t"
-        "add.cc.u32 t198, t196, t196;\n\t"
-        "addc.u32 t199, 0, 0;\n\t"
-        "or.b32 t198, t198, 1;\n\t"
-        "sub.cc.u32 t201, t198, %14;\n\t"
-        "subc.cc.u32 t203, t199, 0;\n\t"
-        "subc.u32 t200, 0, 0;\n\t"
-        "xor.b32 t205, t201, t198;\n\t"
-        "and.b32 t205, t205, t200;\n\t"
-        "xor.b32 t204, t201, t205;\n\t"
-        "add.u32 t202, t200, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t202;\n\t"
-        "add.cc.u32 t206, t204, t204;\n\t"
-        "addc.u32 t207, 0, 0;\n\t"
-        "or.b32 t206, t206, 1;\n\t"
-        "sub.cc.u32 t209, t206, %14;\n\t"
-        "subc.cc.u32 t211, t207, 0;\n\t"
-        "subc.u32 t208, 0, 0;\n\t"
-        "xor.b32 t213, t209, t206;\n\t"
-        "and.b32 t213, t213, t208;\n\t"
-        "xor.b32 t212, t209, t213;\n\t"
-        "add.u32 t210, t208, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t210;\n\t"
-        "add.cc.u32 t214, t212, t212;\n\t"
-        "addc.u32 t215, 0, 0;\n\t"
-        "or.b32 t214, t214, 1;\n\t"
-        "sub.cc.u32 t217, t214, %14;\n\t"
-        "subc.cc.u32 t219, t215, 0;\n\t"
-        "subc.u32 t216, 0, 0;\n\t"
-        "xor.b32 t221, t217, t214;\n\t"
-        "and.b32 t221, t221, t216;\n\t"
-        "xor.b32 t220, t217, t221;\n\t"
-        "add.u32 t218, t216, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t218;\n\t"
-        "add.cc.u32 t222, t220, t220;\n\t"
-        "addc.u32 t223, 0, 0;\n\t"
-        "or.b32 t222, t222, 1;\n\t"
-        "sub.cc.u32 t225, t222, %14;\n\t"
-        "subc.cc.u32 t227, t223, 0;\n\t"
-        "subc.u32 t224, 0, 0;\n\t"
-        "xor.b32 t229, t225, t222;\n\t"
-        "and.b32 t229, t229, t224;\n\t"
-        "xor.b32 t228, t225, t229;\n\t"
-        "add.u32 t226, t224, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t226;\n\t"
-        "add.cc.u32 t230, t228, t228;\n\t"
-        "addc.u32 t231, 0, 0;\n\t"
-        "or.b32 t230, t230, 1;\n\t"
-        "sub.cc.u32 t233, t230, %14;\n\t"
-        "subc.cc.u32 t235, t231, 0;\n\t"
-        "subc.u32 t232, 0, 0;\n\t"
-        "xor.b32 t237, t233, t230;\n\t"
-        "and.b32 t237, t237, t232;\n\t"
-        "xor.b32 t236, t233, t237;\n\t"
-        "add.u32 t234, t232, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t234;\n\t"
-        "add.cc.u32 t238, t236, t236;\n\t"
-        "addc.u32 t239, 0, 0;\n\t"
-        "or.b32 t238, t238, 1;\n\t"
-        "sub.cc.u32 t241, t238, %14;\n\t"
-        "subc.cc.u32 t243, t239, 0;\n\t"
-        "subc.u32 t240, 0, 0;\n\t"
-        "xor.b32 t245, t241, t238;\n\t"
-        "and.b32 t245, t245, t240;\n\t"
-        "xor.b32 t244, t241, t245;\n\t"
-        "add.u32 t242, t240, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t242;\n\t"
-        "add.cc.u32 t246, t244, t244;\n\t"
-        "addc.u32 t247, 0, 0;\n\t"
-        "or.b32 t246, t246, 1;\n\t"
-        "sub.cc.u32 t249, t246, %14;\n\t"
-        "subc.cc.u32 t251, t247, 0;\n\t"
-        "subc.u32 t248, 0, 0;\n\t"
-        "xor.b32 t253, t249, t246;\n\t"
-        "and.b32 t253, t253, t248;\n\t"
-        "xor.b32 t252, t249, t253;\n\t"
-        "add.u32 t250, t248, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t250;\n\t"
-        "add.cc.u32 t254, t252, t252;\n\t"
-        "addc.u32 t255, 0, 0;\n\t"
-        "or.b32 t254, t254, 1;\n\t"
-        "sub.cc.u32 t257, t254, %14;\n\t"
-        "subc.cc.u32 t259, t255, 0;\n\t"
-        "subc.u32 t256, 0, 0;\n\t"
-        "xor.b32 t261, t257, t254;\n\t"
-        "and.b32 t261, t261, t256;\n\t"
-        "xor.b32 t260, t257, t261;\n\t"
-        "add.u32 t258, t256, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t258;\n\t"
+        "not.b32 t56, t56;\n\t"
+        "sub.u32 t53, t46, t56;\n\t"
+        "and.b32 t57, %14, t56;\n\t"
+        "sub.cc.u32 t58, t49, t57;\n\t"
+        "subc.u32 t59, t50, 0;\n\t"
+        "sub.cc.u32 t60, t58, 1;\n\t"
+        "subc.u32 t61, t59, 0;\n\t"
+        "sub.cc.u32 t63, t60, %14;\n\t"
+        "subc.cc.u32 t64, t61, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "not.b32 t65, t65;\n\t"
+        "sub.u32 t62, t53, t65;\n\t"
+        "and.b32 t66, %14, t65;\n\t"
+        "sub.cc.u32 t67, t58, t66;\n\t"
+        "subc.u32 t68, t59, 0;\n\t"
+        "sub.cc.u32 t69, t67, 1;\n\t"
+        "subc.u32 t70, t68, 0;\n\t"
+        "sub.cc.u32 t72, t69, %14;\n\t"
+        "subc.cc.u32 t73, t70, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "not.b32 t74, t74;\n\t"
+        "sub.u32 t71, t62, t74;\n\t"
+        "and.b32 t75, %14, t74;\n\t"
+        "sub.cc.u32 t76, t67, t75;\n\t"
+        "subc.u32 t77, t68, 0;\n\t"
         "mov.b32 %0, %13;\n\t"
         "mov.b32 %1, %14;\n\t"
         "mov.b32 %2, %11;\n\t"
@@ -27766,7 +26899,7 @@ struct sqrt_division_normalize_2 {
         "mov.b32 %4, %9;\n\t"
         "mov.b32 %5, %10;\n\t"
         "mov.b32 %6, t3;\n\t"
-        "mov.b32 %7, t5;\n\t"
+        "mov.b32 %7, t71;\n\t"
         "not.b32 %8, t2;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
@@ -27779,397 +26912,108 @@ struct sqrt_division_normalize_2 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[262];
+    uint32_t t[78];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_mov(0u);
-    t[4] = ptx_not(x[5]);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_add_cc(cf, t[4], t[4]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_or(t[6], 1u);
-    t[9] = ptx_sub_cc(cf, t[6], x[5]);
-    ptx_subc_cc(cf, t[7], 0u);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_xor(t[9], t[6]);
-    t[13] = ptx_and(t[13], t[8]);
-    t[12] = ptx_xor(t[9], t[13]);
-    t[10] = ptx_add(t[8], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[10]);
-    t[14] = ptx_add_cc(cf, t[12], t[12]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_or(t[14], 1u);
-    t[17] = ptx_sub_cc(cf, t[14], x[5]);
-    ptx_subc_cc(cf, t[15], 0u);
-    t[16] = ptx_subc(cf, 0u, 0u);
-    t[21] = ptx_xor(t[17], t[14]);
-    t[21] = ptx_and(t[21], t[16]);
-    t[20] = ptx_xor(t[17], t[21]);
-    t[18] = ptx_add(t[16], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[18]);
-    t[22] = ptx_add_cc(cf, t[20], t[20]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_or(t[22], 1u);
-    t[25] = ptx_sub_cc(cf, t[22], x[5]);
-    ptx_subc_cc(cf, t[23], 0u);
-    t[24] = ptx_subc(cf, 0u, 0u);
-    t[29] = ptx_xor(t[25], t[22]);
-    t[29] = ptx_and(t[29], t[24]);
-    t[28] = ptx_xor(t[25], t[29]);
-    t[26] = ptx_add(t[24], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[26]);
-    t[30] = ptx_add_cc(cf, t[28], t[28]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_or(t[30], 1u);
-    t[33] = ptx_sub_cc(cf, t[30], x[5]);
-    ptx_subc_cc(cf, t[31], 0u);
-    t[32] = ptx_subc(cf, 0u, 0u);
-    t[37] = ptx_xor(t[33], t[30]);
-    t[37] = ptx_and(t[37], t[32]);
-    t[36] = ptx_xor(t[33], t[37]);
-    t[34] = ptx_add(t[32], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[34]);
-    t[38] = ptx_add_cc(cf, t[36], t[36]);
-    t[39] = ptx_addc(cf, 0u, 0u);
-    t[38] = ptx_or(t[38], 1u);
-    t[41] = ptx_sub_cc(cf, t[38], x[5]);
-    ptx_subc_cc(cf, t[39], 0u);
-    t[40] = ptx_subc(cf, 0u, 0u);
-    t[45] = ptx_xor(t[41], t[38]);
-    t[45] = ptx_and(t[45], t[40]);
-    t[44] = ptx_xor(t[41], t[45]);
-    t[42] = ptx_add(t[40], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[42]);
-    t[46] = ptx_add_cc(cf, t[44], t[44]);
-    t[47] = ptx_addc(cf, 0u, 0u);
-    t[46] = ptx_or(t[46], 1u);
-    t[49] = ptx_sub_cc(cf, t[46], x[5]);
-    ptx_subc_cc(cf, t[47], 0u);
-    t[48] = ptx_subc(cf, 0u, 0u);
-    t[53] = ptx_xor(t[49], t[46]);
-    t[53] = ptx_and(t[53], t[48]);
-    t[52] = ptx_xor(t[49], t[53]);
-    t[50] = ptx_add(t[48], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[50]);
-    t[54] = ptx_add_cc(cf, t[52], t[52]);
-    t[55] = ptx_addc(cf, 0u, 0u);
-    t[54] = ptx_or(t[54], 1u);
-    t[57] = ptx_sub_cc(cf, t[54], x[5]);
-    ptx_subc_cc(cf, t[55], 0u);
+    t[7] = ptx_mul_hi(x[5], 3340530120u);
+    t[5] = ptx_add_cc(cf, x[5], t[7]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_add_cc(cf, t[5], 1u);
+    t[6] = ptx_addc(cf, t[6], 0u);
+    t[4] = ptx_sub_cc(cf, 2863311530u, t[5]);
+    ptx_subc_cc(cf, 1u, t[6]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[9] = ptx_not(t[9]);
+    t[4] = ptx_and(t[4], t[9]);
+    t[10] = ptx_sub(0u, x[5]);
+    t[11] = ptx_mul_lo(x[5], t[4]);
+    t[12] = ptx_mul_hi(x[5], t[4]);
+    t[13] = ptx_sub_cc(cf, 0u, t[11]);
+    t[14] = ptx_subc(cf, t[10], t[12]);
+    t[15] = ptx_mul_lo(t[4], t[14]);
+    t[16] = ptx_mul_hi(t[4], t[14]);
+    t[17] = ptx_mul_hi(t[4], t[13]);
+    t[15] = ptx_add_cc(cf, t[15], t[13]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[15] = ptx_add_cc(cf, t[15], t[17]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[18] = ptx_add(t[14], t[16]);
+    t[19] = ptx_add(t[4], t[18]);
+    t[20] = ptx_mul_lo(x[5], t[19]);
+    t[21] = ptx_mul_hi(x[5], t[19]);
+    t[22] = ptx_sub_cc(cf, 0u, t[20]);
+    t[23] = ptx_subc(cf, t[10], t[21]);
+    t[24] = ptx_mul_lo(t[19], t[23]);
+    t[25] = ptx_mul_hi(t[19], t[23]);
+    t[26] = ptx_mul_hi(t[19], t[22]);
+    t[24] = ptx_add_cc(cf, t[24], t[22]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[24] = ptx_add_cc(cf, t[24], t[26]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[27] = ptx_add(t[23], t[25]);
+    t[28] = ptx_add(t[19], t[27]);
+    t[29] = ptx_mul_lo(x[5], t[28]);
+    t[30] = ptx_mul_hi(x[5], t[28]);
+    t[31] = ptx_sub_cc(cf, 0u, t[29]);
+    t[32] = ptx_subc(cf, t[10], t[30]);
+    t[33] = ptx_mul_lo(t[28], t[32]);
+    t[34] = ptx_mul_hi(t[28], t[32]);
+    t[35] = ptx_mul_hi(t[28], t[31]);
+    t[33] = ptx_add_cc(cf, t[33], t[31]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[33] = ptx_add_cc(cf, t[33], t[35]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[36] = ptx_add(t[32], t[34]);
+    t[37] = ptx_add(t[28], t[36]);
+    t[38] = ptx_mul_lo(x[5], t[37]);
+    t[39] = ptx_mul_hi(x[5], t[37]);
+    t[40] = ptx_sub_cc(cf, 0u, t[38]);
+    t[41] = ptx_subc(cf, t[10], t[39]);
+    t[42] = ptx_mul_lo(t[37], t[41]);
+    t[43] = ptx_mul_hi(t[37], t[41]);
+    t[44] = ptx_mul_hi(t[37], t[40]);
+    t[42] = ptx_add_cc(cf, t[42], t[40]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[42] = ptx_add_cc(cf, t[42], t[44]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[45] = ptx_add(t[41], t[43]);
+    t[46] = ptx_add(t[37], t[45]);
+    t[47] = ptx_mul_lo(x[5], t[46]);
+    t[48] = ptx_mul_hi(x[5], t[46]);
+    t[49] = ptx_sub_cc(cf, 0u, t[47]);
+    t[50] = ptx_subc(cf, t[10], t[48]);
+    t[51] = ptx_sub_cc(cf, t[49], 1u);
+    t[52] = ptx_subc(cf, t[50], 0u);
+    ptx_sub_cc(cf, t[51], x[5]);
+    ptx_subc_cc(cf, t[52], 0u);
     t[56] = ptx_subc(cf, 0u, 0u);
-    t[61] = ptx_xor(t[57], t[54]);
-    t[61] = ptx_and(t[61], t[56]);
-    t[60] = ptx_xor(t[57], t[61]);
-    t[58] = ptx_add(t[56], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[58]);
-    t[62] = ptx_add_cc(cf, t[60], t[60]);
-    t[63] = ptx_addc(cf, 0u, 0u);
-    t[62] = ptx_or(t[62], 1u);
-    t[65] = ptx_sub_cc(cf, t[62], x[5]);
-    ptx_subc_cc(cf, t[63], 0u);
-    t[64] = ptx_subc(cf, 0u, 0u);
-    t[69] = ptx_xor(t[65], t[62]);
-    t[69] = ptx_and(t[69], t[64]);
-    t[68] = ptx_xor(t[65], t[69]);
-    t[66] = ptx_add(t[64], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[66]);
-    t[70] = ptx_add_cc(cf, t[68], t[68]);
-    t[71] = ptx_addc(cf, 0u, 0u);
-    t[70] = ptx_or(t[70], 1u);
-    t[73] = ptx_sub_cc(cf, t[70], x[5]);
-    ptx_subc_cc(cf, t[71], 0u);
-    t[72] = ptx_subc(cf, 0u, 0u);
-    t[77] = ptx_xor(t[73], t[70]);
-    t[77] = ptx_and(t[77], t[72]);
-    t[76] = ptx_xor(t[73], t[77]);
-    t[74] = ptx_add(t[72], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[74]);
-    t[78] = ptx_add_cc(cf, t[76], t[76]);
-    t[79] = ptx_addc(cf, 0u, 0u);
-    t[78] = ptx_or(t[78], 1u);
-    t[81] = ptx_sub_cc(cf, t[78], x[5]);
-    ptx_subc_cc(cf, t[79], 0u);
-    t[80] = ptx_subc(cf, 0u, 0u);
-    t[85] = ptx_xor(t[81], t[78]);
-    t[85] = ptx_and(t[85], t[80]);
-    t[84] = ptx_xor(t[81], t[85]);
-    t[82] = ptx_add(t[80], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[82]);
-    t[86] = ptx_add_cc(cf, t[84], t[84]);
-    t[87] = ptx_addc(cf, 0u, 0u);
-    t[86] = ptx_or(t[86], 1u);
-    t[89] = ptx_sub_cc(cf, t[86], x[5]);
-    ptx_subc_cc(cf, t[87], 0u);
-    t[88] = ptx_subc(cf, 0u, 0u);
-    t[93] = ptx_xor(t[89], t[86]);
-    t[93] = ptx_and(t[93], t[88]);
-    t[92] = ptx_xor(t[89], t[93]);
-    t[90] = ptx_add(t[88], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[90]);
-    t[94] = ptx_add_cc(cf, t[92], t[92]);
-    t[95] = ptx_addc(cf, 0u, 0u);
-    t[94] = ptx_or(t[94], 1u);
-    t[97] = ptx_sub_cc(cf, t[94], x[5]);
-    ptx_subc_cc(cf, t[95], 0u);
-    t[96] = ptx_subc(cf, 0u, 0u);
-    t[101] = ptx_xor(t[97], t[94]);
-    t[101] = ptx_and(t[101], t[96]);
-    t[100] = ptx_xor(t[97], t[101]);
-    t[98] = ptx_add(t[96], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[98]);
-    t[102] = ptx_add_cc(cf, t[100], t[100]);
-    t[103] = ptx_addc(cf, 0u, 0u);
-    t[102] = ptx_or(t[102], 1u);
-    t[105] = ptx_sub_cc(cf, t[102], x[5]);
-    ptx_subc_cc(cf, t[103], 0u);
-    t[104] = ptx_subc(cf, 0u, 0u);
-    t[109] = ptx_xor(t[105], t[102]);
-    t[109] = ptx_and(t[109], t[104]);
-    t[108] = ptx_xor(t[105], t[109]);
-    t[106] = ptx_add(t[104], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[106]);
-    t[110] = ptx_add_cc(cf, t[108], t[108]);
-    t[111] = ptx_addc(cf, 0u, 0u);
-    t[110] = ptx_or(t[110], 1u);
-    t[113] = ptx_sub_cc(cf, t[110], x[5]);
-    ptx_subc_cc(cf, t[111], 0u);
-    t[112] = ptx_subc(cf, 0u, 0u);
-    t[117] = ptx_xor(t[113], t[110]);
-    t[117] = ptx_and(t[117], t[112]);
-    t[116] = ptx_xor(t[113], t[117]);
-    t[114] = ptx_add(t[112], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[114]);
-    t[118] = ptx_add_cc(cf, t[116], t[116]);
-    t[119] = ptx_addc(cf, 0u, 0u);
-    t[118] = ptx_or(t[118], 1u);
-    t[121] = ptx_sub_cc(cf, t[118], x[5]);
-    ptx_subc_cc(cf, t[119], 0u);
-    t[120] = ptx_subc(cf, 0u, 0u);
-    t[125] = ptx_xor(t[121], t[118]);
-    t[125] = ptx_and(t[125], t[120]);
-    t[124] = ptx_xor(t[121], t[125]);
-    t[122] = ptx_add(t[120], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[122]);
-    t[126] = ptx_add_cc(cf, t[124], t[124]);
-    t[127] = ptx_addc(cf, 0u, 0u);
-    t[126] = ptx_or(t[126], 1u);
-    t[129] = ptx_sub_cc(cf, t[126], x[5]);
-    ptx_subc_cc(cf, t[127], 0u);
-    t[128] = ptx_subc(cf, 0u, 0u);
-    t[133] = ptx_xor(t[129], t[126]);
-    t[133] = ptx_and(t[133], t[128]);
-    t[132] = ptx_xor(t[129], t[133]);
-    t[130] = ptx_add(t[128], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[130]);
-    t[134] = ptx_add_cc(cf, t[132], t[132]);
-    t[135] = ptx_addc(cf, 0u, 0u);
-    t[134] = ptx_or(t[134], 1u);
-    t[137] = ptx_sub_cc(cf, t[134], x[5]);
-    ptx_subc_cc(cf, t[135], 0u);
-    t[136] = ptx_subc(cf, 0u, 0u);
-    t[141] = ptx_xor(t[137], t[134]);
-    t[141] = ptx_and(t[141], t[136]);
-    t[140] = ptx_xor(t[137], t[141]);
-    t[138] = ptx_add(t[136], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[138]);
-    t[142] = ptx_add_cc(cf, t[140], t[140]);
-    t[143] = ptx_addc(cf, 0u, 0u);
-    t[142] = ptx_or(t[142], 1u);
-    t[145] = ptx_sub_cc(cf, t[142], x[5]);
-    ptx_subc_cc(cf, t[143], 0u);
-    t[144] = ptx_subc(cf, 0u, 0u);
-    t[149] = ptx_xor(t[145], t[142]);
-    t[149] = ptx_and(t[149], t[144]);
-    t[148] = ptx_xor(t[145], t[149]);
-    t[146] = ptx_add(t[144], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[146]);
-    t[150] = ptx_add_cc(cf, t[148], t[148]);
-    t[151] = ptx_addc(cf, 0u, 0u);
-    t[150] = ptx_or(t[150], 1u);
-    t[153] = ptx_sub_cc(cf, t[150], x[5]);
-    ptx_subc_cc(cf, t[151], 0u);
-    t[152] = ptx_subc(cf, 0u, 0u);
-    t[157] = ptx_xor(t[153], t[150]);
-    t[157] = ptx_and(t[157], t[152]);
-    t[156] = ptx_xor(t[153], t[157]);
-    t[154] = ptx_add(t[152], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[154]);
-    t[158] = ptx_add_cc(cf, t[156], t[156]);
-    t[159] = ptx_addc(cf, 0u, 0u);
-    t[158] = ptx_or(t[158], 1u);
-    t[161] = ptx_sub_cc(cf, t[158], x[5]);
-    ptx_subc_cc(cf, t[159], 0u);
-    t[160] = ptx_subc(cf, 0u, 0u);
-    t[165] = ptx_xor(t[161], t[158]);
-    t[165] = ptx_and(t[165], t[160]);
-    t[164] = ptx_xor(t[161], t[165]);
-    t[162] = ptx_add(t[160], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[162]);
-    t[166] = ptx_add_cc(cf, t[164], t[164]);
-    t[167] = ptx_addc(cf, 0u, 0u);
-    t[166] = ptx_or(t[166], 1u);
-    t[169] = ptx_sub_cc(cf, t[166], x[5]);
-    ptx_subc_cc(cf, t[167], 0u);
-    t[168] = ptx_subc(cf, 0u, 0u);
-    t[173] = ptx_xor(t[169], t[166]);
-    t[173] = ptx_and(t[173], t[168]);
-    t[172] = ptx_xor(t[169], t[173]);
-    t[170] = ptx_add(t[168], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[170]);
-    t[174] = ptx_add_cc(cf, t[172], t[172]);
-    t[175] = ptx_addc(cf, 0u, 0u);
-    t[174] = ptx_or(t[174], 1u);
-    t[177] = ptx_sub_cc(cf, t[174], x[5]);
-    ptx_subc_cc(cf, t[175], 0u);
-    t[176] = ptx_subc(cf, 0u, 0u);
-    t[181] = ptx_xor(t[177], t[174]);
-    t[181] = ptx_and(t[181], t[176]);
-    t[180] = ptx_xor(t[177], t[181]);
-    t[178] = ptx_add(t[176], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[178]);
-    t[182] = ptx_add_cc(cf, t[180], t[180]);
-    t[183] = ptx_addc(cf, 0u, 0u);
-    t[182] = ptx_or(t[182], 1u);
-    t[185] = ptx_sub_cc(cf, t[182], x[5]);
-    ptx_subc_cc(cf, t[183], 0u);
-    t[184] = ptx_subc(cf, 0u, 0u);
-    t[189] = ptx_xor(t[185], t[182]);
-    t[189] = ptx_and(t[189], t[184]);
-    t[188] = ptx_xor(t[185], t[189]);
-    t[186] = ptx_add(t[184], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[186]);
-    t[190] = ptx_add_cc(cf, t[188], t[188]);
-    t[191] = ptx_addc(cf, 0u, 0u);
-    t[190] = ptx_or(t[190], 1u);
-    t[193] = ptx_sub_cc(cf, t[190], x[5]);
-    ptx_subc_cc(cf, t[191], 0u);
-    t[192] = ptx_subc(cf, 0u, 0u);
-    t[197] = ptx_xor(t[193], t[190]);
-    t[197] = ptx_and(t[197], t[192]);
-    t[196] = ptx_xor(t[193], t[197]);
-    t[194] = ptx_add(t[192], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[194]);
-    t[198] = ptx_add_cc(cf, t[196], t[196]);
-    t[199] = ptx_addc(cf, 0u, 0u);
-    t[198] = ptx_or(t[198], 1u);
-    t[201] = ptx_sub_cc(cf, t[198], x[5]);
-    ptx_subc_cc(cf, t[199], 0u);
-    t[200] = ptx_subc(cf, 0u, 0u);
-    t[205] = ptx_xor(t[201], t[198]);
-    t[205] = ptx_and(t[205], t[200]);
-    t[204] = ptx_xor(t[201], t[205]);
-    t[202] = ptx_add(t[200], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[202]);
-    t[206] = ptx_add_cc(cf, t[204], t[204]);
-    t[207] = ptx_addc(cf, 0u, 0u);
-    t[206] = ptx_or(t[206], 1u);
-    t[209] = ptx_sub_cc(cf, t[206], x[5]);
-    ptx_subc_cc(cf, t[207], 0u);
-    t[208] = ptx_subc(cf, 0u, 0u);
-    t[213] = ptx_xor(t[209], t[206]);
-    t[213] = ptx_and(t[213], t[208]);
-    t[212] = ptx_xor(t[209], t[213]);
-    t[210] = ptx_add(t[208], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[210]);
-    t[214] = ptx_add_cc(cf, t[212], t[212]);
-    t[215] = ptx_addc(cf, 0u, 0u);
-    t[214] = ptx_or(t[214], 1u);
-    t[217] = ptx_sub_cc(cf, t[214], x[5]);
-    ptx_subc_cc(cf, t[215], 0u);
-    t[216] = ptx_subc(cf, 0u, 0u);
-    t[221] = ptx_xor(t[217], t[214]);
-    t[221] = ptx_and(t[221], t[216]);
-    t[220] = ptx_xor(t[217], t[221]);
-    t[218] = ptx_add(t[216], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[218]);
-    t[222] = ptx_add_cc(cf, t[220], t[220]);
-    t[223] = ptx_addc(cf, 0u, 0u);
-    t[222] = ptx_or(t[222], 1u);
-    t[225] = ptx_sub_cc(cf, t[222], x[5]);
-    ptx_subc_cc(cf, t[223], 0u);
-    t[224] = ptx_subc(cf, 0u, 0u);
-    t[229] = ptx_xor(t[225], t[222]);
-    t[229] = ptx_and(t[229], t[224]);
-    t[228] = ptx_xor(t[225], t[229]);
-    t[226] = ptx_add(t[224], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[226]);
-    t[230] = ptx_add_cc(cf, t[228], t[228]);
-    t[231] = ptx_addc(cf, 0u, 0u);
-    t[230] = ptx_or(t[230], 1u);
-    t[233] = ptx_sub_cc(cf, t[230], x[5]);
-    ptx_subc_cc(cf, t[231], 0u);
-    t[232] = ptx_subc(cf, 0u, 0u);
-    t[237] = ptx_xor(t[233], t[230]);
-    t[237] = ptx_and(t[237], t[232]);
-    t[236] = ptx_xor(t[233], t[237]);
-    t[234] = ptx_add(t[232], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[234]);
-    t[238] = ptx_add_cc(cf, t[236], t[236]);
-    t[239] = ptx_addc(cf, 0u, 0u);
-    t[238] = ptx_or(t[238], 1u);
-    t[241] = ptx_sub_cc(cf, t[238], x[5]);
-    ptx_subc_cc(cf, t[239], 0u);
-    t[240] = ptx_subc(cf, 0u, 0u);
-    t[245] = ptx_xor(t[241], t[238]);
-    t[245] = ptx_and(t[245], t[240]);
-    t[244] = ptx_xor(t[241], t[245]);
-    t[242] = ptx_add(t[240], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[242]);
-    t[246] = ptx_add_cc(cf, t[244], t[244]);
-    t[247] = ptx_addc(cf, 0u, 0u);
-    t[246] = ptx_or(t[246], 1u);
-    t[249] = ptx_sub_cc(cf, t[246], x[5]);
-    ptx_subc_cc(cf, t[247], 0u);
-    t[248] = ptx_subc(cf, 0u, 0u);
-    t[253] = ptx_xor(t[249], t[246]);
-    t[253] = ptx_and(t[253], t[248]);
-    t[252] = ptx_xor(t[249], t[253]);
-    t[250] = ptx_add(t[248], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[250]);
-    t[254] = ptx_add_cc(cf, t[252], t[252]);
-    t[255] = ptx_addc(cf, 0u, 0u);
-    t[254] = ptx_or(t[254], 1u);
-    t[257] = ptx_sub_cc(cf, t[254], x[5]);
-    ptx_subc_cc(cf, t[255], 0u);
-    t[256] = ptx_subc(cf, 0u, 0u);
-    t[261] = ptx_xor(t[257], t[254]);
-    t[261] = ptx_and(t[261], t[256]);
-    ptx_xor(t[257], t[261]);
-    t[258] = ptx_add(t[256], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[258]);
+    t[56] = ptx_not(t[56]);
+    t[53] = ptx_sub(t[46], t[56]);
+    t[57] = ptx_and(x[5], t[56]);
+    t[58] = ptx_sub_cc(cf, t[49], t[57]);
+    t[59] = ptx_subc(cf, t[50], 0u);
+    t[60] = ptx_sub_cc(cf, t[58], 1u);
+    t[61] = ptx_subc(cf, t[59], 0u);
+    ptx_sub_cc(cf, t[60], x[5]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[65] = ptx_not(t[65]);
+    t[62] = ptx_sub(t[53], t[65]);
+    t[66] = ptx_and(x[5], t[65]);
+    t[67] = ptx_sub_cc(cf, t[58], t[66]);
+    t[68] = ptx_subc(cf, t[59], 0u);
+    t[69] = ptx_sub_cc(cf, t[67], 1u);
+    t[70] = ptx_subc(cf, t[68], 0u);
+    ptx_sub_cc(cf, t[69], x[5]);
+    ptx_subc_cc(cf, t[70], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[74] = ptx_not(t[74]);
+    t[71] = ptx_sub(t[62], t[74]);
+    t[75] = ptx_and(x[5], t[74]);
+    ptx_sub_cc(cf, t[67], t[75]);
+    ptx_subc(cf, t[68], 0u);
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
     y[2] = ptx_mov(x[2]);
@@ -28177,7 +27021,7 @@ struct sqrt_division_normalize_2 {
     y[4] = ptx_mov(x[0]);
     y[5] = ptx_mov(x[1]);
     y[6] = ptx_mov(t[3]);
-    y[7] = ptx_mov(t[5]);
+    y[7] = ptx_mov(t[71]);
     y[8] = ptx_not(t[2]);
   }
 #endif
@@ -28546,7 +27390,7 @@ struct sqrt_newton_check_2 {
 #endif
 };
 
-// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+// sqrt_division_normalize_3: a step that the loops below call; 114 instructions.
 struct sqrt_division_normalize_3 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 12;
@@ -28554,398 +27398,109 @@ struct sqrt_division_normalize_3 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<263>;\n\t"
+        ".reg .u32 t<79>;\n\t"
         "sub.cc.u32 t0, %12, %18;\n\t"
         "subc.cc.u32 t1, %13, %19;\n\t"
         "subc.cc.u32 t2, %14, %20;\n\t"
         "subc.u32 t3, 0, 0;\n\t"
         "mov.b32 t4, 0;\n\t"
-        "not.b32 t5, %20;\n\t"
-        "mov.b32 t6, 0;\n\t"
-        "add.cc.u32 t7, t5, t5;\n\t"
-        "addc.u32 t8, 0, 0;\n\t"
-        "or.b32 t7, t7, 1;\n\t"
-        "sub.cc.u32 t10, t7, %20;\n\t"
-        "subc.cc.u32 t12, t8, 0;\n\t"
-        "subc.u32 t9, 0, 0;\n\t"
-        "xor.b32 t14, t10, t7;\n\t"
-        "and.b32 t14, t14, t9;\n\t"
-        "xor.b32 t13, t10, t14;\n\t"
-        "add.u32 t11, t9, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t11;\n\t"
-        "add.cc.u32 t15, t13, t13;\n\t"
-        "addc.u32 t16, 0, 0;\n\t"
-        "or.b32 t15, t15, 1;\n\t"
-        "sub.cc.u32 t18, t15, %20;\n\t"
-        "subc.cc.u32 t20, t16, 0;\n\t"
-        "subc.u32 t17, 0, 0;\n\t"
-        "xor.b32 t22, t18, t15;\n\t"
-        "and.b32 t22, t22, t17;\n\t"
-        "xor.b32 t21, t18, t22;\n\t"
-        "add.u32 t19, t17, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t19;\n\t"
-        "add.cc.u32 t23, t21, t21;\n\t"
-        "addc.u32 t24, 0, 0;\n\t"
-        "or.b32 t23, t23, 1;\n\t"
-        "sub.cc.u32 t26, t23, %20;\n\t"
-        "subc.cc.u32 t28, t24, 0;\n\t"
-        "subc.u32 t25, 0, 0;\n\t"
-        "xor.b32 t30, t26, t23;\n\t"
-        "and.b32 t30, t30, t25;\n\t"
-        "xor.b32 t29, t26, t30;\n\t"
-        "add.u32 t27, t25, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t27;\n\t"
-        "add.cc.u32 t31, t29, t29;\n\t"
-        "addc.u32 t32, 0, 0;\n\t"
-        "or.b32 t31, t31, 1;\n\t"
-        "sub.cc.u32 t34, t31, %20;\n\t"
-        "subc.cc.u32 t36, t32, 0;\n\t"
-        "subc.u32 t33, 0, 0;\n\t"
-        "xor.b32 t38, t34, t31;\n\t"
-        "and.b32 t38, t38, t33;\n\t"
-        "xor.b32 t37, t34, t38;\n\t"
-        "add.u32 t35, t33, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t35;\n\t"
-        "add.cc.u32 t39, t37, t37;\n\t"
-        "addc.u32 t40, 0, 0;\n\t"
-        "or.b32 t39, t39, 1;\n\t"
-        "sub.cc.u32 t42, t39, %20;\n\t"
-        "subc.cc.u32 t44, t40, 0;\n\t"
-        "subc.u32 t41, 0, 0;\n\t"
-        "xor.b32 t46, t42, t39;\n\t"
-        "and.b32 t46, t46, t41;\n\t"
-        "xor.b32 t45, t42, t46;\n\t"
-        "add.u32 t43, t41, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t43;\n\t"
-        "add.cc.u32 t47, t45, t45;\n\t"
-        "addc.u32 t48, 0, 0;\n\t"
-        "or.b32 t47, t47, 1;\n\t"
-        "sub.cc.u32 t50, t47, %20;\n\t"
-        "subc.cc.u32 t52, t48, 0;\n\t"
-        "subc.u32 t49, 0, 0;\n\t"
-        "xor.b32 t54, t50, t47;\n\t"
-        "and.b32 t54, t54, t49;\n\t"
-        "xor.b32 t53, t50, t54;\n\t"
-        "add.u32 t51, t49, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t51;\n\t"
-        "add.cc.u32 t55, t53, t53;\n\t"
-        "addc.u32 t56, 0, 0;\n\t"
-        "or.b32 t55, t55, 1;\n\t"
-        "sub.cc.u32 t58, t55, %20;\n\t"
-        "subc.cc.u32 t60, t56, 0;\n\t"
+        "mul.hi.u32 t8, %20, 3340530120;\n\t"
+        "add.cc.u32 t6, %20, t8;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "add.cc.u32 t6, t6, 1;\n\t"
+        "addc.u32 t7, t7, 0;\n\t"
+        "sub.cc.u32 t5, 2863311530, t6;\n\t"
+        "subc.cc.u32 t9, 1, t7;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t5, t5, t10;\n\t"
+        "sub.u32 t11, 0, %20;\n\t"
+        "mul.lo.u32 t12, %20, t5;\n\t"
+        "mul.hi.u32 t13, %20, t5;\n\t"
+        "sub.cc.u32 t14, 0, t12;\n\t"
+        "subc.u32 t15, t11, t13;\n\t"
+        "mul.lo.u32 t16, t5, t15;\n\t"
+        "mul.hi.u32 t17, t5, t15;\n\t"
+        "mul.hi.u32 t18, t5, t14;\n\t"
+        "add.cc.u32 t16, t16, t14;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.cc.u32 t16, t16, t18;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.u32 t19, t15, t17;\n\t"
+        "add.u32 t20, t5, t19;\n\t"
+        "mul.lo.u32 t21, %20, t20;\n\t"
+        "mul.hi.u32 t22, %20, t20;\n\t"
+        "sub.cc.u32 t23, 0, t21;\n\t"
+        "subc.u32 t24, t11, t22;\n\t"
+        "mul.lo.u32 t25, t20, t24;\n\t"
+        "mul.hi.u32 t26, t20, t24;\n\t"
+        "mul.hi.u32 t27, t20, t23;\n\t"
+        "add.cc.u32 t25, t25, t23;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.cc.u32 t25, t25, t27;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.u32 t28, t24, t26;\n\t"
+        "add.u32 t29, t20, t28;\n\t"
+        "mul.lo.u32 t30, %20, t29;\n\t"
+        "mul.hi.u32 t31, %20, t29;\n\t"
+        "sub.cc.u32 t32, 0, t30;\n\t"
+        "subc.u32 t33, t11, t31;\n\t"
+        "mul.lo.u32 t34, t29, t33;\n\t"
+        "mul.hi.u32 t35, t29, t33;\n\t"
+        "mul.hi.u32 t36, t29, t32;\n\t"
+        "add.cc.u32 t34, t34, t32;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.cc.u32 t34, t34, t36;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.u32 t37, t33, t35;\n\t"
+        "add.u32 t38, t29, t37;\n\t"
+        "mul.lo.u32 t39, %20, t38;\n\t"
+        "mul.hi.u32 t40, %20, t38;\n\t"
+        "sub.cc.u32 t41, 0, t39;\n\t"
+        "subc.u32 t42, t11, t40;\n\t"
+        "mul.lo.u32 t43, t38, t42;\n\t"
+        "mul.hi.u32 t44, t38, t42;\n\t"
+        "mul.hi.u32 t45, t38, t41;\n\t"
+        "add.cc.u32 t43, t43, t41;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.cc.u32 t43, t43, t45;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.u32 t46, t42, t44;\n\t"
+        "add.u32 t47, t38, t46;\n\t"
+        "mul.lo.u32 t48, %20, t47;\n\t"
+        "mul.hi.u32 t49, %20, t47;\n\t"
+        "sub.cc.u32 t50, 0, t48;\n\t"
+        "subc.u32 t51, t11, t49;\n\t"
+        "sub.cc.u32 t52, t50, 1;\n\t"
+        "subc.u32 t53, t51, 0;\n\t"
+        "sub.cc.u32 t55, t52, %20;\n\t"
+        "subc.cc.u32 t56, t53, 0;\n\t"
         "subc.u32 t57, 0, 0;\n\t"
-        "xor.b32 t62, t58, t55;\n\t"
-        "and.b32 t62, t62, t57;\n\t"
-        "xor.b32 t61, t58, t62;\n\t"
-        "add.u32 t59, t57, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t59;\n\t"
-        "add.cc.u32 t63, t61, t61;\n\t"
-        "addc.u32 t64, 0, 0;\n\t"
-        "or.b32 t63, t63, 1;\n\t"
-        "sub.cc.u32 t66, t63, %20;\n\t"
-        "subc.cc.u32 t68, t64, 0;\n\t"
-        "subc.u32 t65, 0, 0;\n\t"
-        "xor.b32 t70, t66, t63;\n\t"
-        "and.b32 t70, t70, t65;\n\t"
-        "xor.b32 t69, t66, t70;\n\t"
-        "add.u32 t67, t65, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t67;\n\t"
-        "add.cc.u32 t71, t69, t69;\n\t"
-        "addc.u32 t72, 0, 0;\n\t"
-        "or.b32 t71, t71, 1;\n\t"
-        "sub.cc.u32 t74, t71, %20;\n\t"
-        "subc.cc.u32 t76, t72, 0;\n\t"
-        "subc.u32 t73, 0, 0;\n\t"
-        "xor.b32 t78, t74, t71;\n\t"
-        "and.b32 t78, t78, t73;\n\t"
-        "xor.b32 t77, t74, t78;\n\t"
-        "add.u32 t75, t73, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t75;\n\t"
-        "add.cc.u32 t79, t77, t77;\n\t"
-        "addc.u32 t80, 0, 0;\n\t"
-        "or.b32 t79, t79, 1;\n\t"
-        "sub.cc.u32 t82, t79, %20;\n\t"
-        "subc.cc.u32 t84, t80, 0;\n\t"
-        "subc.u32 t81, 0, 0;\n\t"
-        "xor.b32 t86, t82, t79;\n\t"
-        "and.b32 t86, t86, t81;\n\t"
-        "xor.b32 t85, t82, t86;\n\t"
-        "add.u32 t83, t81, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t83;\n\t"
-        "add.cc.u32 t87, t85, t85;\n\t"
-        "addc.u32 t88, 0, 0;\n\t"
-        "or.b32 t87, t87, 1;\n\t"
-        "sub.cc.u32 t90, t87, %20;\n\t"
-        "subc.cc.u32 t92, t88, 0;\n\t"
-        "subc.u32 t89, 0, 0;\n\t"
-        "xor.b32 t94, t90, t87;\n\t"
-        "and.b32 t94, t94, t89;\n\t"
-        "xor.b32 t93, t90, t94;\n\t"
-        "add.u32 t91, t89, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t91;\n\t"
-        "add.cc.u32 t95, t93, t93;\n\t"
-        "addc.u32 t96, 0, 0;\n\t"
-        "or.b32 t95, t95, 1;\n\t"
-        "sub.cc.u32 t98, t95, %20;\n\t"
-        "subc.cc.u32 t100, t96, 0;\n\t"
-        "subc.u32 t97, 0, 0;\n\t"
-        "xor.b32 t102, t98, t95;\n\t"
-        "and.b32 t102, t102, t97;\n\t"
-        "xor.b32 t101, t98, t102;\n\t"
-        "add.u32 t99, t97, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t99;\n\t"
-        "add.cc.u32 t103, t101, t101;\n\t"
-        "addc.u32 t104, 0, 0;\n\t"
-        "or.b32 t103, t103, 1;\n\t"
-        "sub.cc.u32 t106, t103, %20;\n\t"
-        "subc.cc.u32 t108, t104, 0;\n\t"
-        "subc.u32 t105, 0, 0;\n\t"
-        "xor.b32 t110, t106, t103;\n\t"
-        "and.b32 t110, t110, t105;\n\t"
-        "xor.b32 t109, t106, t110;\n\t"
-        "add.u32 t107, t105, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t107;\n\t"
-        "add.cc.u32 t111, t109, t109;\n\t"
-        "addc.u32 t112, 0, 0;\n\t"
-        "or.b32 t111, t111, 1;\n\t"
-        "sub.cc.u32 t114, t111, %20;\n\t"
-        "subc.cc.u32 t116, t112, 0;\n\t"
-        "subc.u32 t113, 0, 0;\n\t"
-        "xor.b32 t118, t114, t111;\n\t"
-        "and.b32 t118, t118, t113;\n\t"
-        "xor.b32 t117, t114, t118;\n\t"
-        "add.u32 t115, t113, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t115;\n\t"
-        "add.cc.u32 t119, t117, t117;\n\t"
-        "addc.u32 t120, 0, 0;\n\t"
-        "or.b32 t119, t119, 1;\n\t"
-        "sub.cc.u32 t122, t119, %20;\n\t"
-        "subc.cc.u32 t124, t120, 0;\n\t"
-        "subc.u32 t121, 0, 0;\n\t"
-        "xor.b32 t126, t122, t119;\n\t"
-        "and.b32 t126, t126, t121;\n\t"
-        "xor.b32 t125, t122, t126;\n\t"
-        "add.u32 t123, t121, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t123;\n\t"
-        "add.cc.u32 t127, t125, t125;\n\t"
-        "addc.u32 t128, 0, 0;\n\t"
-        "or.b32 t127, t127, 1;\n\t"
-        "sub.cc.u32 t130, t127, %20;\n\t"
-        "subc.cc.u32 t132, t128, 0;\n\t"
-        "subc.u32 t129, 0, 0;\n\t"
-        "xor.b32 t134, t130, t127;\n\t"
-        "and.b32 t134, t134, t129;\n\t"
-        "xor.b32 t133, t130, t134;\n\t"
-        "add.u32 t131, t129, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t131;\n\t"
-        "add.cc.u32 t135, t133, t133;\n\t"
-        "addc.u32 t136, 0, 0;\n\t"
-        "or.b32 t135, t135, 1;\n\t"
-        "sub.cc.u32 t138, t135, %20;\n\t"
-        "subc.cc.u32 t140, t136, 0;\n\t"
-        "subc.u32 t137, 0, 0;\n\t"
-        "xor.b32 t142, t138, t135;\n\t"
-        "and.b32 t142, t142, t137;\n\t"
-        "xor.b32 t141, t138, t142;\n\t"
-        "add.u32 t139, t137, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t139;\n\t"
-        "add.cc.u32 t143, t141, t141;\n\t"
-        "addc.u32 t144, 0, 0;\n\t"
-        "or.b32 t143, t143, 1;\n\t"
-        "sub.cc.u32 t146, t143, %20;\n\t"
-        "subc.cc.u32 t148, t144, 0;\n\t"
-        "subc.u32 t145, 0, 0;\n\t"
-        "xor.b32 t150, t146, t143;\n\t"
-        "and.b32 t150, t150, t145;\n\t"
-        "xor.b32 t149, t146, t150;\n\t"
-        "add.u32 t147, t145, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t147;\n\t"
-        "add.cc.u32 t151, t149, t149;\n\t"
-        "addc.u32 t152, 0, 0;\n\t"
-        "or.b32 t151, t151, 1;\n\t"
-        "sub.cc.u32 t154, t151, %20;\n\t"
-        "subc.cc.u32 t156, t152, 0;\n\t"
-        "subc.u32 t153, 0, 0;\n\t"
-        "xor.b32 t158, t154, t151;\n\t"
-        "and.b32 t158, t158, t153;\n\t"
-        "xor.b32 t157, t154, t158;\n\t"
-        "add.u32 t155, t153, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t155;\n\t"
-        "add.cc.u32 t159, t157, t157;\n\t"
-        "addc.u32 t160, 0, 0;\n\t"
-        "or.b32 t159, t159, 1;\n\t"
-        "sub.cc.u32 t162, t159, %20;\n\t"
-        "subc.cc.u32 t164, t160, 0;\n\t"
-        "subc.u32 t161, 0, 0;\n\t"
-        "xor.b32 t166, t162, t159;\n\t"
-        "and.b32 t166, t166, t161;\n\t"
-        "xor.b32 t165, t162, t166;\n\t"
-        "add.u32 t163, t161, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t163;\n\t"
-        "add.cc.u32 t167, t165, t165;\n\t"
-        "addc.u32 t168, 0, 0;\n\t"
-        "or.b32 t167, t167, 1;\n\t"
-        "sub.cc.u32 t170, t167, %20;\n\t"
-        "subc.cc.u32 t172, t168, 0;\n\t"
-        "subc.u32 t169, 0, 0;\n\t"
-        "xor.b32 t174, t170, t167;\n\t"
-        "and.b32 t174, t174, t169;\n\t"
-        "xor.b32 t173, t170, t174;\n\t"
-        "add.u32 t171, t169, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t171;\n\t"
-        "add.cc.u32 t175, t173, t173;\n\t"
-        "addc.u32 t176, 0, 0;\n\t"
-        "or.b32 t175, t175, 1;\n\t"
-        "sub.cc.u32 t178, t175, %20;\n\t"
-        "subc.cc.u32 t180, t176, 0;\n\t"
-        "subc.u32 t177, 0, 0;\n\t"
-        "xor.b32 t182, t178, t175;\n\t"
-        "and.b32 t182, t182, t177;\n\t"
-        "xor.b32 t181, t178, t182;\n\t"
-        "add.u32 t179, t177, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t179;\n\t"
-        "add.cc.u32 t183, t181, t181;\n\t"
-        "addc.u32 t184, 0, 0;\n\t"
-        "or.b32 t183, t183, 1;\n\t"
-        "sub.cc.u32 t186, t183, %20;\n\t"
-        "subc.cc.u32 t188, t184, 0;\n\t"
-        "subc.u32 t185, 0, 0;\n\t"
-        "xor.b32 t190, t186, t183;\n\t"
-        "and.b32 t190, t190, t185;\n\t"
-        "xor.b32 t189, t186, t190;\n\t"
-        "add.u32 t187, t185, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t187;\n\t"
-        "add.cc.u32 t191, t189, t189;\n\t"
-        "addc.u32 t192, 0, 0;\n\t"
-        "or.b32 t191, t191, 1;\n\t"
-        "sub.cc.u32 t194, t191, %20;\n\t"
-        "subc.cc.u32 t196, t192, 0;\n\t"
-        "subc.u32 t193, 0, 0;\n\t"
-        "xor.b32 t198, t194, t191;\n\t"
-        "and.b32 t198, t198, t193;\n\t"
-        "xor.b32 t197, t194, t198;\n\t"
-        "add.u32 t195, t193, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t195;\n\t"
-        "add.cc.u32 t199, t197, t197;\n\t"
-        "addc.u32 t200, 0, 0;\n\t"
-        "or.b32 t199, t199, 1;\n\t"
-        "sub.cc.u32 t202, t199, %20;\n\t"
-        "subc.cc.u32 t204, t200, 0;\n\t"
-        "subc.u32 t201, 0, 0;\n\t"
-        "xor.b32 t206, t202, t199;\n\t"
-        "and.b32 t206, t206, t201;\n\t"
-        "xor.b32 t205, t202, t206;\n\t"
-        "add.u32 t203, t201, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t203;\n\t"
-        "add.cc.u32 t207, t205, t205;\n\t"
-        "addc.u32 t208, 0, 0;\n\t"
-        "or.b32 t207, t207, 1;\n\t"
-        "sub.cc.u32 t210, t207, %20;\n\t"
-        "subc.cc.u32 t212, t208, 0;\n\t"
-        "subc.u32 t209, 0, 0;\n\t"
-        "xor.b32 t214, t210, t207;\n\t"
-        "and.b32 t214, t214, t209;\n\t"
-        "xor.b32 t213, t210, t214;\n\t"
-        "add.u32 t211, t209, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t211;\n\t"
-        "add.cc.u32 t215, t213, t213;\n\t"
-        "addc.u32 t216, 0, 0;\n\t"
-        "or.b32 t215, t215, 1;\n\t"
-        "sub.cc.u32 t218, t215, %20;\n\t"
-        "subc.cc.u32 t220, t216, 0;\n\t"
-        "subc.u32 t217, 0, 0;\n\t"
-        "xor.b32 t222, t218, t215;\n\t"
-        "and.b32 t222, t222, t217;\n\t"
-        "xor.b32 t221, t218, t222;\n\t"
-        "add.u32 t219, t217, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t219;\n\t"
-        "add.cc.u32 t223, t221, t221;\n\t"
-        "addc.u32 t224, 0, 0;\n\t"
-        "or.b32 t223, t223, 1;\n\t"
-        "sub.cc.u32 t226, t223, %20;\n\t"
-        "subc.cc.u32 t228, t224, 0;\n\t"
-        "subc.u32 t225, 0, 0;\n\t"
-        "xor.b32 t230, t226, t223;\n\t"
-        "and.b32 t230, t230, t225;\n\t"
-        "xor.b32 t229, t226, t230;\n\t"
-        "add.u32 t227, t225, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t227;\n\t"
-        "add.cc.u32 t231, t229, t229;\n\t"
-        "addc.u32 t232, 0, 0;\n\t"
-        "or.b32 t231, t231, 1;\n\t"
-        "sub.cc.u32 t234, t231, %20;\n\t"
-        "subc.cc.u32 t236, t232, 0;\n\t"
-        "subc.u32 t233, 0, 0;\n\t"
-        "xor.b32 t238, t234, t231;\n\t"
-        "and.b32 t238, t238, t233;\n\t"
-        "xor.b32 t237, t234, t238;\n\t"
-        "add.u32 t235, t233, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t235;\n\t"
-        "add.cc.u32 t239, t237, t237;\n\t"
-        "addc.u32 t240, 0, 0;\n\t"
-        "or.b32 t239, t239, 1;\n\t"
-        "sub.cc.u32 t242, t239, %20;\n\t"
-        "subc.cc.u32 t244, t240, 0;\n\t"
-        "subc.u32 t241, 0, 0;\n\t"
-        "xor.b32 t246, t242, t239;\n\t"
-        "and.b32 t246, t246, t241;\n\t"
-        "xor.b32 t245, t242, t246;\n\t"
-        "add.u32 t243, t241, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t243;\n\t"
-        "add.cc.u32 t247, t245, t245;\n\t"
-        "addc.u32 t248, 0, 0;\n\t"
-        "or.b32 t247, t247, 1;\n\t"
-        "sub.cc.u32 t250, t247, %20;\n\t"
-        "subc.cc.u32 t252, t248, 0;\n\t"
-        "subc.u32 t249, 0, 0;\n\t"
-        "xor.b32 t254, t250, t247;\n\t"
-        "and.b32 t254, t254, t249;\n\t"
-        "xor.b32 t253, t250, t254;\n\t"
-        "add.u32 t251, t249, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t251;\n\t"
-        "add.cc.u32 t255, t253, t253;\n\t"
-        "addc.u32 t256, 0, 0;\n\t"
-        "or.b32 t255, t255, 1;\n\t"
-        "sub.cc.u32 t258, t255, %20;\n\t"
-        "subc.cc.u32 t260, t256, 0;\n\t"
-        "subc.u32 t257, 0, 0;\n\t"
-        "xor.b32 t262, t258, t255;\n\t"
-        "and.b32 t262, t262, t257;\n\t"
-        "xor.b32 t261, t258, t262;\n\t"
-        "add.u32 t259, t257, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t259;\n\t"
+        "not.b32 t57, t57;\n\t"
+        "sub.u32 t54, t47, t57;\n\t"
+        "and.b32 t58, %20, t57;\n\t"
+        "sub.cc.u32 t59, t50, t58;\n\t"
+        "subc.u32 t60, t51, 0;\n\t"
+        "sub.cc.u32 t61, t59, 1;\n\t"
+        "subc.u32 t62, t60, 0;\n\t"
+        "sub.cc.u32 t64, t61, %20;\n\t"
+        "subc.cc.u32 t65, t62, 0;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "not.b32 t66, t66;\n\t"
+        "sub.u32 t63, t54, t66;\n\t"
+        "and.b32 t67, %20, t66;\n\t"
+        "sub.cc.u32 t68, t59, t67;\n\t"
+        "subc.u32 t69, t60, 0;\n\t"
+        "sub.cc.u32 t70, t68, 1;\n\t"
+        "subc.u32 t71, t69, 0;\n\t"
+        "sub.cc.u32 t73, t70, %20;\n\t"
+        "subc.cc.u32 t74, t71, 0;\n\t"
+        "subc.u32 t75, 0, 0;\n\t"
+        "not.b32 t75, t75;\n\t"
+        "sub.u32 t72, t63, t75;\n\t"
+        "and.b32 t76, %20, t75;\n\t"
+        "sub.cc.u32 t77, t68, t76;\n\t"
+        "subc.u32 t78, t69, 0;\n\t"
         "mov.b32 %0, %18;\n\t"
         "mov.b32 %1, %19;\n\t"
         "mov.b32 %2, %20;\n\t"
@@ -28956,7 +27511,7 @@ struct sqrt_division_normalize_3 {
         "mov.b32 %7, %13;\n\t"
         "mov.b32 %8, %14;\n\t"
         "mov.b32 %9, t4;\n\t"
-        "mov.b32 %10, t6;\n\t"
+        "mov.b32 %10, t72;\n\t"
         "not.b32 %11, t3;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
@@ -28969,398 +27524,109 @@ struct sqrt_division_normalize_3 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[263];
+    uint32_t t[79];
     ptx_sub_cc(cf, x[0], x[6]);
     ptx_subc_cc(cf, x[1], x[7]);
     ptx_subc_cc(cf, x[2], x[8]);
     t[3] = ptx_subc(cf, 0u, 0u);
     t[4] = ptx_mov(0u);
-    t[5] = ptx_not(x[8]);
-    t[6] = ptx_mov(0u);
-    t[7] = ptx_add_cc(cf, t[5], t[5]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_or(t[7], 1u);
-    t[10] = ptx_sub_cc(cf, t[7], x[8]);
-    ptx_subc_cc(cf, t[8], 0u);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[14] = ptx_xor(t[10], t[7]);
-    t[14] = ptx_and(t[14], t[9]);
-    t[13] = ptx_xor(t[10], t[14]);
-    t[11] = ptx_add(t[9], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[11]);
-    t[15] = ptx_add_cc(cf, t[13], t[13]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[15] = ptx_or(t[15], 1u);
-    t[18] = ptx_sub_cc(cf, t[15], x[8]);
-    ptx_subc_cc(cf, t[16], 0u);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    t[22] = ptx_xor(t[18], t[15]);
-    t[22] = ptx_and(t[22], t[17]);
-    t[21] = ptx_xor(t[18], t[22]);
-    t[19] = ptx_add(t[17], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[19]);
-    t[23] = ptx_add_cc(cf, t[21], t[21]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[23] = ptx_or(t[23], 1u);
-    t[26] = ptx_sub_cc(cf, t[23], x[8]);
-    ptx_subc_cc(cf, t[24], 0u);
-    t[25] = ptx_subc(cf, 0u, 0u);
-    t[30] = ptx_xor(t[26], t[23]);
-    t[30] = ptx_and(t[30], t[25]);
-    t[29] = ptx_xor(t[26], t[30]);
-    t[27] = ptx_add(t[25], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[27]);
-    t[31] = ptx_add_cc(cf, t[29], t[29]);
-    t[32] = ptx_addc(cf, 0u, 0u);
-    t[31] = ptx_or(t[31], 1u);
-    t[34] = ptx_sub_cc(cf, t[31], x[8]);
-    ptx_subc_cc(cf, t[32], 0u);
-    t[33] = ptx_subc(cf, 0u, 0u);
-    t[38] = ptx_xor(t[34], t[31]);
-    t[38] = ptx_and(t[38], t[33]);
-    t[37] = ptx_xor(t[34], t[38]);
-    t[35] = ptx_add(t[33], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[35]);
-    t[39] = ptx_add_cc(cf, t[37], t[37]);
-    t[40] = ptx_addc(cf, 0u, 0u);
-    t[39] = ptx_or(t[39], 1u);
-    t[42] = ptx_sub_cc(cf, t[39], x[8]);
-    ptx_subc_cc(cf, t[40], 0u);
-    t[41] = ptx_subc(cf, 0u, 0u);
-    t[46] = ptx_xor(t[42], t[39]);
-    t[46] = ptx_and(t[46], t[41]);
-    t[45] = ptx_xor(t[42], t[46]);
-    t[43] = ptx_add(t[41], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[43]);
-    t[47] = ptx_add_cc(cf, t[45], t[45]);
-    t[48] = ptx_addc(cf, 0u, 0u);
-    t[47] = ptx_or(t[47], 1u);
-    t[50] = ptx_sub_cc(cf, t[47], x[8]);
-    ptx_subc_cc(cf, t[48], 0u);
-    t[49] = ptx_subc(cf, 0u, 0u);
-    t[54] = ptx_xor(t[50], t[47]);
-    t[54] = ptx_and(t[54], t[49]);
-    t[53] = ptx_xor(t[50], t[54]);
-    t[51] = ptx_add(t[49], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[51]);
-    t[55] = ptx_add_cc(cf, t[53], t[53]);
-    t[56] = ptx_addc(cf, 0u, 0u);
-    t[55] = ptx_or(t[55], 1u);
-    t[58] = ptx_sub_cc(cf, t[55], x[8]);
-    ptx_subc_cc(cf, t[56], 0u);
+    t[8] = ptx_mul_hi(x[8], 3340530120u);
+    t[6] = ptx_add_cc(cf, x[8], t[8]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_add_cc(cf, t[6], 1u);
+    t[7] = ptx_addc(cf, t[7], 0u);
+    t[5] = ptx_sub_cc(cf, 2863311530u, t[6]);
+    ptx_subc_cc(cf, 1u, t[7]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[10] = ptx_not(t[10]);
+    t[5] = ptx_and(t[5], t[10]);
+    t[11] = ptx_sub(0u, x[8]);
+    t[12] = ptx_mul_lo(x[8], t[5]);
+    t[13] = ptx_mul_hi(x[8], t[5]);
+    t[14] = ptx_sub_cc(cf, 0u, t[12]);
+    t[15] = ptx_subc(cf, t[11], t[13]);
+    t[16] = ptx_mul_lo(t[5], t[15]);
+    t[17] = ptx_mul_hi(t[5], t[15]);
+    t[18] = ptx_mul_hi(t[5], t[14]);
+    t[16] = ptx_add_cc(cf, t[16], t[14]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[16] = ptx_add_cc(cf, t[16], t[18]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[19] = ptx_add(t[15], t[17]);
+    t[20] = ptx_add(t[5], t[19]);
+    t[21] = ptx_mul_lo(x[8], t[20]);
+    t[22] = ptx_mul_hi(x[8], t[20]);
+    t[23] = ptx_sub_cc(cf, 0u, t[21]);
+    t[24] = ptx_subc(cf, t[11], t[22]);
+    t[25] = ptx_mul_lo(t[20], t[24]);
+    t[26] = ptx_mul_hi(t[20], t[24]);
+    t[27] = ptx_mul_hi(t[20], t[23]);
+    t[25] = ptx_add_cc(cf, t[25], t[23]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[25] = ptx_add_cc(cf, t[25], t[27]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[28] = ptx_add(t[24], t[26]);
+    t[29] = ptx_add(t[20], t[28]);
+    t[30] = ptx_mul_lo(x[8], t[29]);
+    t[31] = ptx_mul_hi(x[8], t[29]);
+    t[32] = ptx_sub_cc(cf, 0u, t[30]);
+    t[33] = ptx_subc(cf, t[11], t[31]);
+    t[34] = ptx_mul_lo(t[29], t[33]);
+    t[35] = ptx_mul_hi(t[29], t[33]);
+    t[36] = ptx_mul_hi(t[29], t[32]);
+    t[34] = ptx_add_cc(cf, t[34], t[32]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[34] = ptx_add_cc(cf, t[34], t[36]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[37] = ptx_add(t[33], t[35]);
+    t[38] = ptx_add(t[29], t[37]);
+    t[39] = ptx_mul_lo(x[8], t[38]);
+    t[40] = ptx_mul_hi(x[8], t[38]);
+    t[41] = ptx_sub_cc(cf, 0u, t[39]);
+    t[42] = ptx_subc(cf, t[11], t[40]);
+    t[43] = ptx_mul_lo(t[38], t[42]);
+    t[44] = ptx_mul_hi(t[38], t[42]);
+    t[45] = ptx_mul_hi(t[38], t[41]);
+    t[43] = ptx_add_cc(cf, t[43], t[41]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[43] = ptx_add_cc(cf, t[43], t[45]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[46] = ptx_add(t[42], t[44]);
+    t[47] = ptx_add(t[38], t[46]);
+    t[48] = ptx_mul_lo(x[8], t[47]);
+    t[49] = ptx_mul_hi(x[8], t[47]);
+    t[50] = ptx_sub_cc(cf, 0u, t[48]);
+    t[51] = ptx_subc(cf, t[11], t[49]);
+    t[52] = ptx_sub_cc(cf, t[50], 1u);
+    t[53] = ptx_subc(cf, t[51], 0u);
+    ptx_sub_cc(cf, t[52], x[8]);
+    ptx_subc_cc(cf, t[53], 0u);
     t[57] = ptx_subc(cf, 0u, 0u);
-    t[62] = ptx_xor(t[58], t[55]);
-    t[62] = ptx_and(t[62], t[57]);
-    t[61] = ptx_xor(t[58], t[62]);
-    t[59] = ptx_add(t[57], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[59]);
-    t[63] = ptx_add_cc(cf, t[61], t[61]);
-    t[64] = ptx_addc(cf, 0u, 0u);
-    t[63] = ptx_or(t[63], 1u);
-    t[66] = ptx_sub_cc(cf, t[63], x[8]);
-    ptx_subc_cc(cf, t[64], 0u);
-    t[65] = ptx_subc(cf, 0u, 0u);
-    t[70] = ptx_xor(t[66], t[63]);
-    t[70] = ptx_and(t[70], t[65]);
-    t[69] = ptx_xor(t[66], t[70]);
-    t[67] = ptx_add(t[65], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[67]);
-    t[71] = ptx_add_cc(cf, t[69], t[69]);
-    t[72] = ptx_addc(cf, 0u, 0u);
-    t[71] = ptx_or(t[71], 1u);
-    t[74] = ptx_sub_cc(cf, t[71], x[8]);
-    ptx_subc_cc(cf, t[72], 0u);
-    t[73] = ptx_subc(cf, 0u, 0u);
-    t[78] = ptx_xor(t[74], t[71]);
-    t[78] = ptx_and(t[78], t[73]);
-    t[77] = ptx_xor(t[74], t[78]);
-    t[75] = ptx_add(t[73], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[75]);
-    t[79] = ptx_add_cc(cf, t[77], t[77]);
-    t[80] = ptx_addc(cf, 0u, 0u);
-    t[79] = ptx_or(t[79], 1u);
-    t[82] = ptx_sub_cc(cf, t[79], x[8]);
-    ptx_subc_cc(cf, t[80], 0u);
-    t[81] = ptx_subc(cf, 0u, 0u);
-    t[86] = ptx_xor(t[82], t[79]);
-    t[86] = ptx_and(t[86], t[81]);
-    t[85] = ptx_xor(t[82], t[86]);
-    t[83] = ptx_add(t[81], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[83]);
-    t[87] = ptx_add_cc(cf, t[85], t[85]);
-    t[88] = ptx_addc(cf, 0u, 0u);
-    t[87] = ptx_or(t[87], 1u);
-    t[90] = ptx_sub_cc(cf, t[87], x[8]);
-    ptx_subc_cc(cf, t[88], 0u);
-    t[89] = ptx_subc(cf, 0u, 0u);
-    t[94] = ptx_xor(t[90], t[87]);
-    t[94] = ptx_and(t[94], t[89]);
-    t[93] = ptx_xor(t[90], t[94]);
-    t[91] = ptx_add(t[89], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[91]);
-    t[95] = ptx_add_cc(cf, t[93], t[93]);
-    t[96] = ptx_addc(cf, 0u, 0u);
-    t[95] = ptx_or(t[95], 1u);
-    t[98] = ptx_sub_cc(cf, t[95], x[8]);
-    ptx_subc_cc(cf, t[96], 0u);
-    t[97] = ptx_subc(cf, 0u, 0u);
-    t[102] = ptx_xor(t[98], t[95]);
-    t[102] = ptx_and(t[102], t[97]);
-    t[101] = ptx_xor(t[98], t[102]);
-    t[99] = ptx_add(t[97], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[99]);
-    t[103] = ptx_add_cc(cf, t[101], t[101]);
-    t[104] = ptx_addc(cf, 0u, 0u);
-    t[103] = ptx_or(t[103], 1u);
-    t[106] = ptx_sub_cc(cf, t[103], x[8]);
-    ptx_subc_cc(cf, t[104], 0u);
-    t[105] = ptx_subc(cf, 0u, 0u);
-    t[110] = ptx_xor(t[106], t[103]);
-    t[110] = ptx_and(t[110], t[105]);
-    t[109] = ptx_xor(t[106], t[110]);
-    t[107] = ptx_add(t[105], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[107]);
-    t[111] = ptx_add_cc(cf, t[109], t[109]);
-    t[112] = ptx_addc(cf, 0u, 0u);
-    t[111] = ptx_or(t[111], 1u);
-    t[114] = ptx_sub_cc(cf, t[111], x[8]);
-    ptx_subc_cc(cf, t[112], 0u);
-    t[113] = ptx_subc(cf, 0u, 0u);
-    t[118] = ptx_xor(t[114], t[111]);
-    t[118] = ptx_and(t[118], t[113]);
-    t[117] = ptx_xor(t[114], t[118]);
-    t[115] = ptx_add(t[113], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[115]);
-    t[119] = ptx_add_cc(cf, t[117], t[117]);
-    t[120] = ptx_addc(cf, 0u, 0u);
-    t[119] = ptx_or(t[119], 1u);
-    t[122] = ptx_sub_cc(cf, t[119], x[8]);
-    ptx_subc_cc(cf, t[120], 0u);
-    t[121] = ptx_subc(cf, 0u, 0u);
-    t[126] = ptx_xor(t[122], t[119]);
-    t[126] = ptx_and(t[126], t[121]);
-    t[125] = ptx_xor(t[122], t[126]);
-    t[123] = ptx_add(t[121], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[123]);
-    t[127] = ptx_add_cc(cf, t[125], t[125]);
-    t[128] = ptx_addc(cf, 0u, 0u);
-    t[127] = ptx_or(t[127], 1u);
-    t[130] = ptx_sub_cc(cf, t[127], x[8]);
-    ptx_subc_cc(cf, t[128], 0u);
-    t[129] = ptx_subc(cf, 0u, 0u);
-    t[134] = ptx_xor(t[130], t[127]);
-    t[134] = ptx_and(t[134], t[129]);
-    t[133] = ptx_xor(t[130], t[134]);
-    t[131] = ptx_add(t[129], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[131]);
-    t[135] = ptx_add_cc(cf, t[133], t[133]);
-    t[136] = ptx_addc(cf, 0u, 0u);
-    t[135] = ptx_or(t[135], 1u);
-    t[138] = ptx_sub_cc(cf, t[135], x[8]);
-    ptx_subc_cc(cf, t[136], 0u);
-    t[137] = ptx_subc(cf, 0u, 0u);
-    t[142] = ptx_xor(t[138], t[135]);
-    t[142] = ptx_and(t[142], t[137]);
-    t[141] = ptx_xor(t[138], t[142]);
-    t[139] = ptx_add(t[137], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[139]);
-    t[143] = ptx_add_cc(cf, t[141], t[141]);
-    t[144] = ptx_addc(cf, 0u, 0u);
-    t[143] = ptx_or(t[143], 1u);
-    t[146] = ptx_sub_cc(cf, t[143], x[8]);
-    ptx_subc_cc(cf, t[144], 0u);
-    t[145] = ptx_subc(cf, 0u, 0u);
-    t[150] = ptx_xor(t[146], t[143]);
-    t[150] = ptx_and(t[150], t[145]);
-    t[149] = ptx_xor(t[146], t[150]);
-    t[147] = ptx_add(t[145], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[147]);
-    t[151] = ptx_add_cc(cf, t[149], t[149]);
-    t[152] = ptx_addc(cf, 0u, 0u);
-    t[151] = ptx_or(t[151], 1u);
-    t[154] = ptx_sub_cc(cf, t[151], x[8]);
-    ptx_subc_cc(cf, t[152], 0u);
-    t[153] = ptx_subc(cf, 0u, 0u);
-    t[158] = ptx_xor(t[154], t[151]);
-    t[158] = ptx_and(t[158], t[153]);
-    t[157] = ptx_xor(t[154], t[158]);
-    t[155] = ptx_add(t[153], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[155]);
-    t[159] = ptx_add_cc(cf, t[157], t[157]);
-    t[160] = ptx_addc(cf, 0u, 0u);
-    t[159] = ptx_or(t[159], 1u);
-    t[162] = ptx_sub_cc(cf, t[159], x[8]);
-    ptx_subc_cc(cf, t[160], 0u);
-    t[161] = ptx_subc(cf, 0u, 0u);
-    t[166] = ptx_xor(t[162], t[159]);
-    t[166] = ptx_and(t[166], t[161]);
-    t[165] = ptx_xor(t[162], t[166]);
-    t[163] = ptx_add(t[161], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[163]);
-    t[167] = ptx_add_cc(cf, t[165], t[165]);
-    t[168] = ptx_addc(cf, 0u, 0u);
-    t[167] = ptx_or(t[167], 1u);
-    t[170] = ptx_sub_cc(cf, t[167], x[8]);
-    ptx_subc_cc(cf, t[168], 0u);
-    t[169] = ptx_subc(cf, 0u, 0u);
-    t[174] = ptx_xor(t[170], t[167]);
-    t[174] = ptx_and(t[174], t[169]);
-    t[173] = ptx_xor(t[170], t[174]);
-    t[171] = ptx_add(t[169], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[171]);
-    t[175] = ptx_add_cc(cf, t[173], t[173]);
-    t[176] = ptx_addc(cf, 0u, 0u);
-    t[175] = ptx_or(t[175], 1u);
-    t[178] = ptx_sub_cc(cf, t[175], x[8]);
-    ptx_subc_cc(cf, t[176], 0u);
-    t[177] = ptx_subc(cf, 0u, 0u);
-    t[182] = ptx_xor(t[178], t[175]);
-    t[182] = ptx_and(t[182], t[177]);
-    t[181] = ptx_xor(t[178], t[182]);
-    t[179] = ptx_add(t[177], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[179]);
-    t[183] = ptx_add_cc(cf, t[181], t[181]);
-    t[184] = ptx_addc(cf, 0u, 0u);
-    t[183] = ptx_or(t[183], 1u);
-    t[186] = ptx_sub_cc(cf, t[183], x[8]);
-    ptx_subc_cc(cf, t[184], 0u);
-    t[185] = ptx_subc(cf, 0u, 0u);
-    t[190] = ptx_xor(t[186], t[183]);
-    t[190] = ptx_and(t[190], t[185]);
-    t[189] = ptx_xor(t[186], t[190]);
-    t[187] = ptx_add(t[185], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[187]);
-    t[191] = ptx_add_cc(cf, t[189], t[189]);
-    t[192] = ptx_addc(cf, 0u, 0u);
-    t[191] = ptx_or(t[191], 1u);
-    t[194] = ptx_sub_cc(cf, t[191], x[8]);
-    ptx_subc_cc(cf, t[192], 0u);
-    t[193] = ptx_subc(cf, 0u, 0u);
-    t[198] = ptx_xor(t[194], t[191]);
-    t[198] = ptx_and(t[198], t[193]);
-    t[197] = ptx_xor(t[194], t[198]);
-    t[195] = ptx_add(t[193], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[195]);
-    t[199] = ptx_add_cc(cf, t[197], t[197]);
-    t[200] = ptx_addc(cf, 0u, 0u);
-    t[199] = ptx_or(t[199], 1u);
-    t[202] = ptx_sub_cc(cf, t[199], x[8]);
-    ptx_subc_cc(cf, t[200], 0u);
-    t[201] = ptx_subc(cf, 0u, 0u);
-    t[206] = ptx_xor(t[202], t[199]);
-    t[206] = ptx_and(t[206], t[201]);
-    t[205] = ptx_xor(t[202], t[206]);
-    t[203] = ptx_add(t[201], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[203]);
-    t[207] = ptx_add_cc(cf, t[205], t[205]);
-    t[208] = ptx_addc(cf, 0u, 0u);
-    t[207] = ptx_or(t[207], 1u);
-    t[210] = ptx_sub_cc(cf, t[207], x[8]);
-    ptx_subc_cc(cf, t[208], 0u);
-    t[209] = ptx_subc(cf, 0u, 0u);
-    t[214] = ptx_xor(t[210], t[207]);
-    t[214] = ptx_and(t[214], t[209]);
-    t[213] = ptx_xor(t[210], t[214]);
-    t[211] = ptx_add(t[209], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[211]);
-    t[215] = ptx_add_cc(cf, t[213], t[213]);
-    t[216] = ptx_addc(cf, 0u, 0u);
-    t[215] = ptx_or(t[215], 1u);
-    t[218] = ptx_sub_cc(cf, t[215], x[8]);
-    ptx_subc_cc(cf, t[216], 0u);
-    t[217] = ptx_subc(cf, 0u, 0u);
-    t[222] = ptx_xor(t[218], t[215]);
-    t[222] = ptx_and(t[222], t[217]);
-    t[221] = ptx_xor(t[218], t[222]);
-    t[219] = ptx_add(t[217], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[219]);
-    t[223] = ptx_add_cc(cf, t[221], t[221]);
-    t[224] = ptx_addc(cf, 0u, 0u);
-    t[223] = ptx_or(t[223], 1u);
-    t[226] = ptx_sub_cc(cf, t[223], x[8]);
-    ptx_subc_cc(cf, t[224], 0u);
-    t[225] = ptx_subc(cf, 0u, 0u);
-    t[230] = ptx_xor(t[226], t[223]);
-    t[230] = ptx_and(t[230], t[225]);
-    t[229] = ptx_xor(t[226], t[230]);
-    t[227] = ptx_add(t[225], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[227]);
-    t[231] = ptx_add_cc(cf, t[229], t[229]);
-    t[232] = ptx_addc(cf, 0u, 0u);
-    t[231] = ptx_or(t[231], 1u);
-    t[234] = ptx_sub_cc(cf, t[231], x[8]);
-    ptx_subc_cc(cf, t[232], 0u);
-    t[233] = ptx_subc(cf, 0u, 0u);
-    t[238] = ptx_xor(t[234], t[231]);
-    t[238] = ptx_and(t[238], t[233]);
-    t[237] = ptx_xor(t[234], t[238]);
-    t[235] = ptx_add(t[233], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[235]);
-    t[239] = ptx_add_cc(cf, t[237], t[237]);
-    t[240] = ptx_addc(cf, 0u, 0u);
-    t[239] = ptx_or(t[239], 1u);
-    t[242] = ptx_sub_cc(cf, t[239], x[8]);
-    ptx_subc_cc(cf, t[240], 0u);
-    t[241] = ptx_subc(cf, 0u, 0u);
-    t[246] = ptx_xor(t[242], t[239]);
-    t[246] = ptx_and(t[246], t[241]);
-    t[245] = ptx_xor(t[242], t[246]);
-    t[243] = ptx_add(t[241], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[243]);
-    t[247] = ptx_add_cc(cf, t[245], t[245]);
-    t[248] = ptx_addc(cf, 0u, 0u);
-    t[247] = ptx_or(t[247], 1u);
-    t[250] = ptx_sub_cc(cf, t[247], x[8]);
-    ptx_subc_cc(cf, t[248], 0u);
-    t[249] = ptx_subc(cf, 0u, 0u);
-    t[254] = ptx_xor(t[250], t[247]);
-    t[254] = ptx_and(t[254], t[249]);
-    t[253] = ptx_xor(t[250], t[254]);
-    t[251] = ptx_add(t[249], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[251]);
-    t[255] = ptx_add_cc(cf, t[253], t[253]);
-    t[256] = ptx_addc(cf, 0u, 0u);
-    t[255] = ptx_or(t[255], 1u);
-    t[258] = ptx_sub_cc(cf, t[255], x[8]);
-    ptx_subc_cc(cf, t[256], 0u);
-    t[257] = ptx_subc(cf, 0u, 0u);
-    t[262] = ptx_xor(t[258], t[255]);
-    t[262] = ptx_and(t[262], t[257]);
-    ptx_xor(t[258], t[262]);
-    t[259] = ptx_add(t[257], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[259]);
+    t[57] = ptx_not(t[57]);
+    t[54] = ptx_sub(t[47], t[57]);
+    t[58] = ptx_and(x[8], t[57]);
+    t[59] = ptx_sub_cc(cf, t[50], t[58]);
+    t[60] = ptx_subc(cf, t[51], 0u);
+    t[61] = ptx_sub_cc(cf, t[59], 1u);
+    t[62] = ptx_subc(cf, t[60], 0u);
+    ptx_sub_cc(cf, t[61], x[8]);
+    ptx_subc_cc(cf, t[62], 0u);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[66] = ptx_not(t[66]);
+    t[63] = ptx_sub(t[54], t[66]);
+    t[67] = ptx_and(x[8], t[66]);
+    t[68] = ptx_sub_cc(cf, t[59], t[67]);
+    t[69] = ptx_subc(cf, t[60], 0u);
+    t[70] = ptx_sub_cc(cf, t[68], 1u);
+    t[71] = ptx_subc(cf, t[69], 0u);
+    ptx_sub_cc(cf, t[70], x[8]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[75] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_not(t[75]);
+    t[72] = ptx_sub(t[63], t[75]);
+    t[76] = ptx_and(x[8], t[75]);
+    ptx_sub_cc(cf, t[68], t[76]);
+    ptx_subc(cf, t[69], 0u);
     y[0] = ptx_mov(x[6]);
     y[1] = ptx_mov(x[7]);
     y[2] = ptx_mov(x[8]);
@@ -29371,7 +27637,7 @@ struct sqrt_division_normalize_3 {
     y[7] = ptx_mov(x[1]);
     y[8] = ptx_mov(x[2]);
     y[9] = ptx_mov(t[4]);
-    y[10] = ptx_mov(t[6]);
+    y[10] = ptx_mov(t[72]);
     y[11] = ptx_not(t[3]);
   }
 #endif
@@ -29842,7 +28108,7 @@ struct sqrt_newton_check_3 {
 #endif
 };
 
-// sqrt_division_normalize_6: a step that the loops below call; 415 instructions.
+// sqrt_division_normalize_6: a step that the loops below call; 126 instructions.
 struct sqrt_division_normalize_6 {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 21;
@@ -29850,7 +28116,7 @@ struct sqrt_division_normalize_6 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<266>;\n\t"
+        ".reg .u32 t<82>;\n\t"
         "sub.cc.u32 t0, %21, %33;\n\t"
         "subc.cc.u32 t1, %22, %34;\n\t"
         "subc.cc.u32 t2, %23, %35;\n\t"
@@ -29859,392 +28125,103 @@ struct sqrt_division_normalize_6 {
         "subc.cc.u32 t5, %26, %38;\n\t"
         "subc.u32 t6, 0, 0;\n\t"
         "mov.b32 t7, 0;\n\t"
-        "not.b32 t8, %38;\n\t"
-        "mov.b32 t9, 0;\n\t"
-        "add.cc.u32 t10, t8, t8;\n\t"
-        "addc.u32 t11, 0, 0;\n\t"
-        "or.b32 t10, t10, 1;\n\t"
-        "sub.cc.u32 t13, t10, %38;\n\t"
-        "subc.cc.u32 t15, t11, 0;\n\t"
-        "subc.u32 t12, 0, 0;\n\t"
-        "xor.b32 t17, t13, t10;\n\t"
-        "and.b32 t17, t17, t12;\n\t"
-        "xor.b32 t16, t13, t17;\n\t"
-        "add.u32 t14, t12, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t14;\n\t"
-        "add.cc.u32 t18, t16, t16;\n\t"
-        "addc.u32 t19, 0, 0;\n\t"
-        "or.b32 t18, t18, 1;\n\t"
-        "sub.cc.u32 t21, t18, %38;\n\t"
-        "subc.cc.u32 t23, t19, 0;\n\t"
-        "subc.u32 t20, 0, 0;\n\t"
-        "xor.b32 t25, t21, t18;\n\t"
-        "and.b32 t25, t25, t20;\n\t"
-        "xor.b32 t24, t21, t25;\n\t"
-        "add.u32 t22, t20, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t22;\n\t"
-        "add.cc.u32 t26, t24, t24;\n\t"
-        "addc.u32 t27, 0, 0;\n\t"
-        "or.b32 t26, t26, 1;\n\t"
-        "sub.cc.u32 t29, t26, %38;\n\t"
-        "subc.cc.u32 t31, t27, 0;\n\t"
-        "subc.u32 t28, 0, 0;\n\t"
-        "xor.b32 t33, t29, t26;\n\t"
-        "and.b32 t33, t33, t28;\n\t"
-        "xor.b32 t32, t29, t33;\n\t"
-        "add.u32 t30, t28, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t30;\n\t"
-        "add.cc.u32 t34, t32, t32;\n\t"
-        "addc.u32 t35, 0, 0;\n\t"
-        "or.b32 t34, t34, 1;\n\t"
-        "sub.cc.u32 t37, t34, %38;\n\t"
-        "subc.cc.u32 t39, t35, 0;\n\t"
-        "subc.u32 t36, 0, 0;\n\t"
-        "xor.b32 t41, t37, t34;\n\t"
-        "and.b32 t41, t41, t36;\n\t"
-        "xor.b32 t40, t37, t41;\n\t"
-        "add.u32 t38, t36, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t38;\n\t"
-        "add.cc.u32 t42, t40, t40;\n\t"
-        "addc.u32 t43, 0, 0;\n\t"
-        "or.b32 t42, t42, 1;\n\t"
-        "sub.cc.u32 t45, t42, %38;\n\t"
-        "subc.cc.u32 t47, t43, 0;\n\t"
-        "subc.u32 t44, 0, 0;\n\t"
-        "xor.b32 t49, t45, t42;\n\t"
-        "and.b32 t49, t49, t44;\n\t"
-        "xor.b32 t48, t45, t49;\n\t"
-        "add.u32 t46, t44, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t46;\n\t"
-        "add.cc.u32 t50, t48, t48;\n\t"
-        "addc.u32 t51, 0, 0;\n\t"
-        "or.b32 t50, t50, 1;\n\t"
-        "sub.cc.u32 t53, t50, %38;\n\t"
-        "subc.cc.u32 t55, t51, 0;\n\t"
-        "subc.u32 t52, 0, 0;\n\t"
-        "xor.b32 t57, t53, t50;\n\t"
-        "and.b32 t57, t57, t52;\n\t"
-        "xor.b32 t56, t53, t57;\n\t"
-        "add.u32 t54, t52, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t54;\n\t"
-        "add.cc.u32 t58, t56, t56;\n\t"
-        "addc.u32 t59, 0, 0;\n\t"
-        "or.b32 t58, t58, 1;\n\t"
-        "sub.cc.u32 t61, t58, %38;\n\t"
-        "subc.cc.u32 t63, t59, 0;\n\t"
+        "mul.hi.u32 t11, %38, 3340530120;\n\t"
+        "add.cc.u32 t9, %38, t11;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "add.cc.u32 t9, t9, 1;\n\t"
+        "addc.u32 t10, t10, 0;\n\t"
+        "sub.cc.u32 t8, 2863311530, t9;\n\t"
+        "subc.cc.u32 t12, 1, t10;\n\t"
+        "subc.u32 t13, 0, 0;\n\t"
+        "not.b32 t13, t13;\n\t"
+        "and.b32 t8, t8, t13;\n\t"
+        "sub.u32 t14, 0, %38;\n\t"
+        "mul.lo.u32 t15, %38, t8;\n\t"
+        "mul.hi.u32 t16, %38, t8;\n\t"
+        "sub.cc.u32 t17, 0, t15;\n\t"
+        "subc.u32 t18, t14, t16;\n\t"
+        "mul.lo.u32 t19, t8, t18;\n\t"
+        "mul.hi.u32 t20, t8, t18;\n\t"
+        "mul.hi.u32 t21, t8, t17;\n\t"
+        "add.cc.u32 t19, t19, t17;\n\t"
+        "addc.u32 t20, t20, 0;\n\t"
+        "add.cc.u32 t19, t19, t21;\n\t"
+        "addc.u32 t20, t20, 0;\n\t"
+        "add.u32 t22, t18, t20;\n\t"
+        "add.u32 t23, t8, t22;\n\t"
+        "mul.lo.u32 t24, %38, t23;\n\t"
+        "mul.hi.u32 t25, %38, t23;\n\t"
+        "sub.cc.u32 t26, 0, t24;\n\t"
+        "subc.u32 t27, t14, t25;\n\t"
+        "mul.lo.u32 t28, t23, t27;\n\t"
+        "mul.hi.u32 t29, t23, t27;\n\t"
+        "mul.hi.u32 t30, t23, t26;\n\t"
+        "add.cc.u32 t28, t28, t26;\n\t"
+        "addc.u32 t29, t29, 0;\n\t"
+        "add.cc.u32 t28, t28, t30;\n\t"
+        "addc.u32 t29, t29, 0;\n\t"
+        "add.u32 t31, t27, t29;\n\t"
+        "add.u32 t32, t23, t31;\n\t"
+        "mul.lo.u32 t33, %38, t32;\n\t"
+        "mul.hi.u32 t34, %38, t32;\n\t"
+        "sub.cc.u32 t35, 0, t33;\n\t"
+        "subc.u32 t36, t14, t34;\n\t"
+        "mul.lo.u32 t37, t32, t36;\n\t"
+        "mul.hi.u32 t38, t32, t36;\n\t"
+        "mul.hi.u32 t39, t32, t35;\n\t"
+        "add.cc.u32 t37, t37, t35;\n\t"
+        "addc.u32 t38, t38, 0;\n\t"
+        "add.cc.u32 t37, t37, t39;\n\t"
+        "addc.u32 t38, t38, 0;\n\t"
+        "add.u32 t40, t36, t38;\n\t"
+        "add.u32 t41, t32, t40;\n\t"
+        "mul.lo.u32 t42, %38, t41;\n\t"
+        "mul.hi.u32 t43, %38, t41;\n\t"
+        "sub.cc.u32 t44, 0, t42;\n\t"
+        "subc.u32 t45, t14, t43;\n\t"
+        "mul.lo.u32 t46, t41, t45;\n\t"
+        "mul.hi.u32 t47, t41, t45;\n\t"
+        "mul.hi.u32 t48, t41, t44;\n\t"
+        "add.cc.u32 t46, t46, t44;\n\t"
+        "addc.u32 t47, t47, 0;\n\t"
+        "add.cc.u32 t46, t46, t48;\n\t"
+        "addc.u32 t47, t47, 0;\n\t"
+        "add.u32 t49, t45, t47;\n\t"
+        "add.u32 t50, t41, t49;\n\t"
+        "mul.lo.u32 t51, %38, t50;\n\t"
+        "mul.hi.u32 t52, %38, t50;\n\t"
+        "sub.cc.u32 t53, 0, t51;\n\t"
+        "subc.u32 t54, t14, t52;\n\t"
+        "sub.cc.u32 t55, t53, 1;\n\t"
+        "subc.u32 t56, t54, 0;\n\t"
+        "sub.cc.u32 t58, t55, %38;\n\t"
+        "subc.cc.u32 t59, t56, 0;\n\t"
         "subc.u32 t60, 0, 0;\n\t"
-        "xor.b32 t65, t61, t58;\n\t"
-        "and.b32 t65, t65, t60;\n\t"
-        "xor.b32 t64, t61, t65;\n\t"
-        "add.u32 t62, t60, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t62;\n\t"
-        "add.cc.u32 t66, t64, t64;\n\t"
-        "addc.u32 t67, 0, 0;\n\t"
-        "or.b32 t66, t66, 1;\n\t"
-        "sub.cc.u32 t69, t66, %38;\n\t"
-        "subc.cc.u32 t71, t67, 0;\n\t"
-        "subc.u32 t68, 0, 0;\n\t"
-        "xor.b32 t73, t69, t66;\n\t"
-        "and.b32 t73, t73, t68;\n\t"
-        "xor.b32 t72, t69, t73;\n\t"
-        "add.u32 t70, t68, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t70;\n\t"
-        "add.cc.u32 t74, t72, t72;\n\t"
-        "addc.u32 t75, 0, 0;\n\t"
-        "or.b32 t74, t74, 1;\n\t"
-        "sub.cc.u32 t77, t74, %38;\n\t"
-        "subc.cc.u32 t79, t75, 0;\n\t"
-        "subc.u32 t76, 0, 0;\n\t"
-        "xor.b32 t81, t77, t74;\n\t"
-        "and.b32 t81, t81, t76;\n\t"
-        "xor.b32 t80, t77, t81;\n\t"
-        "add.u32 t78, t76, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t78;\n\t"
-        "add.cc.u32 t82, t80, t80;\n\t"
-        "addc.u32 t83, 0, 0;\n\t"
-        "or.b32 t82, t82, 1;\n\t"
-        "sub.cc.u32 t85, t82, %38;\n\t"
-        "subc.cc.u32 t87, t83, 0;\n\t"
-        "subc.u32 t84, 0, 0;\n\t"
-        "xor.b32 t89, t85, t82;\n\t"
-        "and.b32 t89, t89, t84;\n\t"
-        "xor.b32 t88, t85, t89;\n\t"
-        "add.u32 t86, t84, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t86;\n\t"
-        "add.cc.u32 t90, t88, t88;\n\t"
-        "addc.u32 t91, 0, 0;\n\t"
-        "or.b32 t90, t90, 1;\n\t"
-        "sub.cc.u32 t93, t90, %38;\n\t"
-        "subc.cc.u32 t95, t91, 0;\n\t"
-        "subc.u32 t92, 0, 0;\n\t"
-        "xor.b32 t97, t93, t90;\n\t"
-        "and.b32 t97, t97, t92;\n\t"
-        "xor.b32 t96, t93, t97;\n\t"
-        "add.u32 t94, t92, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t94;\n\t"
-        "add.cc.u32 t98, t96, t96;\n\t"
-        "addc.u32 t99, 0, 0;\n\t"
-        "or.b32 t98, t98, 1;\n\t"
-        "sub.cc.u32 t101, t98, %38;\n\t"
-        "subc.cc.u32 t103, t99, 0;\n\t"
-        "subc.u32 t100, 0, 0;\n\t"
-        "xor.b32 t105, t101, t98;\n\t"
-        "and.b32 t105, t105, t100;\n\t"
-        "xor.b32 t104, t101, t105;\n\t"
-        "add.u32 t102, t100, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t102;\n\t"
-        "add.cc.u32 t106, t104, t104;\n\t"
-        "addc.u32 t107, 0, 0;\n\t"
-        "or.b32 t106, t106, 1;\n\t"
-        "sub.cc.u32 t109, t106, %38;\n\t"
-        "subc.cc.u32 t111, t107, 0;\n\t"
-        "subc.u32 t108, 0, 0;\n\t"
-        "xor.b32 t113, t109, t106;\n\t"
-        "and.b32 t113, t113, t108;\n\t"
-        "xor.b32 t112, t109, t113;\n\t"
-        "add.u32 t110, t108, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t110;\n\t"
-        "add.cc.u32 t114, t112, t112;\n\t"
-        "addc.u32 t115, 0, 0;\n\t"
-        "or.b32 t114, t114, 1;\n\t"
-        "sub.cc.u32 t117, t114, %38;\n\t"
-        "subc.cc.u32 t119, t115, 0;\n\t"
-        "subc.u32 t116, 0, 0;\n\t"
-        "xor.b32 t121, t117, t114;\n\t"
-        "and.b32 t121, t121, t116;\n\t"
-        "xor.b32 t120, t117, t121;\n\t"
-        "add.u32 t118, t116, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t118;\n\t"
-        "add.cc.u32 t122, t120, t120;\n\t"
-        "addc.u32 t123, 0, 0;\n\t"
-        "or.b32 t122, t122, 1;\n\t"
-        "sub.cc.u32 t125, t122, %38;\n\t"
-        "subc.cc.u32 t127, t123, 0;\n\t"
-        "subc.u32 t124, 0, 0;\n\t"
-        "xor.b32 t129, t125, t122;\n\t"
-        "and.b32 t129, t129, t124;\n\t"
-        "xor.b32 t128, t125, t129;\n\t"
-        "add.u32 t126, t124, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t126;\n\t"
-        "add.cc.u32 t130, t128, t128;\n\t"
-        "addc.u32 t131, 0, 0;\n\t"
-        "or.b32 t130, t130, 1;\n\t"
-        "sub.cc.u32 t133, t130, %38;\n\t"
-        "subc.cc.u32 t135, t131, 0;\n\t"
-        "subc.u32 t132, 0, 0;\n\t"
-        "xor.b32 t137, t133, t130;\n\t"
-        "and.b32 t137, t137, t132;\n\t"
-        "xor.b32 t136, t133, t137;\n\t"
-        "add.u32 t134, t132, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t134;\n\t"
-        "add.cc.u32 t138, t136, t136;\n\t"
-        "addc.u32 t139, 0, 0;\n\t"
-        "or.b32 t138, t138, 1;\n\t"
-        "sub.cc.u32 t141, t138, %38;\n\t"
-        "subc.cc.u32 t143, t139, 0;\n\t"
-        "subc.u32 t140, 0, 0;\n\t"
-        "xor.b32 t145, t141, t138;\n\t"
-        "and.b32 t145, t145, t140;\n\t"
-        "xor.b32 t144, t141, t145;\n\t"
-        "add.u32 t142, t140, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t142;\n\t"
-        "add.cc.u32 t146, t144, t144;\n\t"
-        "addc.u32 t147, 0, 0;\n\t"
-        "or.b32 t146, t146, 1;\n\t"
-        "sub.cc.u32 t149, t146, %38;\n\t"
-        "subc.cc.u32 t151, t147, 0;\n\t"
-        "subc.u32 t148, 0, 0;\n\t"
-        "xor.b32 t153, t149, t146;\n\t"
-        "and.b32 t153, t153, t148;\n\t"
-        "xor.b32 t152, t149, t153;\n\t"
-        "add.u32 t150, t148, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t150;\n\t"
-        "add.cc.u32 t154, t152, t152;\n\t"
-        "addc.u32 t155, 0, 0;\n\t"
-        "or.b32 t154, t154, 1;\n\t"
-        "sub.cc.u32 t157, t154, %38;\n\t"
-        "subc.cc.u32 t159, t155, 0;\n\t"
-        "subc.u32 t156, 0, 0;\n\t"
-        "xor.b32 t161, t157, t154;\n\t"
-        "and.b32 t161, t161, t156;\n\t"
-        "xor.b32 t160, t157, t161;\n\t"
-        "add.u32 t158, t156, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t158;\n\t"
-        "add.cc.u32 t162, t160, t160;\n\t"
-        "addc.u32 t163, 0, 0;\n\t"
-        "or.b32 t162, t162, 1;\n\t"
-        "sub.cc.u32 t165, t162, %38;\n\t"
-        "subc.cc.u32 t167, t163, 0;\n\t"
-        "subc.u32 t164, 0, 0;\n\t"
-        "xor.b32 t169, t165, t162;\n\t"
-        "and.b32 t169, t169, t164;\n\t"
-        "xor.b32 t168, t165, t169;\n\t"
-        "add.u32 t166, t164, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t166;\n\t"
-        "add.cc.u32 t170, t168, t168;\n\t"
-        "addc.u32 t171, 0, 0;\n\t"
-        "or.b32 t170, t170, 1;\n\t"
-        "sub.cc.u32 t173, t170, %38;\n\t"
-        "subc.cc.u32 t175, t171, 0;\n\t"
-        "subc.u32 t172, 0, 0;\n\t"
-        "xor.b32 t177, t173, t170;\n\t"
-        "and.b32 t177, t177, t172;\n\t"
-        "xor.b32 t176, t173, t177;\n\t"
-        "add.u32 t174, t172, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t174;\n\t"
-        "add.cc.u32 t178, t176, t176;\n\t"
-        "addc.u32 t179, 0, 0;\n\t"
-        "or.b32 t178, t178, 1;\n\t"
-        "sub.cc.u32 t181, t178, %38;\n\t"
-        "subc.cc.u32 t183, t179, 0;\n\t"
-        "subc.u32 t180, 0, 0;\n\t"
-        "xor.b32 t185, t181, t178;\n\t"
-        "and.b32 t185, t185, t180;\n\t"
-        "xor.b32 t184, t181, t185;\n\t"
-        "add.u32 t182, t180, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t182;\n\t"
-        "add.cc.u32 t186, t184, t184;\n\t"
-        "addc.u32 t187, 0, 0;\n\t"
-        "or.b32 t186, t186, 1;\n\t"
-        "sub.cc.u32 t189, t186, %38;\n\t"
-        "subc.cc.u32 t191, t187, 0;\n\t"
-        "subc.u32 t188, 0, 0;\n\t"
-        "xor.b32 t193, t189, t186;\n\t"
-        "and.b32 t193, t193, t188;\n\t"
-        "xor.b32 t192, t189, t193;\n\t"
-        "add.u32 t190, t188, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t190;\n\t"
-        "add.cc.u32 t194, t192, t192;\n\t"
-        "addc.u32 t195, 0, 0;\n\t"
-        "or.b32 t194, t194, 1;\n\t"
-        "sub.cc.u32 t197, t194, %38;\n\t"
-        "subc.cc.u32 t199, t195, 0;\n\t"
-        "subc.u32 t196, 0, 0;\n\t"
-        "xor.b32 t201, t197, t194;\n\t"
-        "and.b32 t201, t201, t196;\n\t"
-        "xor.b32 t200, t197, t201;\n\t"
-        "add.u32 t198, t196, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t198;\n\t"
-        "add.cc.u32 t202, t200, t200;\n\t"
-        "addc.u32 t203, 0, 0;\n\t"
-        "or.b32 t202, t202, 1;\n\t"
-        "sub.cc.u32 t205, t202, %38;\n\t"
-        "subc.cc.u32 t207, t203, 0;\n\t"
-        "subc.u32 t204, 0, 0;\n\t"
-        "xor.b32 t209, t205, t202;\n\t"
-        "and.b32 t209, t209, t204;\n\t"
-        "xor.b32 t208, t205, t209;\n\t"
-        "add.u32 t206, t204, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t206;\n\t"
-        "add.cc.u32 t210, t208, t208;\n\t"
-        "addc.u32 t211, 0, 0;\n\t"
-        "or.b32 t210, t210, 1;\n\t"
-        "sub.cc.u32 t213, t210, %38;\n\t"
-        "subc.cc.u32 t215, t211, 0;\n\t"
-        "subc.u32 t212, 0, 0;\n\t"
-        "xor.b32 t217, t213, t210;\n\t"
-        "and.b32 t217, t217, t212;\n\t"
-        "xor.b32 t216, t213, t217;\n\t"
-        "add.u32 t214, t212, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t214;\n\t"
-        "add.cc.u32 t218, t216, t216;\n\t"
-        "addc.u32 t219, 0, 0;\n\t"
-        "or.b32 t218, t218, 1;\n\t"
-        "sub.cc.u32 t221, t218, %38;\n\t"
-        "subc.cc.u32 t223, t219, 0;\n\t"
-        "subc.u32 t220, 0, 0;\n\t"
-        "xor.b32 t225, t221, t218;\n\t"
-        "and.b32 t225, t225, t220;\n\t"
-        "xor.b32 t224, t221, t225;\n\t"
-        "add.u32 t222, t220, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t222;\n\t"
-        "add.cc.u32 t226, t224, t224;\n\t"
-        "addc.u32 t227, 0, 0;\n\t"
-        "or.b32 t226, t226, 1;\n\t"
-        "sub.cc.u32 t229, t226, %38;\n\t"
-        "subc.cc.u32 t231, t227, 0;\n\t"
-        "subc.u32 t228, 0, 0;\n\t"
-        "xor.b32 t233, t229, t226;\n\t"
-        "and.b32 t233, t233, t228;\n\t"
-        "xor.b32 t232, t229, t233;\n\t"
-        "add.u32 t230, t228, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t230;\n\t"
-        "add.cc.u32 t234, t232, t232;\n\t"
-        "addc.u32 t235, 0, 0;\n\t"
-        "or.b32 t234, t234, 1;\n\t"
-        "sub.cc.u32 t237, t234, %38;\n\t"
-        "subc.cc.u32 t239, t235, 0;\n\t"
-        "subc.u32 t236, 0, 0;\n\t"
-        "xor.b32 t241, t237, t234;\n\t"
-        "and.b32 t241, t241, t236;\n\t"
-        "xor.b32 t240, t237, t241;\n\t"
-        "add.u32 t238, t236, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t238;\n\t"
-        "add.cc.u32 t242, t240, t240;\n\t"
-        "addc.u32 t243, 0, 0;\n\t"
-        "or.b32 t242, t242, 1;\n\t"
-        "sub.cc.u32 t245, t242, %38;\n\t"
-        "subc.cc.u32 t247, t243, 0;\n\t"
-        "subc.u32 t244, 0, 0;\n\t"
-        "xor.b32 t249, t245, t242;\n\t"
-        "and.b32 t249, t249, t244;\n\t"
-        "xor.b32 t248, t245, t249;\n\t"
-        "add.u32 t246, t244, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t246;\n\t"
-        "add.cc.u32 t250, t248, t248;\n\t"
-        "addc.u32 t251, 0, 0;\n\t"
-        "or.b32 t250, t250, 1;\n\t"
-        "sub.cc.u32 t253, t250, %38;\n\t"
-        "subc.cc.u32 t255, t251, 0;\n\t"
-        "subc.u32 t252, 0, 0;\n\t"
-        "xor.b32 t257, t253, t250;\n\t"
-        "and.b32 t257, t257, t252;\n\t"
-        "xor.b32 t256, t253, t257;\n\t"
-        "add.u32 t254, t252, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t254;\n\t"
-        "add.cc.u32 t258, t256, t256;\n\t"
-        "addc.u32 t259, 0, 0;\n\t"
-        "or.b32 t258, t258, 1;\n\t"
-        "sub.cc.u32 t261, t258, %38;\n\t"
-        "subc.cc.u32 t263, t259, 0;\n\t"
-        "subc.u32 t260, 0, 0;\n\t"
-        "xor.b32 t265, t261, t258;\n\t"
-        "and.b32 t265, t265, t260;\n\t"
-        "xor.b32 t264, t261, t265;\n\t"
-        "add.u32 t262, t260, 1;\n\t"
-        "add.u32 t9, t9, t9;\n\t"
-        "or.b32 t9, t9, t262;\n\t"
+        "not.b32 t60, t60;\n\t"
+        "sub.u32 t57, t50, t60;\n\t"
+        "and.b32 t61, %38, t60;\n\t"
+        "sub.cc.u32 t62, t53, t61;\n\t"
+        "subc.u32 t63, t54, 0;\n\t"
+        "sub.cc.u32 t64, t62, 1;\n\t"
+        "subc.u32 t65, t63, 0;\n\t"
+        "sub.cc.u32 t67, t64, %38;\n\t"
+        "subc.cc.u32 t68, t65, 0;\n\t"
+        "subc.u32 t69, 0, 0;\n\t"
+        "not.b32 t69, t69;\n\t"
+        "sub.u32 t66, t57, t69;\n\t"
+        "and.b32 t70, %38, t69;\n\t"
+        "sub.cc.u32 t71, t62, t70;\n\t"
+        "subc.u32 t72, t63, 0;\n\t"
+        "sub.cc.u32 t73, t71, 1;\n\t"
+        "subc.u32 t74, t72, 0;\n\t"
+        "sub.cc.u32 t76, t73, %38;\n\t"
+        "subc.cc.u32 t77, t74, 0;\n\t"
+        "subc.u32 t78, 0, 0;\n\t"
+        "not.b32 t78, t78;\n\t"
+        "sub.u32 t75, t66, t78;\n\t"
+        "and.b32 t79, %38, t78;\n\t"
+        "sub.cc.u32 t80, t71, t79;\n\t"
+        "subc.u32 t81, t72, 0;\n\t"
         "mov.b32 %0, %33;\n\t"
         "mov.b32 %1, %34;\n\t"
         "mov.b32 %2, %35;\n\t"
@@ -30264,7 +28241,7 @@ struct sqrt_division_normalize_6 {
         "mov.b32 %16, %25;\n\t"
         "mov.b32 %17, %26;\n\t"
         "mov.b32 %18, t7;\n\t"
-        "mov.b32 %19, t9;\n\t"
+        "mov.b32 %19, t75;\n\t"
         "not.b32 %20, t6;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20])
@@ -30277,7 +28254,7 @@ struct sqrt_division_normalize_6 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[266];
+    uint32_t t[82];
     ptx_sub_cc(cf, x[0], x[12]);
     ptx_subc_cc(cf, x[1], x[13]);
     ptx_subc_cc(cf, x[2], x[14]);
@@ -30286,392 +28263,103 @@ struct sqrt_division_normalize_6 {
     ptx_subc_cc(cf, x[5], x[17]);
     t[6] = ptx_subc(cf, 0u, 0u);
     t[7] = ptx_mov(0u);
-    t[8] = ptx_not(x[17]);
-    t[9] = ptx_mov(0u);
-    t[10] = ptx_add_cc(cf, t[8], t[8]);
-    t[11] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_or(t[10], 1u);
-    t[13] = ptx_sub_cc(cf, t[10], x[17]);
-    ptx_subc_cc(cf, t[11], 0u);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    t[17] = ptx_xor(t[13], t[10]);
-    t[17] = ptx_and(t[17], t[12]);
-    t[16] = ptx_xor(t[13], t[17]);
-    t[14] = ptx_add(t[12], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[14]);
-    t[18] = ptx_add_cc(cf, t[16], t[16]);
-    t[19] = ptx_addc(cf, 0u, 0u);
-    t[18] = ptx_or(t[18], 1u);
-    t[21] = ptx_sub_cc(cf, t[18], x[17]);
-    ptx_subc_cc(cf, t[19], 0u);
-    t[20] = ptx_subc(cf, 0u, 0u);
-    t[25] = ptx_xor(t[21], t[18]);
-    t[25] = ptx_and(t[25], t[20]);
-    t[24] = ptx_xor(t[21], t[25]);
-    t[22] = ptx_add(t[20], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[22]);
-    t[26] = ptx_add_cc(cf, t[24], t[24]);
-    t[27] = ptx_addc(cf, 0u, 0u);
-    t[26] = ptx_or(t[26], 1u);
-    t[29] = ptx_sub_cc(cf, t[26], x[17]);
-    ptx_subc_cc(cf, t[27], 0u);
-    t[28] = ptx_subc(cf, 0u, 0u);
-    t[33] = ptx_xor(t[29], t[26]);
-    t[33] = ptx_and(t[33], t[28]);
-    t[32] = ptx_xor(t[29], t[33]);
-    t[30] = ptx_add(t[28], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[30]);
-    t[34] = ptx_add_cc(cf, t[32], t[32]);
-    t[35] = ptx_addc(cf, 0u, 0u);
-    t[34] = ptx_or(t[34], 1u);
-    t[37] = ptx_sub_cc(cf, t[34], x[17]);
-    ptx_subc_cc(cf, t[35], 0u);
-    t[36] = ptx_subc(cf, 0u, 0u);
-    t[41] = ptx_xor(t[37], t[34]);
-    t[41] = ptx_and(t[41], t[36]);
-    t[40] = ptx_xor(t[37], t[41]);
-    t[38] = ptx_add(t[36], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[38]);
-    t[42] = ptx_add_cc(cf, t[40], t[40]);
-    t[43] = ptx_addc(cf, 0u, 0u);
-    t[42] = ptx_or(t[42], 1u);
-    t[45] = ptx_sub_cc(cf, t[42], x[17]);
-    ptx_subc_cc(cf, t[43], 0u);
-    t[44] = ptx_subc(cf, 0u, 0u);
-    t[49] = ptx_xor(t[45], t[42]);
-    t[49] = ptx_and(t[49], t[44]);
-    t[48] = ptx_xor(t[45], t[49]);
-    t[46] = ptx_add(t[44], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[46]);
-    t[50] = ptx_add_cc(cf, t[48], t[48]);
-    t[51] = ptx_addc(cf, 0u, 0u);
-    t[50] = ptx_or(t[50], 1u);
-    t[53] = ptx_sub_cc(cf, t[50], x[17]);
-    ptx_subc_cc(cf, t[51], 0u);
-    t[52] = ptx_subc(cf, 0u, 0u);
-    t[57] = ptx_xor(t[53], t[50]);
-    t[57] = ptx_and(t[57], t[52]);
-    t[56] = ptx_xor(t[53], t[57]);
-    t[54] = ptx_add(t[52], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[54]);
-    t[58] = ptx_add_cc(cf, t[56], t[56]);
-    t[59] = ptx_addc(cf, 0u, 0u);
-    t[58] = ptx_or(t[58], 1u);
-    t[61] = ptx_sub_cc(cf, t[58], x[17]);
-    ptx_subc_cc(cf, t[59], 0u);
+    t[11] = ptx_mul_hi(x[17], 3340530120u);
+    t[9] = ptx_add_cc(cf, x[17], t[11]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[9] = ptx_add_cc(cf, t[9], 1u);
+    t[10] = ptx_addc(cf, t[10], 0u);
+    t[8] = ptx_sub_cc(cf, 2863311530u, t[9]);
+    ptx_subc_cc(cf, 1u, t[10]);
+    t[13] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_not(t[13]);
+    t[8] = ptx_and(t[8], t[13]);
+    t[14] = ptx_sub(0u, x[17]);
+    t[15] = ptx_mul_lo(x[17], t[8]);
+    t[16] = ptx_mul_hi(x[17], t[8]);
+    t[17] = ptx_sub_cc(cf, 0u, t[15]);
+    t[18] = ptx_subc(cf, t[14], t[16]);
+    t[19] = ptx_mul_lo(t[8], t[18]);
+    t[20] = ptx_mul_hi(t[8], t[18]);
+    t[21] = ptx_mul_hi(t[8], t[17]);
+    t[19] = ptx_add_cc(cf, t[19], t[17]);
+    t[20] = ptx_addc(cf, t[20], 0u);
+    t[19] = ptx_add_cc(cf, t[19], t[21]);
+    t[20] = ptx_addc(cf, t[20], 0u);
+    t[22] = ptx_add(t[18], t[20]);
+    t[23] = ptx_add(t[8], t[22]);
+    t[24] = ptx_mul_lo(x[17], t[23]);
+    t[25] = ptx_mul_hi(x[17], t[23]);
+    t[26] = ptx_sub_cc(cf, 0u, t[24]);
+    t[27] = ptx_subc(cf, t[14], t[25]);
+    t[28] = ptx_mul_lo(t[23], t[27]);
+    t[29] = ptx_mul_hi(t[23], t[27]);
+    t[30] = ptx_mul_hi(t[23], t[26]);
+    t[28] = ptx_add_cc(cf, t[28], t[26]);
+    t[29] = ptx_addc(cf, t[29], 0u);
+    t[28] = ptx_add_cc(cf, t[28], t[30]);
+    t[29] = ptx_addc(cf, t[29], 0u);
+    t[31] = ptx_add(t[27], t[29]);
+    t[32] = ptx_add(t[23], t[31]);
+    t[33] = ptx_mul_lo(x[17], t[32]);
+    t[34] = ptx_mul_hi(x[17], t[32]);
+    t[35] = ptx_sub_cc(cf, 0u, t[33]);
+    t[36] = ptx_subc(cf, t[14], t[34]);
+    t[37] = ptx_mul_lo(t[32], t[36]);
+    t[38] = ptx_mul_hi(t[32], t[36]);
+    t[39] = ptx_mul_hi(t[32], t[35]);
+    t[37] = ptx_add_cc(cf, t[37], t[35]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[37] = ptx_add_cc(cf, t[37], t[39]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[40] = ptx_add(t[36], t[38]);
+    t[41] = ptx_add(t[32], t[40]);
+    t[42] = ptx_mul_lo(x[17], t[41]);
+    t[43] = ptx_mul_hi(x[17], t[41]);
+    t[44] = ptx_sub_cc(cf, 0u, t[42]);
+    t[45] = ptx_subc(cf, t[14], t[43]);
+    t[46] = ptx_mul_lo(t[41], t[45]);
+    t[47] = ptx_mul_hi(t[41], t[45]);
+    t[48] = ptx_mul_hi(t[41], t[44]);
+    t[46] = ptx_add_cc(cf, t[46], t[44]);
+    t[47] = ptx_addc(cf, t[47], 0u);
+    t[46] = ptx_add_cc(cf, t[46], t[48]);
+    t[47] = ptx_addc(cf, t[47], 0u);
+    t[49] = ptx_add(t[45], t[47]);
+    t[50] = ptx_add(t[41], t[49]);
+    t[51] = ptx_mul_lo(x[17], t[50]);
+    t[52] = ptx_mul_hi(x[17], t[50]);
+    t[53] = ptx_sub_cc(cf, 0u, t[51]);
+    t[54] = ptx_subc(cf, t[14], t[52]);
+    t[55] = ptx_sub_cc(cf, t[53], 1u);
+    t[56] = ptx_subc(cf, t[54], 0u);
+    ptx_sub_cc(cf, t[55], x[17]);
+    ptx_subc_cc(cf, t[56], 0u);
     t[60] = ptx_subc(cf, 0u, 0u);
-    t[65] = ptx_xor(t[61], t[58]);
-    t[65] = ptx_and(t[65], t[60]);
-    t[64] = ptx_xor(t[61], t[65]);
-    t[62] = ptx_add(t[60], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[62]);
-    t[66] = ptx_add_cc(cf, t[64], t[64]);
-    t[67] = ptx_addc(cf, 0u, 0u);
-    t[66] = ptx_or(t[66], 1u);
-    t[69] = ptx_sub_cc(cf, t[66], x[17]);
-    ptx_subc_cc(cf, t[67], 0u);
-    t[68] = ptx_subc(cf, 0u, 0u);
-    t[73] = ptx_xor(t[69], t[66]);
-    t[73] = ptx_and(t[73], t[68]);
-    t[72] = ptx_xor(t[69], t[73]);
-    t[70] = ptx_add(t[68], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[70]);
-    t[74] = ptx_add_cc(cf, t[72], t[72]);
-    t[75] = ptx_addc(cf, 0u, 0u);
-    t[74] = ptx_or(t[74], 1u);
-    t[77] = ptx_sub_cc(cf, t[74], x[17]);
-    ptx_subc_cc(cf, t[75], 0u);
-    t[76] = ptx_subc(cf, 0u, 0u);
-    t[81] = ptx_xor(t[77], t[74]);
-    t[81] = ptx_and(t[81], t[76]);
-    t[80] = ptx_xor(t[77], t[81]);
-    t[78] = ptx_add(t[76], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[78]);
-    t[82] = ptx_add_cc(cf, t[80], t[80]);
-    t[83] = ptx_addc(cf, 0u, 0u);
-    t[82] = ptx_or(t[82], 1u);
-    t[85] = ptx_sub_cc(cf, t[82], x[17]);
-    ptx_subc_cc(cf, t[83], 0u);
-    t[84] = ptx_subc(cf, 0u, 0u);
-    t[89] = ptx_xor(t[85], t[82]);
-    t[89] = ptx_and(t[89], t[84]);
-    t[88] = ptx_xor(t[85], t[89]);
-    t[86] = ptx_add(t[84], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[86]);
-    t[90] = ptx_add_cc(cf, t[88], t[88]);
-    t[91] = ptx_addc(cf, 0u, 0u);
-    t[90] = ptx_or(t[90], 1u);
-    t[93] = ptx_sub_cc(cf, t[90], x[17]);
-    ptx_subc_cc(cf, t[91], 0u);
-    t[92] = ptx_subc(cf, 0u, 0u);
-    t[97] = ptx_xor(t[93], t[90]);
-    t[97] = ptx_and(t[97], t[92]);
-    t[96] = ptx_xor(t[93], t[97]);
-    t[94] = ptx_add(t[92], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[94]);
-    t[98] = ptx_add_cc(cf, t[96], t[96]);
-    t[99] = ptx_addc(cf, 0u, 0u);
-    t[98] = ptx_or(t[98], 1u);
-    t[101] = ptx_sub_cc(cf, t[98], x[17]);
-    ptx_subc_cc(cf, t[99], 0u);
-    t[100] = ptx_subc(cf, 0u, 0u);
-    t[105] = ptx_xor(t[101], t[98]);
-    t[105] = ptx_and(t[105], t[100]);
-    t[104] = ptx_xor(t[101], t[105]);
-    t[102] = ptx_add(t[100], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[102]);
-    t[106] = ptx_add_cc(cf, t[104], t[104]);
-    t[107] = ptx_addc(cf, 0u, 0u);
-    t[106] = ptx_or(t[106], 1u);
-    t[109] = ptx_sub_cc(cf, t[106], x[17]);
-    ptx_subc_cc(cf, t[107], 0u);
-    t[108] = ptx_subc(cf, 0u, 0u);
-    t[113] = ptx_xor(t[109], t[106]);
-    t[113] = ptx_and(t[113], t[108]);
-    t[112] = ptx_xor(t[109], t[113]);
-    t[110] = ptx_add(t[108], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[110]);
-    t[114] = ptx_add_cc(cf, t[112], t[112]);
-    t[115] = ptx_addc(cf, 0u, 0u);
-    t[114] = ptx_or(t[114], 1u);
-    t[117] = ptx_sub_cc(cf, t[114], x[17]);
-    ptx_subc_cc(cf, t[115], 0u);
-    t[116] = ptx_subc(cf, 0u, 0u);
-    t[121] = ptx_xor(t[117], t[114]);
-    t[121] = ptx_and(t[121], t[116]);
-    t[120] = ptx_xor(t[117], t[121]);
-    t[118] = ptx_add(t[116], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[118]);
-    t[122] = ptx_add_cc(cf, t[120], t[120]);
-    t[123] = ptx_addc(cf, 0u, 0u);
-    t[122] = ptx_or(t[122], 1u);
-    t[125] = ptx_sub_cc(cf, t[122], x[17]);
-    ptx_subc_cc(cf, t[123], 0u);
-    t[124] = ptx_subc(cf, 0u, 0u);
-    t[129] = ptx_xor(t[125], t[122]);
-    t[129] = ptx_and(t[129], t[124]);
-    t[128] = ptx_xor(t[125], t[129]);
-    t[126] = ptx_add(t[124], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[126]);
-    t[130] = ptx_add_cc(cf, t[128], t[128]);
-    t[131] = ptx_addc(cf, 0u, 0u);
-    t[130] = ptx_or(t[130], 1u);
-    t[133] = ptx_sub_cc(cf, t[130], x[17]);
-    ptx_subc_cc(cf, t[131], 0u);
-    t[132] = ptx_subc(cf, 0u, 0u);
-    t[137] = ptx_xor(t[133], t[130]);
-    t[137] = ptx_and(t[137], t[132]);
-    t[136] = ptx_xor(t[133], t[137]);
-    t[134] = ptx_add(t[132], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[134]);
-    t[138] = ptx_add_cc(cf, t[136], t[136]);
-    t[139] = ptx_addc(cf, 0u, 0u);
-    t[138] = ptx_or(t[138], 1u);
-    t[141] = ptx_sub_cc(cf, t[138], x[17]);
-    ptx_subc_cc(cf, t[139], 0u);
-    t[140] = ptx_subc(cf, 0u, 0u);
-    t[145] = ptx_xor(t[141], t[138]);
-    t[145] = ptx_and(t[145], t[140]);
-    t[144] = ptx_xor(t[141], t[145]);
-    t[142] = ptx_add(t[140], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[142]);
-    t[146] = ptx_add_cc(cf, t[144], t[144]);
-    t[147] = ptx_addc(cf, 0u, 0u);
-    t[146] = ptx_or(t[146], 1u);
-    t[149] = ptx_sub_cc(cf, t[146], x[17]);
-    ptx_subc_cc(cf, t[147], 0u);
-    t[148] = ptx_subc(cf, 0u, 0u);
-    t[153] = ptx_xor(t[149], t[146]);
-    t[153] = ptx_and(t[153], t[148]);
-    t[152] = ptx_xor(t[149], t[153]);
-    t[150] = ptx_add(t[148], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[150]);
-    t[154] = ptx_add_cc(cf, t[152], t[152]);
-    t[155] = ptx_addc(cf, 0u, 0u);
-    t[154] = ptx_or(t[154], 1u);
-    t[157] = ptx_sub_cc(cf, t[154], x[17]);
-    ptx_subc_cc(cf, t[155], 0u);
-    t[156] = ptx_subc(cf, 0u, 0u);
-    t[161] = ptx_xor(t[157], t[154]);
-    t[161] = ptx_and(t[161], t[156]);
-    t[160] = ptx_xor(t[157], t[161]);
-    t[158] = ptx_add(t[156], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[158]);
-    t[162] = ptx_add_cc(cf, t[160], t[160]);
-    t[163] = ptx_addc(cf, 0u, 0u);
-    t[162] = ptx_or(t[162], 1u);
-    t[165] = ptx_sub_cc(cf, t[162], x[17]);
-    ptx_subc_cc(cf, t[163], 0u);
-    t[164] = ptx_subc(cf, 0u, 0u);
-    t[169] = ptx_xor(t[165], t[162]);
-    t[169] = ptx_and(t[169], t[164]);
-    t[168] = ptx_xor(t[165], t[169]);
-    t[166] = ptx_add(t[164], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[166]);
-    t[170] = ptx_add_cc(cf, t[168], t[168]);
-    t[171] = ptx_addc(cf, 0u, 0u);
-    t[170] = ptx_or(t[170], 1u);
-    t[173] = ptx_sub_cc(cf, t[170], x[17]);
-    ptx_subc_cc(cf, t[171], 0u);
-    t[172] = ptx_subc(cf, 0u, 0u);
-    t[177] = ptx_xor(t[173], t[170]);
-    t[177] = ptx_and(t[177], t[172]);
-    t[176] = ptx_xor(t[173], t[177]);
-    t[174] = ptx_add(t[172], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[174]);
-    t[178] = ptx_add_cc(cf, t[176], t[176]);
-    t[179] = ptx_addc(cf, 0u, 0u);
-    t[178] = ptx_or(t[178], 1u);
-    t[181] = ptx_sub_cc(cf, t[178], x[17]);
-    ptx_subc_cc(cf, t[179], 0u);
-    t[180] = ptx_subc(cf, 0u, 0u);
-    t[185] = ptx_xor(t[181], t[178]);
-    t[185] = ptx_and(t[185], t[180]);
-    t[184] = ptx_xor(t[181], t[185]);
-    t[182] = ptx_add(t[180], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[182]);
-    t[186] = ptx_add_cc(cf, t[184], t[184]);
-    t[187] = ptx_addc(cf, 0u, 0u);
-    t[186] = ptx_or(t[186], 1u);
-    t[189] = ptx_sub_cc(cf, t[186], x[17]);
-    ptx_subc_cc(cf, t[187], 0u);
-    t[188] = ptx_subc(cf, 0u, 0u);
-    t[193] = ptx_xor(t[189], t[186]);
-    t[193] = ptx_and(t[193], t[188]);
-    t[192] = ptx_xor(t[189], t[193]);
-    t[190] = ptx_add(t[188], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[190]);
-    t[194] = ptx_add_cc(cf, t[192], t[192]);
-    t[195] = ptx_addc(cf, 0u, 0u);
-    t[194] = ptx_or(t[194], 1u);
-    t[197] = ptx_sub_cc(cf, t[194], x[17]);
-    ptx_subc_cc(cf, t[195], 0u);
-    t[196] = ptx_subc(cf, 0u, 0u);
-    t[201] = ptx_xor(t[197], t[194]);
-    t[201] = ptx_and(t[201], t[196]);
-    t[200] = ptx_xor(t[197], t[201]);
-    t[198] = ptx_add(t[196], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[198]);
-    t[202] = ptx_add_cc(cf, t[200], t[200]);
-    t[203] = ptx_addc(cf, 0u, 0u);
-    t[202] = ptx_or(t[202], 1u);
-    t[205] = ptx_sub_cc(cf, t[202], x[17]);
-    ptx_subc_cc(cf, t[203], 0u);
-    t[204] = ptx_subc(cf, 0u, 0u);
-    t[209] = ptx_xor(t[205], t[202]);
-    t[209] = ptx_and(t[209], t[204]);
-    t[208] = ptx_xor(t[205], t[209]);
-    t[206] = ptx_add(t[204], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[206]);
-    t[210] = ptx_add_cc(cf, t[208], t[208]);
-    t[211] = ptx_addc(cf, 0u, 0u);
-    t[210] = ptx_or(t[210], 1u);
-    t[213] = ptx_sub_cc(cf, t[210], x[17]);
-    ptx_subc_cc(cf, t[211], 0u);
-    t[212] = ptx_subc(cf, 0u, 0u);
-    t[217] = ptx_xor(t[213], t[210]);
-    t[217] = ptx_and(t[217], t[212]);
-    t[216] = ptx_xor(t[213], t[217]);
-    t[214] = ptx_add(t[212], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[214]);
-    t[218] = ptx_add_cc(cf, t[216], t[216]);
-    t[219] = ptx_addc(cf, 0u, 0u);
-    t[218] = ptx_or(t[218], 1u);
-    t[221] = ptx_sub_cc(cf, t[218], x[17]);
-    ptx_subc_cc(cf, t[219], 0u);
-    t[220] = ptx_subc(cf, 0u, 0u);
-    t[225] = ptx_xor(t[221], t[218]);
-    t[225] = ptx_and(t[225], t[220]);
-    t[224] = ptx_xor(t[221], t[225]);
-    t[222] = ptx_add(t[220], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[222]);
-    t[226] = ptx_add_cc(cf, t[224], t[224]);
-    t[227] = ptx_addc(cf, 0u, 0u);
-    t[226] = ptx_or(t[226], 1u);
-    t[229] = ptx_sub_cc(cf, t[226], x[17]);
-    ptx_subc_cc(cf, t[227], 0u);
-    t[228] = ptx_subc(cf, 0u, 0u);
-    t[233] = ptx_xor(t[229], t[226]);
-    t[233] = ptx_and(t[233], t[228]);
-    t[232] = ptx_xor(t[229], t[233]);
-    t[230] = ptx_add(t[228], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[230]);
-    t[234] = ptx_add_cc(cf, t[232], t[232]);
-    t[235] = ptx_addc(cf, 0u, 0u);
-    t[234] = ptx_or(t[234], 1u);
-    t[237] = ptx_sub_cc(cf, t[234], x[17]);
-    ptx_subc_cc(cf, t[235], 0u);
-    t[236] = ptx_subc(cf, 0u, 0u);
-    t[241] = ptx_xor(t[237], t[234]);
-    t[241] = ptx_and(t[241], t[236]);
-    t[240] = ptx_xor(t[237], t[241]);
-    t[238] = ptx_add(t[236], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[238]);
-    t[242] = ptx_add_cc(cf, t[240], t[240]);
-    t[243] = ptx_addc(cf, 0u, 0u);
-    t[242] = ptx_or(t[242], 1u);
-    t[245] = ptx_sub_cc(cf, t[242], x[17]);
-    ptx_subc_cc(cf, t[243], 0u);
-    t[244] = ptx_subc(cf, 0u, 0u);
-    t[249] = ptx_xor(t[245], t[242]);
-    t[249] = ptx_and(t[249], t[244]);
-    t[248] = ptx_xor(t[245], t[249]);
-    t[246] = ptx_add(t[244], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[246]);
-    t[250] = ptx_add_cc(cf, t[248], t[248]);
-    t[251] = ptx_addc(cf, 0u, 0u);
-    t[250] = ptx_or(t[250], 1u);
-    t[253] = ptx_sub_cc(cf, t[250], x[17]);
-    ptx_subc_cc(cf, t[251], 0u);
-    t[252] = ptx_subc(cf, 0u, 0u);
-    t[257] = ptx_xor(t[253], t[250]);
-    t[257] = ptx_and(t[257], t[252]);
-    t[256] = ptx_xor(t[253], t[257]);
-    t[254] = ptx_add(t[252], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[254]);
-    t[258] = ptx_add_cc(cf, t[256], t[256]);
-    t[259] = ptx_addc(cf, 0u, 0u);
-    t[258] = ptx_or(t[258], 1u);
-    t[261] = ptx_sub_cc(cf, t[258], x[17]);
-    ptx_subc_cc(cf, t[259], 0u);
-    t[260] = ptx_subc(cf, 0u, 0u);
-    t[265] = ptx_xor(t[261], t[258]);
-    t[265] = ptx_and(t[265], t[260]);
-    ptx_xor(t[261], t[265]);
-    t[262] = ptx_add(t[260], 1u);
-    t[9] = ptx_add(t[9], t[9]);
-    t[9] = ptx_or(t[9], t[262]);
+    t[60] = ptx_not(t[60]);
+    t[57] = ptx_sub(t[50], t[60]);
+    t[61] = ptx_and(x[17], t[60]);
+    t[62] = ptx_sub_cc(cf, t[53], t[61]);
+    t[63] = ptx_subc(cf, t[54], 0u);
+    t[64] = ptx_sub_cc(cf, t[62], 1u);
+    t[65] = ptx_subc(cf, t[63], 0u);
+    ptx_sub_cc(cf, t[64], x[17]);
+    ptx_subc_cc(cf, t[65], 0u);
+    t[69] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_not(t[69]);
+    t[66] = ptx_sub(t[57], t[69]);
+    t[70] = ptx_and(x[17], t[69]);
+    t[71] = ptx_sub_cc(cf, t[62], t[70]);
+    t[72] = ptx_subc(cf, t[63], 0u);
+    t[73] = ptx_sub_cc(cf, t[71], 1u);
+    t[74] = ptx_subc(cf, t[72], 0u);
+    ptx_sub_cc(cf, t[73], x[17]);
+    ptx_subc_cc(cf, t[74], 0u);
+    t[78] = ptx_subc(cf, 0u, 0u);
+    t[78] = ptx_not(t[78]);
+    t[75] = ptx_sub(t[66], t[78]);
+    t[79] = ptx_and(x[17], t[78]);
+    ptx_sub_cc(cf, t[71], t[79]);
+    ptx_subc(cf, t[72], 0u);
     y[0] = ptx_mov(x[12]);
     y[1] = ptx_mov(x[13]);
     y[2] = ptx_mov(x[14]);
@@ -30691,7 +28379,7 @@ struct sqrt_division_normalize_6 {
     y[16] = ptx_mov(x[4]);
     y[17] = ptx_mov(x[5]);
     y[18] = ptx_mov(t[7]);
-    y[19] = ptx_mov(t[9]);
+    y[19] = ptx_mov(t[75]);
     y[20] = ptx_not(t[6]);
   }
 #endif

@@ -31808,7 +31808,7 @@ struct value_ops {
 };
 using value = ::mpgen::uint_value<value_ops>;
 
-// division_normalize: a step that the loops below call; 1273 instructions.
+// division_normalize: a step that the loops below call; 984 instructions.
 struct division_normalize {
   static constexpr unsigned in_words = 51;
   static constexpr unsigned out_words = 54;
@@ -31816,7 +31816,7 @@ struct division_normalize {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<647>;\n\t"
+        ".reg .u32 t<463>;\n\t"
         "sub.cc.u32 t0, %54, %88;\n\t"
         "subc.cc.u32 t1, %55, %89;\n\t"
         "subc.cc.u32 t2, %56, %90;\n\t"
@@ -32650,392 +32650,103 @@ struct division_normalize {
         "shf.l.clamp.b32 t386, t349, t350, t354;\n\t"
         "shf.l.clamp.b32 t387, t350, t351, t354;\n\t"
         "shf.l.clamp.b32 t388, t351, t352, t354;\n\t"
-        "not.b32 t389, t168;\n\t"
-        "mov.b32 t390, 0;\n\t"
-        "add.cc.u32 t391, t389, t389;\n\t"
-        "addc.u32 t392, 0, 0;\n\t"
-        "or.b32 t391, t391, 1;\n\t"
-        "sub.cc.u32 t394, t391, t168;\n\t"
-        "subc.cc.u32 t396, t392, 0;\n\t"
-        "subc.u32 t393, 0, 0;\n\t"
-        "xor.b32 t398, t394, t391;\n\t"
-        "and.b32 t398, t398, t393;\n\t"
-        "xor.b32 t397, t394, t398;\n\t"
-        "add.u32 t395, t393, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t395;\n\t"
-        "add.cc.u32 t399, t397, t397;\n\t"
-        "addc.u32 t400, 0, 0;\n\t"
-        "or.b32 t399, t399, 1;\n\t"
-        "sub.cc.u32 t402, t399, t168;\n\t"
-        "subc.cc.u32 t404, t400, 0;\n\t"
-        "subc.u32 t401, 0, 0;\n\t"
-        "xor.b32 t406, t402, t399;\n\t"
-        "and.b32 t406, t406, t401;\n\t"
-        "xor.b32 t405, t402, t406;\n\t"
-        "add.u32 t403, t401, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t403;\n\t"
-        "add.cc.u32 t407, t405, t405;\n\t"
-        "addc.u32 t408, 0, 0;\n\t"
-        "or.b32 t407, t407, 1;\n\t"
-        "sub.cc.u32 t410, t407, t168;\n\t"
-        "subc.cc.u32 t412, t408, 0;\n\t"
-        "subc.u32 t409, 0, 0;\n\t"
-        "xor.b32 t414, t410, t407;\n\t"
-        "and.b32 t414, t414, t409;\n\t"
-        "xor.b32 t413, t410, t414;\n\t"
-        "add.u32 t411, t409, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t411;\n\t"
-        "add.cc.u32 t415, t413, t413;\n\t"
-        "addc.u32 t416, 0, 0;\n\t"
-        "or.b32 t415, t415, 1;\n\t"
-        "sub.cc.u32 t418, t415, t168;\n\t"
-        "subc.cc.u32 t420, t416, 0;\n\t"
-        "subc.u32 t417, 0, 0;\n\t"
-        "xor.b32 t422, t418, t415;\n\t"
-        "and.b32 t422, t422, t417;\n\t"
-        "xor.b32 t421, t418, t422;\n\t"
-        "add.u32 t419, t417, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t419;\n\t"
-        "add.cc.u32 t423, t421, t421;\n\t"
-        "addc.u32 t424, 0, 0;\n\t"
-        "or.b32 t423, t423, 1;\n\t"
-        "sub.cc.u32 t426, t423, t168;\n\t"
-        "subc.cc.u32 t428, t424, 0;\n\t"
-        "subc.u32 t425, 0, 0;\n\t"
-        "xor.b32 t430, t426, t423;\n\t"
-        "and.b32 t430, t430, t425;\n\t"
-        "xor.b32 t429, t426, t430;\n\t"
-        "add.u32 t427, t425, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t427;\n\t"
-        "add.cc.u32 t431, t429, t429;\n\t"
-        "addc.u32 t432, 0, 0;\n\t"
-        "or.b32 t431, t431, 1;\n\t"
-        "sub.cc.u32 t434, t431, t168;\n\t"
-        "subc.cc.u32 t436, t432, 0;\n\t"
-        "subc.u32 t433, 0, 0;\n\t"
-        "xor.b32 t438, t434, t431;\n\t"
-        "and.b32 t438, t438, t433;\n\t"
-        "xor.b32 t437, t434, t438;\n\t"
-        "add.u32 t435, t433, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t435;\n\t"
-        "add.cc.u32 t439, t437, t437;\n\t"
-        "addc.u32 t440, 0, 0;\n\t"
-        "or.b32 t439, t439, 1;\n\t"
-        "sub.cc.u32 t442, t439, t168;\n\t"
-        "subc.cc.u32 t444, t440, 0;\n\t"
+        "mul.hi.u32 t392, t168, 3340530120;\n\t"
+        "add.cc.u32 t390, t168, t392;\n\t"
+        "addc.u32 t391, 0, 0;\n\t"
+        "add.cc.u32 t390, t390, 1;\n\t"
+        "addc.u32 t391, t391, 0;\n\t"
+        "sub.cc.u32 t389, 2863311530, t390;\n\t"
+        "subc.cc.u32 t393, 1, t391;\n\t"
+        "subc.u32 t394, 0, 0;\n\t"
+        "not.b32 t394, t394;\n\t"
+        "and.b32 t389, t389, t394;\n\t"
+        "sub.u32 t395, 0, t168;\n\t"
+        "mul.lo.u32 t396, t168, t389;\n\t"
+        "mul.hi.u32 t397, t168, t389;\n\t"
+        "sub.cc.u32 t398, 0, t396;\n\t"
+        "subc.u32 t399, t395, t397;\n\t"
+        "mul.lo.u32 t400, t389, t399;\n\t"
+        "mul.hi.u32 t401, t389, t399;\n\t"
+        "mul.hi.u32 t402, t389, t398;\n\t"
+        "add.cc.u32 t400, t400, t398;\n\t"
+        "addc.u32 t401, t401, 0;\n\t"
+        "add.cc.u32 t400, t400, t402;\n\t"
+        "addc.u32 t401, t401, 0;\n\t"
+        "add.u32 t403, t399, t401;\n\t"
+        "add.u32 t404, t389, t403;\n\t"
+        "mul.lo.u32 t405, t168, t404;\n\t"
+        "mul.hi.u32 t406, t168, t404;\n\t"
+        "sub.cc.u32 t407, 0, t405;\n\t"
+        "subc.u32 t408, t395, t406;\n\t"
+        "mul.lo.u32 t409, t404, t408;\n\t"
+        "mul.hi.u32 t410, t404, t408;\n\t"
+        "mul.hi.u32 t411, t404, t407;\n\t"
+        "add.cc.u32 t409, t409, t407;\n\t"
+        "addc.u32 t410, t410, 0;\n\t"
+        "add.cc.u32 t409, t409, t411;\n\t"
+        "addc.u32 t410, t410, 0;\n\t"
+        "add.u32 t412, t408, t410;\n\t"
+        "add.u32 t413, t404, t412;\n\t"
+        "mul.lo.u32 t414, t168, t413;\n\t"
+        "mul.hi.u32 t415, t168, t413;\n\t"
+        "sub.cc.u32 t416, 0, t414;\n\t"
+        "subc.u32 t417, t395, t415;\n\t"
+        "mul.lo.u32 t418, t413, t417;\n\t"
+        "mul.hi.u32 t419, t413, t417;\n\t"
+        "mul.hi.u32 t420, t413, t416;\n\t"
+        "add.cc.u32 t418, t418, t416;\n\t"
+        "addc.u32 t419, t419, 0;\n\t"
+        "add.cc.u32 t418, t418, t420;\n\t"
+        "addc.u32 t419, t419, 0;\n\t"
+        "add.u32 t421, t417, t419;\n\t"
+        "add.u32 t422, t413, t421;\n\t"
+        "mul.lo.u32 t423, t168, t422;\n\t"
+        "mul.hi.u32 t424, t168, t422;\n\t"
+        "sub.cc.u32 t425, 0, t423;\n\t"
+        "subc.u32 t426, t395, t424;\n\t"
+        "mul.lo.u32 t427, t422, t426;\n\t"
+        "mul.hi.u32 t428, t422, t426;\n\t"
+        "mul.hi.u32 t429, t422, t425;\n\t"
+        "add.cc.u32 t427, t427, t425;\n\t"
+        "addc.u32 t428, t428, 0;\n\t"
+        "add.cc.u32 t427, t427, t429;\n\t"
+        "addc.u32 t428, t428, 0;\n\t"
+        "add.u32 t430, t426, t428;\n\t"
+        "add.u32 t431, t422, t430;\n\t"
+        "mul.lo.u32 t432, t168, t431;\n\t"
+        "mul.hi.u32 t433, t168, t431;\n\t"
+        "sub.cc.u32 t434, 0, t432;\n\t"
+        "subc.u32 t435, t395, t433;\n\t"
+        "sub.cc.u32 t436, t434, 1;\n\t"
+        "subc.u32 t437, t435, 0;\n\t"
+        "sub.cc.u32 t439, t436, t168;\n\t"
+        "subc.cc.u32 t440, t437, 0;\n\t"
         "subc.u32 t441, 0, 0;\n\t"
-        "xor.b32 t446, t442, t439;\n\t"
-        "and.b32 t446, t446, t441;\n\t"
-        "xor.b32 t445, t442, t446;\n\t"
-        "add.u32 t443, t441, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t443;\n\t"
-        "add.cc.u32 t447, t445, t445;\n\t"
-        "addc.u32 t448, 0, 0;\n\t"
-        "or.b32 t447, t447, 1;\n\t"
-        "sub.cc.u32 t450, t447, t168;\n\t"
-        "subc.cc.u32 t452, t448, 0;\n\t"
-        "subc.u32 t449, 0, 0;\n\t"
-        "xor.b32 t454, t450, t447;\n\t"
-        "and.b32 t454, t454, t449;\n\t"
-        "xor.b32 t453, t450, t454;\n\t"
-        "add.u32 t451, t449, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t451;\n\t"
-        "add.cc.u32 t455, t453, t453;\n\t"
-        "addc.u32 t456, 0, 0;\n\t"
-        "or.b32 t455, t455, 1;\n\t"
-        "sub.cc.u32 t458, t455, t168;\n\t"
-        "subc.cc.u32 t460, t456, 0;\n\t"
-        "subc.u32 t457, 0, 0;\n\t"
-        "xor.b32 t462, t458, t455;\n\t"
-        "and.b32 t462, t462, t457;\n\t"
-        "xor.b32 t461, t458, t462;\n\t"
-        "add.u32 t459, t457, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t459;\n\t"
-        "add.cc.u32 t463, t461, t461;\n\t"
-        "addc.u32 t464, 0, 0;\n\t"
-        "or.b32 t463, t463, 1;\n\t"
-        "sub.cc.u32 t466, t463, t168;\n\t"
-        "subc.cc.u32 t468, t464, 0;\n\t"
-        "subc.u32 t465, 0, 0;\n\t"
-        "xor.b32 t470, t466, t463;\n\t"
-        "and.b32 t470, t470, t465;\n\t"
-        "xor.b32 t469, t466, t470;\n\t"
-        "add.u32 t467, t465, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t467;\n\t"
-        "add.cc.u32 t471, t469, t469;\n\t"
-        "addc.u32 t472, 0, 0;\n\t"
-        "or.b32 t471, t471, 1;\n\t"
-        "sub.cc.u32 t474, t471, t168;\n\t"
-        "subc.cc.u32 t476, t472, 0;\n\t"
-        "subc.u32 t473, 0, 0;\n\t"
-        "xor.b32 t478, t474, t471;\n\t"
-        "and.b32 t478, t478, t473;\n\t"
-        "xor.b32 t477, t474, t478;\n\t"
-        "add.u32 t475, t473, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t475;\n\t"
-        "add.cc.u32 t479, t477, t477;\n\t"
-        "addc.u32 t480, 0, 0;\n\t"
-        "or.b32 t479, t479, 1;\n\t"
-        "sub.cc.u32 t482, t479, t168;\n\t"
-        "subc.cc.u32 t484, t480, 0;\n\t"
-        "subc.u32 t481, 0, 0;\n\t"
-        "xor.b32 t486, t482, t479;\n\t"
-        "and.b32 t486, t486, t481;\n\t"
-        "xor.b32 t485, t482, t486;\n\t"
-        "add.u32 t483, t481, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t483;\n\t"
-        "add.cc.u32 t487, t485, t485;\n\t"
-        "addc.u32 t488, 0, 0;\n\t"
-        "or.b32 t487, t487, 1;\n\t"
-        "sub.cc.u32 t490, t487, t168;\n\t"
-        "subc.cc.u32 t492, t488, 0;\n\t"
-        "subc.u32 t489, 0, 0;\n\t"
-        "xor.b32 t494, t490, t487;\n\t"
-        "and.b32 t494, t494, t489;\n\t"
-        "xor.b32 t493, t490, t494;\n\t"
-        "add.u32 t491, t489, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t491;\n\t"
-        "add.cc.u32 t495, t493, t493;\n\t"
-        "addc.u32 t496, 0, 0;\n\t"
-        "or.b32 t495, t495, 1;\n\t"
-        "sub.cc.u32 t498, t495, t168;\n\t"
-        "subc.cc.u32 t500, t496, 0;\n\t"
-        "subc.u32 t497, 0, 0;\n\t"
-        "xor.b32 t502, t498, t495;\n\t"
-        "and.b32 t502, t502, t497;\n\t"
-        "xor.b32 t501, t498, t502;\n\t"
-        "add.u32 t499, t497, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t499;\n\t"
-        "add.cc.u32 t503, t501, t501;\n\t"
-        "addc.u32 t504, 0, 0;\n\t"
-        "or.b32 t503, t503, 1;\n\t"
-        "sub.cc.u32 t506, t503, t168;\n\t"
-        "subc.cc.u32 t508, t504, 0;\n\t"
-        "subc.u32 t505, 0, 0;\n\t"
-        "xor.b32 t510, t506, t503;\n\t"
-        "and.b32 t510, t510, t505;\n\t"
-        "xor.b32 t509, t506, t510;\n\t"
-        "add.u32 t507, t505, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t507;\n\t"
-        "add.cc.u32 t511, t509, t509;\n\t"
-        "addc.u32 t512, 0, 0;\n\t"
-        "or.b32 t511, t511, 1;\n\t"
-        "sub.cc.u32 t514, t511, t168;\n\t"
-        "subc.cc.u32 t516, t512, 0;\n\t"
-        "subc.u32 t513, 0, 0;\n\t"
-        "xor.b32 t518, t514, t511;\n\t"
-        "and.b32 t518, t518, t513;\n\t"
-        "xor.b32 t517, t514, t518;\n\t"
-        "add.u32 t515, t513, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t515;\n\t"
-        "add.cc.u32 t519, t517, t517;\n\t"
-        "addc.u32 t520, 0, 0;\n\t"
-        "or.b32 t519, t519, 1;\n\t"
-        "sub.cc.u32 t522, t519, t168;\n\t"
-        "subc.cc.u32 t524, t520, 0;\n\t"
-        "subc.u32 t521, 0, 0;\n\t"
-        "xor.b32 t526, t522, t519;\n\t"
-        "and.b32 t526, t526, t521;\n\t"
-        "xor.b32 t525, t522, t526;\n\t"
-        "add.u32 t523, t521, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t523;\n\t"
-        "add.cc.u32 t527, t525, t525;\n\t"
-        "addc.u32 t528, 0, 0;\n\t"
-        "or.b32 t527, t527, 1;\n\t"
-        "sub.cc.u32 t530, t527, t168;\n\t"
-        "subc.cc.u32 t532, t528, 0;\n\t"
-        "subc.u32 t529, 0, 0;\n\t"
-        "xor.b32 t534, t530, t527;\n\t"
-        "and.b32 t534, t534, t529;\n\t"
-        "xor.b32 t533, t530, t534;\n\t"
-        "add.u32 t531, t529, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t531;\n\t"
-        "add.cc.u32 t535, t533, t533;\n\t"
-        "addc.u32 t536, 0, 0;\n\t"
-        "or.b32 t535, t535, 1;\n\t"
-        "sub.cc.u32 t538, t535, t168;\n\t"
-        "subc.cc.u32 t540, t536, 0;\n\t"
-        "subc.u32 t537, 0, 0;\n\t"
-        "xor.b32 t542, t538, t535;\n\t"
-        "and.b32 t542, t542, t537;\n\t"
-        "xor.b32 t541, t538, t542;\n\t"
-        "add.u32 t539, t537, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t539;\n\t"
-        "add.cc.u32 t543, t541, t541;\n\t"
-        "addc.u32 t544, 0, 0;\n\t"
-        "or.b32 t543, t543, 1;\n\t"
-        "sub.cc.u32 t546, t543, t168;\n\t"
-        "subc.cc.u32 t548, t544, 0;\n\t"
-        "subc.u32 t545, 0, 0;\n\t"
-        "xor.b32 t550, t546, t543;\n\t"
-        "and.b32 t550, t550, t545;\n\t"
-        "xor.b32 t549, t546, t550;\n\t"
-        "add.u32 t547, t545, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t547;\n\t"
-        "add.cc.u32 t551, t549, t549;\n\t"
-        "addc.u32 t552, 0, 0;\n\t"
-        "or.b32 t551, t551, 1;\n\t"
-        "sub.cc.u32 t554, t551, t168;\n\t"
-        "subc.cc.u32 t556, t552, 0;\n\t"
-        "subc.u32 t553, 0, 0;\n\t"
-        "xor.b32 t558, t554, t551;\n\t"
-        "and.b32 t558, t558, t553;\n\t"
-        "xor.b32 t557, t554, t558;\n\t"
-        "add.u32 t555, t553, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t555;\n\t"
-        "add.cc.u32 t559, t557, t557;\n\t"
-        "addc.u32 t560, 0, 0;\n\t"
-        "or.b32 t559, t559, 1;\n\t"
-        "sub.cc.u32 t562, t559, t168;\n\t"
-        "subc.cc.u32 t564, t560, 0;\n\t"
-        "subc.u32 t561, 0, 0;\n\t"
-        "xor.b32 t566, t562, t559;\n\t"
-        "and.b32 t566, t566, t561;\n\t"
-        "xor.b32 t565, t562, t566;\n\t"
-        "add.u32 t563, t561, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t563;\n\t"
-        "add.cc.u32 t567, t565, t565;\n\t"
-        "addc.u32 t568, 0, 0;\n\t"
-        "or.b32 t567, t567, 1;\n\t"
-        "sub.cc.u32 t570, t567, t168;\n\t"
-        "subc.cc.u32 t572, t568, 0;\n\t"
-        "subc.u32 t569, 0, 0;\n\t"
-        "xor.b32 t574, t570, t567;\n\t"
-        "and.b32 t574, t574, t569;\n\t"
-        "xor.b32 t573, t570, t574;\n\t"
-        "add.u32 t571, t569, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t571;\n\t"
-        "add.cc.u32 t575, t573, t573;\n\t"
-        "addc.u32 t576, 0, 0;\n\t"
-        "or.b32 t575, t575, 1;\n\t"
-        "sub.cc.u32 t578, t575, t168;\n\t"
-        "subc.cc.u32 t580, t576, 0;\n\t"
-        "subc.u32 t577, 0, 0;\n\t"
-        "xor.b32 t582, t578, t575;\n\t"
-        "and.b32 t582, t582, t577;\n\t"
-        "xor.b32 t581, t578, t582;\n\t"
-        "add.u32 t579, t577, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t579;\n\t"
-        "add.cc.u32 t583, t581, t581;\n\t"
-        "addc.u32 t584, 0, 0;\n\t"
-        "or.b32 t583, t583, 1;\n\t"
-        "sub.cc.u32 t586, t583, t168;\n\t"
-        "subc.cc.u32 t588, t584, 0;\n\t"
-        "subc.u32 t585, 0, 0;\n\t"
-        "xor.b32 t590, t586, t583;\n\t"
-        "and.b32 t590, t590, t585;\n\t"
-        "xor.b32 t589, t586, t590;\n\t"
-        "add.u32 t587, t585, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t587;\n\t"
-        "add.cc.u32 t591, t589, t589;\n\t"
-        "addc.u32 t592, 0, 0;\n\t"
-        "or.b32 t591, t591, 1;\n\t"
-        "sub.cc.u32 t594, t591, t168;\n\t"
-        "subc.cc.u32 t596, t592, 0;\n\t"
-        "subc.u32 t593, 0, 0;\n\t"
-        "xor.b32 t598, t594, t591;\n\t"
-        "and.b32 t598, t598, t593;\n\t"
-        "xor.b32 t597, t594, t598;\n\t"
-        "add.u32 t595, t593, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t595;\n\t"
-        "add.cc.u32 t599, t597, t597;\n\t"
-        "addc.u32 t600, 0, 0;\n\t"
-        "or.b32 t599, t599, 1;\n\t"
-        "sub.cc.u32 t602, t599, t168;\n\t"
-        "subc.cc.u32 t604, t600, 0;\n\t"
-        "subc.u32 t601, 0, 0;\n\t"
-        "xor.b32 t606, t602, t599;\n\t"
-        "and.b32 t606, t606, t601;\n\t"
-        "xor.b32 t605, t602, t606;\n\t"
-        "add.u32 t603, t601, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t603;\n\t"
-        "add.cc.u32 t607, t605, t605;\n\t"
-        "addc.u32 t608, 0, 0;\n\t"
-        "or.b32 t607, t607, 1;\n\t"
-        "sub.cc.u32 t610, t607, t168;\n\t"
-        "subc.cc.u32 t612, t608, 0;\n\t"
-        "subc.u32 t609, 0, 0;\n\t"
-        "xor.b32 t614, t610, t607;\n\t"
-        "and.b32 t614, t614, t609;\n\t"
-        "xor.b32 t613, t610, t614;\n\t"
-        "add.u32 t611, t609, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t611;\n\t"
-        "add.cc.u32 t615, t613, t613;\n\t"
-        "addc.u32 t616, 0, 0;\n\t"
-        "or.b32 t615, t615, 1;\n\t"
-        "sub.cc.u32 t618, t615, t168;\n\t"
-        "subc.cc.u32 t620, t616, 0;\n\t"
-        "subc.u32 t617, 0, 0;\n\t"
-        "xor.b32 t622, t618, t615;\n\t"
-        "and.b32 t622, t622, t617;\n\t"
-        "xor.b32 t621, t618, t622;\n\t"
-        "add.u32 t619, t617, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t619;\n\t"
-        "add.cc.u32 t623, t621, t621;\n\t"
-        "addc.u32 t624, 0, 0;\n\t"
-        "or.b32 t623, t623, 1;\n\t"
-        "sub.cc.u32 t626, t623, t168;\n\t"
-        "subc.cc.u32 t628, t624, 0;\n\t"
-        "subc.u32 t625, 0, 0;\n\t"
-        "xor.b32 t630, t626, t623;\n\t"
-        "and.b32 t630, t630, t625;\n\t"
-        "xor.b32 t629, t626, t630;\n\t"
-        "add.u32 t627, t625, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t627;\n\t"
-        "add.cc.u32 t631, t629, t629;\n\t"
-        "addc.u32 t632, 0, 0;\n\t"
-        "or.b32 t631, t631, 1;\n\t"
-        "sub.cc.u32 t634, t631, t168;\n\t"
-        "subc.cc.u32 t636, t632, 0;\n\t"
-        "subc.u32 t633, 0, 0;\n\t"
-        "xor.b32 t638, t634, t631;\n\t"
-        "and.b32 t638, t638, t633;\n\t"
-        "xor.b32 t637, t634, t638;\n\t"
-        "add.u32 t635, t633, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t635;\n\t"
-        "add.cc.u32 t639, t637, t637;\n\t"
-        "addc.u32 t640, 0, 0;\n\t"
-        "or.b32 t639, t639, 1;\n\t"
-        "sub.cc.u32 t642, t639, t168;\n\t"
-        "subc.cc.u32 t644, t640, 0;\n\t"
-        "subc.u32 t641, 0, 0;\n\t"
-        "xor.b32 t646, t642, t639;\n\t"
-        "and.b32 t646, t646, t641;\n\t"
-        "xor.b32 t645, t642, t646;\n\t"
-        "add.u32 t643, t641, 1;\n\t"
-        "add.u32 t390, t390, t390;\n\t"
-        "or.b32 t390, t390, t643;\n\t"
+        "not.b32 t441, t441;\n\t"
+        "sub.u32 t438, t431, t441;\n\t"
+        "and.b32 t442, t168, t441;\n\t"
+        "sub.cc.u32 t443, t434, t442;\n\t"
+        "subc.u32 t444, t435, 0;\n\t"
+        "sub.cc.u32 t445, t443, 1;\n\t"
+        "subc.u32 t446, t444, 0;\n\t"
+        "sub.cc.u32 t448, t445, t168;\n\t"
+        "subc.cc.u32 t449, t446, 0;\n\t"
+        "subc.u32 t450, 0, 0;\n\t"
+        "not.b32 t450, t450;\n\t"
+        "sub.u32 t447, t438, t450;\n\t"
+        "and.b32 t451, t168, t450;\n\t"
+        "sub.cc.u32 t452, t443, t451;\n\t"
+        "subc.u32 t453, t444, 0;\n\t"
+        "sub.cc.u32 t454, t452, 1;\n\t"
+        "subc.u32 t455, t453, 0;\n\t"
+        "sub.cc.u32 t457, t454, t168;\n\t"
+        "subc.cc.u32 t458, t455, 0;\n\t"
+        "subc.u32 t459, 0, 0;\n\t"
+        "not.b32 t459, t459;\n\t"
+        "sub.u32 t456, t447, t459;\n\t"
+        "and.b32 t460, t168, t459;\n\t"
+        "sub.cc.u32 t461, t452, t460;\n\t"
+        "subc.u32 t462, t453, 0;\n\t"
         "mov.b32 %0, t152;\n\t"
         "mov.b32 %1, t153;\n\t"
         "mov.b32 %2, t154;\n\t"
@@ -33088,7 +32799,7 @@ struct division_normalize {
         "mov.b32 %49, t387;\n\t"
         "mov.b32 %50, t388;\n\t"
         "mov.b32 %51, t18;\n\t"
-        "mov.b32 %52, t390;\n\t"
+        "mov.b32 %52, t456;\n\t"
         "not.b32 %53, t17;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47]), "=r"(y[48]), "=r"(y[49]), "=r"(y[50]), "=r"(y[51]), "=r"(y[52]), "=r"(y[53])
@@ -33101,7 +32812,7 @@ struct division_normalize {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[647];
+    uint32_t t[463];
     ptx_sub_cc(cf, x[0], x[34]);
     ptx_subc_cc(cf, x[1], x[35]);
     ptx_subc_cc(cf, x[2], x[36]);
@@ -33935,392 +33646,103 @@ struct division_normalize {
     t[386] = ptx_shf_l_clamp(t[349], t[350], t[354]);
     t[387] = ptx_shf_l_clamp(t[350], t[351], t[354]);
     t[388] = ptx_shf_l_clamp(t[351], t[352], t[354]);
-    t[389] = ptx_not(t[168]);
-    t[390] = ptx_mov(0u);
-    t[391] = ptx_add_cc(cf, t[389], t[389]);
-    t[392] = ptx_addc(cf, 0u, 0u);
-    t[391] = ptx_or(t[391], 1u);
-    t[394] = ptx_sub_cc(cf, t[391], t[168]);
-    ptx_subc_cc(cf, t[392], 0u);
-    t[393] = ptx_subc(cf, 0u, 0u);
-    t[398] = ptx_xor(t[394], t[391]);
-    t[398] = ptx_and(t[398], t[393]);
-    t[397] = ptx_xor(t[394], t[398]);
-    t[395] = ptx_add(t[393], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[395]);
-    t[399] = ptx_add_cc(cf, t[397], t[397]);
-    t[400] = ptx_addc(cf, 0u, 0u);
-    t[399] = ptx_or(t[399], 1u);
-    t[402] = ptx_sub_cc(cf, t[399], t[168]);
-    ptx_subc_cc(cf, t[400], 0u);
-    t[401] = ptx_subc(cf, 0u, 0u);
-    t[406] = ptx_xor(t[402], t[399]);
-    t[406] = ptx_and(t[406], t[401]);
-    t[405] = ptx_xor(t[402], t[406]);
-    t[403] = ptx_add(t[401], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[403]);
-    t[407] = ptx_add_cc(cf, t[405], t[405]);
-    t[408] = ptx_addc(cf, 0u, 0u);
-    t[407] = ptx_or(t[407], 1u);
-    t[410] = ptx_sub_cc(cf, t[407], t[168]);
-    ptx_subc_cc(cf, t[408], 0u);
-    t[409] = ptx_subc(cf, 0u, 0u);
-    t[414] = ptx_xor(t[410], t[407]);
-    t[414] = ptx_and(t[414], t[409]);
-    t[413] = ptx_xor(t[410], t[414]);
-    t[411] = ptx_add(t[409], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[411]);
-    t[415] = ptx_add_cc(cf, t[413], t[413]);
-    t[416] = ptx_addc(cf, 0u, 0u);
-    t[415] = ptx_or(t[415], 1u);
-    t[418] = ptx_sub_cc(cf, t[415], t[168]);
-    ptx_subc_cc(cf, t[416], 0u);
-    t[417] = ptx_subc(cf, 0u, 0u);
-    t[422] = ptx_xor(t[418], t[415]);
-    t[422] = ptx_and(t[422], t[417]);
-    t[421] = ptx_xor(t[418], t[422]);
-    t[419] = ptx_add(t[417], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[419]);
-    t[423] = ptx_add_cc(cf, t[421], t[421]);
-    t[424] = ptx_addc(cf, 0u, 0u);
-    t[423] = ptx_or(t[423], 1u);
-    t[426] = ptx_sub_cc(cf, t[423], t[168]);
-    ptx_subc_cc(cf, t[424], 0u);
-    t[425] = ptx_subc(cf, 0u, 0u);
-    t[430] = ptx_xor(t[426], t[423]);
-    t[430] = ptx_and(t[430], t[425]);
-    t[429] = ptx_xor(t[426], t[430]);
-    t[427] = ptx_add(t[425], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[427]);
-    t[431] = ptx_add_cc(cf, t[429], t[429]);
-    t[432] = ptx_addc(cf, 0u, 0u);
-    t[431] = ptx_or(t[431], 1u);
-    t[434] = ptx_sub_cc(cf, t[431], t[168]);
-    ptx_subc_cc(cf, t[432], 0u);
-    t[433] = ptx_subc(cf, 0u, 0u);
-    t[438] = ptx_xor(t[434], t[431]);
-    t[438] = ptx_and(t[438], t[433]);
-    t[437] = ptx_xor(t[434], t[438]);
-    t[435] = ptx_add(t[433], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[435]);
-    t[439] = ptx_add_cc(cf, t[437], t[437]);
-    t[440] = ptx_addc(cf, 0u, 0u);
-    t[439] = ptx_or(t[439], 1u);
-    t[442] = ptx_sub_cc(cf, t[439], t[168]);
-    ptx_subc_cc(cf, t[440], 0u);
+    t[392] = ptx_mul_hi(t[168], 3340530120u);
+    t[390] = ptx_add_cc(cf, t[168], t[392]);
+    t[391] = ptx_addc(cf, 0u, 0u);
+    t[390] = ptx_add_cc(cf, t[390], 1u);
+    t[391] = ptx_addc(cf, t[391], 0u);
+    t[389] = ptx_sub_cc(cf, 2863311530u, t[390]);
+    ptx_subc_cc(cf, 1u, t[391]);
+    t[394] = ptx_subc(cf, 0u, 0u);
+    t[394] = ptx_not(t[394]);
+    t[389] = ptx_and(t[389], t[394]);
+    t[395] = ptx_sub(0u, t[168]);
+    t[396] = ptx_mul_lo(t[168], t[389]);
+    t[397] = ptx_mul_hi(t[168], t[389]);
+    t[398] = ptx_sub_cc(cf, 0u, t[396]);
+    t[399] = ptx_subc(cf, t[395], t[397]);
+    t[400] = ptx_mul_lo(t[389], t[399]);
+    t[401] = ptx_mul_hi(t[389], t[399]);
+    t[402] = ptx_mul_hi(t[389], t[398]);
+    t[400] = ptx_add_cc(cf, t[400], t[398]);
+    t[401] = ptx_addc(cf, t[401], 0u);
+    t[400] = ptx_add_cc(cf, t[400], t[402]);
+    t[401] = ptx_addc(cf, t[401], 0u);
+    t[403] = ptx_add(t[399], t[401]);
+    t[404] = ptx_add(t[389], t[403]);
+    t[405] = ptx_mul_lo(t[168], t[404]);
+    t[406] = ptx_mul_hi(t[168], t[404]);
+    t[407] = ptx_sub_cc(cf, 0u, t[405]);
+    t[408] = ptx_subc(cf, t[395], t[406]);
+    t[409] = ptx_mul_lo(t[404], t[408]);
+    t[410] = ptx_mul_hi(t[404], t[408]);
+    t[411] = ptx_mul_hi(t[404], t[407]);
+    t[409] = ptx_add_cc(cf, t[409], t[407]);
+    t[410] = ptx_addc(cf, t[410], 0u);
+    t[409] = ptx_add_cc(cf, t[409], t[411]);
+    t[410] = ptx_addc(cf, t[410], 0u);
+    t[412] = ptx_add(t[408], t[410]);
+    t[413] = ptx_add(t[404], t[412]);
+    t[414] = ptx_mul_lo(t[168], t[413]);
+    t[415] = ptx_mul_hi(t[168], t[413]);
+    t[416] = ptx_sub_cc(cf, 0u, t[414]);
+    t[417] = ptx_subc(cf, t[395], t[415]);
+    t[418] = ptx_mul_lo(t[413], t[417]);
+    t[419] = ptx_mul_hi(t[413], t[417]);
+    t[420] = ptx_mul_hi(t[413], t[416]);
+    t[418] = ptx_add_cc(cf, t[418], t[416]);
+    t[419] = ptx_addc(cf, t[419], 0u);
+    t[418] = ptx_add_cc(cf, t[418], t[420]);
+    t[419] = ptx_addc(cf, t[419], 0u);
+    t[421] = ptx_add(t[417], t[419]);
+    t[422] = ptx_add(t[413], t[421]);
+    t[423] = ptx_mul_lo(t[168], t[422]);
+    t[424] = ptx_mul_hi(t[168], t[422]);
+    t[425] = ptx_sub_cc(cf, 0u, t[423]);
+    t[426] = ptx_subc(cf, t[395], t[424]);
+    t[427] = ptx_mul_lo(t[422], t[426]);
+    t[428] = ptx_mul_hi(t[422], t[426]);
+    t[429] = ptx_mul_hi(t[422], t[425]);
+    t[427] = ptx_add_cc(cf, t[427], t[425]);
+    t[428] = ptx_addc(cf, t[428], 0u);
+    t[427] = ptx_add_cc(cf, t[427], t[429]);
+    t[428] = ptx_addc(cf, t[428], 0u);
+    t[430] = ptx_add(t[426], t[428]);
+    t[431] = ptx_add(t[422], t[430]);
+    t[432] = ptx_mul_lo(t[168], t[431]);
+    t[433] = ptx_mul_hi(t[168], t[431]);
+    t[434] = ptx_sub_cc(cf, 0u, t[432]);
+    t[435] = ptx_subc(cf, t[395], t[433]);
+    t[436] = ptx_sub_cc(cf, t[434], 1u);
+    t[437] = ptx_subc(cf, t[435], 0u);
+    ptx_sub_cc(cf, t[436], t[168]);
+    ptx_subc_cc(cf, t[437], 0u);
     t[441] = ptx_subc(cf, 0u, 0u);
-    t[446] = ptx_xor(t[442], t[439]);
-    t[446] = ptx_and(t[446], t[441]);
-    t[445] = ptx_xor(t[442], t[446]);
-    t[443] = ptx_add(t[441], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[443]);
-    t[447] = ptx_add_cc(cf, t[445], t[445]);
-    t[448] = ptx_addc(cf, 0u, 0u);
-    t[447] = ptx_or(t[447], 1u);
-    t[450] = ptx_sub_cc(cf, t[447], t[168]);
-    ptx_subc_cc(cf, t[448], 0u);
-    t[449] = ptx_subc(cf, 0u, 0u);
-    t[454] = ptx_xor(t[450], t[447]);
-    t[454] = ptx_and(t[454], t[449]);
-    t[453] = ptx_xor(t[450], t[454]);
-    t[451] = ptx_add(t[449], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[451]);
-    t[455] = ptx_add_cc(cf, t[453], t[453]);
-    t[456] = ptx_addc(cf, 0u, 0u);
-    t[455] = ptx_or(t[455], 1u);
-    t[458] = ptx_sub_cc(cf, t[455], t[168]);
-    ptx_subc_cc(cf, t[456], 0u);
-    t[457] = ptx_subc(cf, 0u, 0u);
-    t[462] = ptx_xor(t[458], t[455]);
-    t[462] = ptx_and(t[462], t[457]);
-    t[461] = ptx_xor(t[458], t[462]);
-    t[459] = ptx_add(t[457], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[459]);
-    t[463] = ptx_add_cc(cf, t[461], t[461]);
-    t[464] = ptx_addc(cf, 0u, 0u);
-    t[463] = ptx_or(t[463], 1u);
-    t[466] = ptx_sub_cc(cf, t[463], t[168]);
-    ptx_subc_cc(cf, t[464], 0u);
-    t[465] = ptx_subc(cf, 0u, 0u);
-    t[470] = ptx_xor(t[466], t[463]);
-    t[470] = ptx_and(t[470], t[465]);
-    t[469] = ptx_xor(t[466], t[470]);
-    t[467] = ptx_add(t[465], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[467]);
-    t[471] = ptx_add_cc(cf, t[469], t[469]);
-    t[472] = ptx_addc(cf, 0u, 0u);
-    t[471] = ptx_or(t[471], 1u);
-    t[474] = ptx_sub_cc(cf, t[471], t[168]);
-    ptx_subc_cc(cf, t[472], 0u);
-    t[473] = ptx_subc(cf, 0u, 0u);
-    t[478] = ptx_xor(t[474], t[471]);
-    t[478] = ptx_and(t[478], t[473]);
-    t[477] = ptx_xor(t[474], t[478]);
-    t[475] = ptx_add(t[473], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[475]);
-    t[479] = ptx_add_cc(cf, t[477], t[477]);
-    t[480] = ptx_addc(cf, 0u, 0u);
-    t[479] = ptx_or(t[479], 1u);
-    t[482] = ptx_sub_cc(cf, t[479], t[168]);
-    ptx_subc_cc(cf, t[480], 0u);
-    t[481] = ptx_subc(cf, 0u, 0u);
-    t[486] = ptx_xor(t[482], t[479]);
-    t[486] = ptx_and(t[486], t[481]);
-    t[485] = ptx_xor(t[482], t[486]);
-    t[483] = ptx_add(t[481], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[483]);
-    t[487] = ptx_add_cc(cf, t[485], t[485]);
-    t[488] = ptx_addc(cf, 0u, 0u);
-    t[487] = ptx_or(t[487], 1u);
-    t[490] = ptx_sub_cc(cf, t[487], t[168]);
-    ptx_subc_cc(cf, t[488], 0u);
-    t[489] = ptx_subc(cf, 0u, 0u);
-    t[494] = ptx_xor(t[490], t[487]);
-    t[494] = ptx_and(t[494], t[489]);
-    t[493] = ptx_xor(t[490], t[494]);
-    t[491] = ptx_add(t[489], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[491]);
-    t[495] = ptx_add_cc(cf, t[493], t[493]);
-    t[496] = ptx_addc(cf, 0u, 0u);
-    t[495] = ptx_or(t[495], 1u);
-    t[498] = ptx_sub_cc(cf, t[495], t[168]);
-    ptx_subc_cc(cf, t[496], 0u);
-    t[497] = ptx_subc(cf, 0u, 0u);
-    t[502] = ptx_xor(t[498], t[495]);
-    t[502] = ptx_and(t[502], t[497]);
-    t[501] = ptx_xor(t[498], t[502]);
-    t[499] = ptx_add(t[497], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[499]);
-    t[503] = ptx_add_cc(cf, t[501], t[501]);
-    t[504] = ptx_addc(cf, 0u, 0u);
-    t[503] = ptx_or(t[503], 1u);
-    t[506] = ptx_sub_cc(cf, t[503], t[168]);
-    ptx_subc_cc(cf, t[504], 0u);
-    t[505] = ptx_subc(cf, 0u, 0u);
-    t[510] = ptx_xor(t[506], t[503]);
-    t[510] = ptx_and(t[510], t[505]);
-    t[509] = ptx_xor(t[506], t[510]);
-    t[507] = ptx_add(t[505], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[507]);
-    t[511] = ptx_add_cc(cf, t[509], t[509]);
-    t[512] = ptx_addc(cf, 0u, 0u);
-    t[511] = ptx_or(t[511], 1u);
-    t[514] = ptx_sub_cc(cf, t[511], t[168]);
-    ptx_subc_cc(cf, t[512], 0u);
-    t[513] = ptx_subc(cf, 0u, 0u);
-    t[518] = ptx_xor(t[514], t[511]);
-    t[518] = ptx_and(t[518], t[513]);
-    t[517] = ptx_xor(t[514], t[518]);
-    t[515] = ptx_add(t[513], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[515]);
-    t[519] = ptx_add_cc(cf, t[517], t[517]);
-    t[520] = ptx_addc(cf, 0u, 0u);
-    t[519] = ptx_or(t[519], 1u);
-    t[522] = ptx_sub_cc(cf, t[519], t[168]);
-    ptx_subc_cc(cf, t[520], 0u);
-    t[521] = ptx_subc(cf, 0u, 0u);
-    t[526] = ptx_xor(t[522], t[519]);
-    t[526] = ptx_and(t[526], t[521]);
-    t[525] = ptx_xor(t[522], t[526]);
-    t[523] = ptx_add(t[521], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[523]);
-    t[527] = ptx_add_cc(cf, t[525], t[525]);
-    t[528] = ptx_addc(cf, 0u, 0u);
-    t[527] = ptx_or(t[527], 1u);
-    t[530] = ptx_sub_cc(cf, t[527], t[168]);
-    ptx_subc_cc(cf, t[528], 0u);
-    t[529] = ptx_subc(cf, 0u, 0u);
-    t[534] = ptx_xor(t[530], t[527]);
-    t[534] = ptx_and(t[534], t[529]);
-    t[533] = ptx_xor(t[530], t[534]);
-    t[531] = ptx_add(t[529], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[531]);
-    t[535] = ptx_add_cc(cf, t[533], t[533]);
-    t[536] = ptx_addc(cf, 0u, 0u);
-    t[535] = ptx_or(t[535], 1u);
-    t[538] = ptx_sub_cc(cf, t[535], t[168]);
-    ptx_subc_cc(cf, t[536], 0u);
-    t[537] = ptx_subc(cf, 0u, 0u);
-    t[542] = ptx_xor(t[538], t[535]);
-    t[542] = ptx_and(t[542], t[537]);
-    t[541] = ptx_xor(t[538], t[542]);
-    t[539] = ptx_add(t[537], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[539]);
-    t[543] = ptx_add_cc(cf, t[541], t[541]);
-    t[544] = ptx_addc(cf, 0u, 0u);
-    t[543] = ptx_or(t[543], 1u);
-    t[546] = ptx_sub_cc(cf, t[543], t[168]);
-    ptx_subc_cc(cf, t[544], 0u);
-    t[545] = ptx_subc(cf, 0u, 0u);
-    t[550] = ptx_xor(t[546], t[543]);
-    t[550] = ptx_and(t[550], t[545]);
-    t[549] = ptx_xor(t[546], t[550]);
-    t[547] = ptx_add(t[545], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[547]);
-    t[551] = ptx_add_cc(cf, t[549], t[549]);
-    t[552] = ptx_addc(cf, 0u, 0u);
-    t[551] = ptx_or(t[551], 1u);
-    t[554] = ptx_sub_cc(cf, t[551], t[168]);
-    ptx_subc_cc(cf, t[552], 0u);
-    t[553] = ptx_subc(cf, 0u, 0u);
-    t[558] = ptx_xor(t[554], t[551]);
-    t[558] = ptx_and(t[558], t[553]);
-    t[557] = ptx_xor(t[554], t[558]);
-    t[555] = ptx_add(t[553], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[555]);
-    t[559] = ptx_add_cc(cf, t[557], t[557]);
-    t[560] = ptx_addc(cf, 0u, 0u);
-    t[559] = ptx_or(t[559], 1u);
-    t[562] = ptx_sub_cc(cf, t[559], t[168]);
-    ptx_subc_cc(cf, t[560], 0u);
-    t[561] = ptx_subc(cf, 0u, 0u);
-    t[566] = ptx_xor(t[562], t[559]);
-    t[566] = ptx_and(t[566], t[561]);
-    t[565] = ptx_xor(t[562], t[566]);
-    t[563] = ptx_add(t[561], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[563]);
-    t[567] = ptx_add_cc(cf, t[565], t[565]);
-    t[568] = ptx_addc(cf, 0u, 0u);
-    t[567] = ptx_or(t[567], 1u);
-    t[570] = ptx_sub_cc(cf, t[567], t[168]);
-    ptx_subc_cc(cf, t[568], 0u);
-    t[569] = ptx_subc(cf, 0u, 0u);
-    t[574] = ptx_xor(t[570], t[567]);
-    t[574] = ptx_and(t[574], t[569]);
-    t[573] = ptx_xor(t[570], t[574]);
-    t[571] = ptx_add(t[569], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[571]);
-    t[575] = ptx_add_cc(cf, t[573], t[573]);
-    t[576] = ptx_addc(cf, 0u, 0u);
-    t[575] = ptx_or(t[575], 1u);
-    t[578] = ptx_sub_cc(cf, t[575], t[168]);
-    ptx_subc_cc(cf, t[576], 0u);
-    t[577] = ptx_subc(cf, 0u, 0u);
-    t[582] = ptx_xor(t[578], t[575]);
-    t[582] = ptx_and(t[582], t[577]);
-    t[581] = ptx_xor(t[578], t[582]);
-    t[579] = ptx_add(t[577], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[579]);
-    t[583] = ptx_add_cc(cf, t[581], t[581]);
-    t[584] = ptx_addc(cf, 0u, 0u);
-    t[583] = ptx_or(t[583], 1u);
-    t[586] = ptx_sub_cc(cf, t[583], t[168]);
-    ptx_subc_cc(cf, t[584], 0u);
-    t[585] = ptx_subc(cf, 0u, 0u);
-    t[590] = ptx_xor(t[586], t[583]);
-    t[590] = ptx_and(t[590], t[585]);
-    t[589] = ptx_xor(t[586], t[590]);
-    t[587] = ptx_add(t[585], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[587]);
-    t[591] = ptx_add_cc(cf, t[589], t[589]);
-    t[592] = ptx_addc(cf, 0u, 0u);
-    t[591] = ptx_or(t[591], 1u);
-    t[594] = ptx_sub_cc(cf, t[591], t[168]);
-    ptx_subc_cc(cf, t[592], 0u);
-    t[593] = ptx_subc(cf, 0u, 0u);
-    t[598] = ptx_xor(t[594], t[591]);
-    t[598] = ptx_and(t[598], t[593]);
-    t[597] = ptx_xor(t[594], t[598]);
-    t[595] = ptx_add(t[593], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[595]);
-    t[599] = ptx_add_cc(cf, t[597], t[597]);
-    t[600] = ptx_addc(cf, 0u, 0u);
-    t[599] = ptx_or(t[599], 1u);
-    t[602] = ptx_sub_cc(cf, t[599], t[168]);
-    ptx_subc_cc(cf, t[600], 0u);
-    t[601] = ptx_subc(cf, 0u, 0u);
-    t[606] = ptx_xor(t[602], t[599]);
-    t[606] = ptx_and(t[606], t[601]);
-    t[605] = ptx_xor(t[602], t[606]);
-    t[603] = ptx_add(t[601], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[603]);
-    t[607] = ptx_add_cc(cf, t[605], t[605]);
-    t[608] = ptx_addc(cf, 0u, 0u);
-    t[607] = ptx_or(t[607], 1u);
-    t[610] = ptx_sub_cc(cf, t[607], t[168]);
-    ptx_subc_cc(cf, t[608], 0u);
-    t[609] = ptx_subc(cf, 0u, 0u);
-    t[614] = ptx_xor(t[610], t[607]);
-    t[614] = ptx_and(t[614], t[609]);
-    t[613] = ptx_xor(t[610], t[614]);
-    t[611] = ptx_add(t[609], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[611]);
-    t[615] = ptx_add_cc(cf, t[613], t[613]);
-    t[616] = ptx_addc(cf, 0u, 0u);
-    t[615] = ptx_or(t[615], 1u);
-    t[618] = ptx_sub_cc(cf, t[615], t[168]);
-    ptx_subc_cc(cf, t[616], 0u);
-    t[617] = ptx_subc(cf, 0u, 0u);
-    t[622] = ptx_xor(t[618], t[615]);
-    t[622] = ptx_and(t[622], t[617]);
-    t[621] = ptx_xor(t[618], t[622]);
-    t[619] = ptx_add(t[617], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[619]);
-    t[623] = ptx_add_cc(cf, t[621], t[621]);
-    t[624] = ptx_addc(cf, 0u, 0u);
-    t[623] = ptx_or(t[623], 1u);
-    t[626] = ptx_sub_cc(cf, t[623], t[168]);
-    ptx_subc_cc(cf, t[624], 0u);
-    t[625] = ptx_subc(cf, 0u, 0u);
-    t[630] = ptx_xor(t[626], t[623]);
-    t[630] = ptx_and(t[630], t[625]);
-    t[629] = ptx_xor(t[626], t[630]);
-    t[627] = ptx_add(t[625], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[627]);
-    t[631] = ptx_add_cc(cf, t[629], t[629]);
-    t[632] = ptx_addc(cf, 0u, 0u);
-    t[631] = ptx_or(t[631], 1u);
-    t[634] = ptx_sub_cc(cf, t[631], t[168]);
-    ptx_subc_cc(cf, t[632], 0u);
-    t[633] = ptx_subc(cf, 0u, 0u);
-    t[638] = ptx_xor(t[634], t[631]);
-    t[638] = ptx_and(t[638], t[633]);
-    t[637] = ptx_xor(t[634], t[638]);
-    t[635] = ptx_add(t[633], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[635]);
-    t[639] = ptx_add_cc(cf, t[637], t[637]);
-    t[640] = ptx_addc(cf, 0u, 0u);
-    t[639] = ptx_or(t[639], 1u);
-    t[642] = ptx_sub_cc(cf, t[639], t[168]);
-    ptx_subc_cc(cf, t[640], 0u);
-    t[641] = ptx_subc(cf, 0u, 0u);
-    t[646] = ptx_xor(t[642], t[639]);
-    t[646] = ptx_and(t[646], t[641]);
-    ptx_xor(t[642], t[646]);
-    t[643] = ptx_add(t[641], 1u);
-    t[390] = ptx_add(t[390], t[390]);
-    t[390] = ptx_or(t[390], t[643]);
+    t[441] = ptx_not(t[441]);
+    t[438] = ptx_sub(t[431], t[441]);
+    t[442] = ptx_and(t[168], t[441]);
+    t[443] = ptx_sub_cc(cf, t[434], t[442]);
+    t[444] = ptx_subc(cf, t[435], 0u);
+    t[445] = ptx_sub_cc(cf, t[443], 1u);
+    t[446] = ptx_subc(cf, t[444], 0u);
+    ptx_sub_cc(cf, t[445], t[168]);
+    ptx_subc_cc(cf, t[446], 0u);
+    t[450] = ptx_subc(cf, 0u, 0u);
+    t[450] = ptx_not(t[450]);
+    t[447] = ptx_sub(t[438], t[450]);
+    t[451] = ptx_and(t[168], t[450]);
+    t[452] = ptx_sub_cc(cf, t[443], t[451]);
+    t[453] = ptx_subc(cf, t[444], 0u);
+    t[454] = ptx_sub_cc(cf, t[452], 1u);
+    t[455] = ptx_subc(cf, t[453], 0u);
+    ptx_sub_cc(cf, t[454], t[168]);
+    ptx_subc_cc(cf, t[455], 0u);
+    t[459] = ptx_subc(cf, 0u, 0u);
+    t[459] = ptx_not(t[459]);
+    t[456] = ptx_sub(t[447], t[459]);
+    t[460] = ptx_and(t[168], t[459]);
+    ptx_sub_cc(cf, t[452], t[460]);
+    ptx_subc(cf, t[453], 0u);
     y[0] = ptx_mov(t[152]);
     y[1] = ptx_mov(t[153]);
     y[2] = ptx_mov(t[154]);
@@ -34373,7 +33795,7 @@ struct division_normalize {
     y[49] = ptx_mov(t[387]);
     y[50] = ptx_mov(t[388]);
     y[51] = ptx_mov(t[18]);
-    y[52] = ptx_mov(t[390]);
+    y[52] = ptx_mov(t[456]);
     y[53] = ptx_not(t[17]);
   }
 #endif
@@ -41809,7 +41231,7 @@ struct sqrt_newton_root {
 #endif
 };
 
-// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+// sqrt_division_normalize_2: a step that the loops below call; 110 instructions.
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
@@ -41817,397 +41239,108 @@ struct sqrt_division_normalize_2 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<262>;\n\t"
+        ".reg .u32 t<78>;\n\t"
         "sub.cc.u32 t0, %9, %13;\n\t"
         "subc.cc.u32 t1, %10, %14;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
         "mov.b32 t3, 0;\n\t"
-        "not.b32 t4, %14;\n\t"
-        "mov.b32 t5, 0;\n\t"
-        "add.cc.u32 t6, t4, t4;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "or.b32 t6, t6, 1;\n\t"
-        "sub.cc.u32 t9, t6, %14;\n\t"
-        "subc.cc.u32 t11, t7, 0;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "xor.b32 t13, t9, t6;\n\t"
-        "and.b32 t13, t13, t8;\n\t"
-        "xor.b32 t12, t9, t13;\n\t"
-        "add.u32 t10, t8, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t10;\n\t"
-        "add.cc.u32 t14, t12, t12;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "or.b32 t14, t14, 1;\n\t"
-        "sub.cc.u32 t17, t14, %14;\n\t"
-        "subc.cc.u32 t19, t15, 0;\n\t"
-        "subc.u32 t16, 0, 0;\n\t"
-        "xor.b32 t21, t17, t14;\n\t"
-        "and.b32 t21, t21, t16;\n\t"
-        "xor.b32 t20, t17, t21;\n\t"
-        "add.u32 t18, t16, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t18;\n\t"
-        "add.cc.u32 t22, t20, t20;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "or.b32 t22, t22, 1;\n\t"
-        "sub.cc.u32 t25, t22, %14;\n\t"
-        "subc.cc.u32 t27, t23, 0;\n\t"
-        "subc.u32 t24, 0, 0;\n\t"
-        "xor.b32 t29, t25, t22;\n\t"
-        "and.b32 t29, t29, t24;\n\t"
-        "xor.b32 t28, t25, t29;\n\t"
-        "add.u32 t26, t24, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t26;\n\t"
-        "add.cc.u32 t30, t28, t28;\n\t"
-        "addc.u32 t31, 0, 0;\n\t"
-        "or.b32 t30, t30, 1;\n\t"
-        "sub.cc.u32 t33, t30, %14;\n\t"
-        "subc.cc.u32 t35, t31, 0;\n\t"
-        "subc.u32 t32, 0, 0;\n\t"
-        "xor.b32 t37, t33, t30;\n\t"
-        "and.b32 t37, t37, t32;\n\t"
-        "xor.b32 t36, t33, t37;\n\t"
-        "add.u32 t34, t32, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t34;\n\t"
-        "add.cc.u32 t38, t36, t36;\n\t"
-        "addc.u32 t39, 0, 0;\n\t"
-        "or.b32 t38, t38, 1;\n\t"
-        "sub.cc.u32 t41, t38, %14;\n\t"
-        "subc.cc.u32 t43, t39, 0;\n\t"
-        "subc.u32 t40, 0, 0;\n\t"
-        "xor.b32 t45, t41, t38;\n\t"
-        "and.b32 t45, t45, t40;\n\t"
-        "xor.b32 t44, t41, t45;\n\t"
-        "add.u32 t42, t40, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t42;\n\t"
-        "add.cc.u32 t46, t44, t44;\n\t"
-        "addc.u32 t47, 0, 0;\n\t"
-        "or.b32 t46, t46, 1;\n\t"
-        "sub.cc.u32 t49, t46, %14;\n\t"
-        "subc.cc.u32 t51, t47, 0;\n\t"
-        "subc.u32 t48, 0, 0;\n\t"
-        "xor.b32 t53, t49, t46;\n\t"
-        "and.b32 t53, t53, t48;\n\t"
-        "xor.b32 t52, t49, t53;\n\t"
-        "add.u32 t50, t48, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t50;\n\t"
-        "add.cc.u32 t54, t52, t52;\n\t"
-        "addc.u32 t55, 0, 0;\n\t"
-        "or.b32 t54, t54, 1;\n\t"
-        "sub.cc.u32 t57, t54, %14;\n\t"
-        "subc.cc.u32 t59, t55, 0;\n\t"
+        "mul.hi.u32 t7, %14, 3340530120;\n\t"
+        "add.cc.u32 t5, %14, t7;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 t5, t5, 1;\n\t"
+        "addc.u32 t6, t6, 0;\n\t"
+        "sub.cc.u32 t4, 2863311530, t5;\n\t"
+        "subc.cc.u32 t8, 1, t6;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "not.b32 t9, t9;\n\t"
+        "and.b32 t4, t4, t9;\n\t"
+        "sub.u32 t10, 0, %14;\n\t"
+        "mul.lo.u32 t11, %14, t4;\n\t"
+        "mul.hi.u32 t12, %14, t4;\n\t"
+        "sub.cc.u32 t13, 0, t11;\n\t"
+        "subc.u32 t14, t10, t12;\n\t"
+        "mul.lo.u32 t15, t4, t14;\n\t"
+        "mul.hi.u32 t16, t4, t14;\n\t"
+        "mul.hi.u32 t17, t4, t13;\n\t"
+        "add.cc.u32 t15, t15, t13;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.cc.u32 t15, t15, t17;\n\t"
+        "addc.u32 t16, t16, 0;\n\t"
+        "add.u32 t18, t14, t16;\n\t"
+        "add.u32 t19, t4, t18;\n\t"
+        "mul.lo.u32 t20, %14, t19;\n\t"
+        "mul.hi.u32 t21, %14, t19;\n\t"
+        "sub.cc.u32 t22, 0, t20;\n\t"
+        "subc.u32 t23, t10, t21;\n\t"
+        "mul.lo.u32 t24, t19, t23;\n\t"
+        "mul.hi.u32 t25, t19, t23;\n\t"
+        "mul.hi.u32 t26, t19, t22;\n\t"
+        "add.cc.u32 t24, t24, t22;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.cc.u32 t24, t24, t26;\n\t"
+        "addc.u32 t25, t25, 0;\n\t"
+        "add.u32 t27, t23, t25;\n\t"
+        "add.u32 t28, t19, t27;\n\t"
+        "mul.lo.u32 t29, %14, t28;\n\t"
+        "mul.hi.u32 t30, %14, t28;\n\t"
+        "sub.cc.u32 t31, 0, t29;\n\t"
+        "subc.u32 t32, t10, t30;\n\t"
+        "mul.lo.u32 t33, t28, t32;\n\t"
+        "mul.hi.u32 t34, t28, t32;\n\t"
+        "mul.hi.u32 t35, t28, t31;\n\t"
+        "add.cc.u32 t33, t33, t31;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.cc.u32 t33, t33, t35;\n\t"
+        "addc.u32 t34, t34, 0;\n\t"
+        "add.u32 t36, t32, t34;\n\t"
+        "add.u32 t37, t28, t36;\n\t"
+        "mul.lo.u32 t38, %14, t37;\n\t"
+        "mul.hi.u32 t39, %14, t37;\n\t"
+        "sub.cc.u32 t40, 0, t38;\n\t"
+        "subc.u32 t41, t10, t39;\n\t"
+        "mul.lo.u32 t42, t37, t41;\n\t"
+        "mul.hi.u32 t43, t37, t41;\n\t"
+        "mul.hi.u32 t44, t37, t40;\n\t"
+        "add.cc.u32 t42, t42, t40;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.cc.u32 t42, t42, t44;\n\t"
+        "addc.u32 t43, t43, 0;\n\t"
+        "add.u32 t45, t41, t43;\n\t"
+        "add.u32 t46, t37, t45;\n\t"
+        "mul.lo.u32 t47, %14, t46;\n\t"
+        "mul.hi.u32 t48, %14, t46;\n\t"
+        "sub.cc.u32 t49, 0, t47;\n\t"
+        "subc.u32 t50, t10, t48;\n\t"
+        "sub.cc.u32 t51, t49, 1;\n\t"
+        "subc.u32 t52, t50, 0;\n\t"
+        "sub.cc.u32 t54, t51, %14;\n\t"
+        "subc.cc.u32 t55, t52, 0;\n\t"
         "subc.u32 t56, 0, 0;\n\t"
-        "xor.b32 t61, t57, t54;\n\t"
-        "and.b32 t61, t61, t56;\n\t"
-        "xor.b32 t60, t57, t61;\n\t"
-        "add.u32 t58, t56, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t58;\n\t"
-        "add.cc.u32 t62, t60, t60;\n\t"
-        "addc.u32 t63, 0, 0;\n\t"
-        "or.b32 t62, t62, 1;\n\t"
-        "sub.cc.u32 t65, t62, %14;\n\t"
-        "subc.cc.u32 t67, t63, 0;\n\t"
-        "subc.u32 t64, 0, 0;\n\t"
-        "xor.b32 t69, t65, t62;\n\t"
-        "and.b32 t69, t69, t64;\n\t"
-        "xor.b32 t68, t65, t69;\n\t"
-        "add.u32 t66, t64, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t66;\n\t"
-        "add.cc.u32 t70, t68, t68;\n\t"
-        "addc.u32 t71, 0, 0;\n\t"
-        "or.b32 t70, t70, 1;\n\t"
-        "sub.cc.u32 t73, t70, %14;\n\t"
-        "subc.cc.u32 t75, t71, 0;\n\t"
-        "subc.u32 t72, 0, 0;\n\t"
-        "xor.b32 t77, t73, t70;\n\t"
-        "and.b32 t77, t77, t72;\n\t"
-        "xor.b32 t76, t73, t77;\n\t"
-        "add.u32 t74, t72, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t74;\n\t"
-        "add.cc.u32 t78, t76, t76;\n\t"
-        "addc.u32 t79, 0, 0;\n\t"
-        "or.b32 t78, t78, 1;\n\t"
-        "sub.cc.u32 t81, t78, %14;\n\t"
-        "subc.cc.u32 t83, t79, 0;\n\t"
-        "subc.u32 t80, 0, 0;\n\t"
-        "xor.b32 t85, t81, t78;\n\t"
-        "and.b32 t85, t85, t80;\n\t"
-        "xor.b32 t84, t81, t85;\n\t"
-        "add.u32 t82, t80, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t82;\n\t"
-        "add.cc.u32 t86, t84, t84;\n\t"
-        "addc.u32 t87, 0, 0;\n\t"
-        "or.b32 t86, t86, 1;\n\t"
-        "sub.cc.u32 t89, t86, %14;\n\t"
-        "subc.cc.u32 t91, t87, 0;\n\t"
-        "subc.u32 t88, 0, 0;\n\t"
-        "xor.b32 t93, t89, t86;\n\t"
-        "and.b32 t93, t93, t88;\n\t"
-        "xor.b32 t92, t89, t93;\n\t"
-        "add.u32 t90, t88, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t90;\n\t"
-        "add.cc.u32 t94, t92, t92;\n\t"
-        "addc.u32 t95, 0, 0;\n\t"
-        "or.b32 t94, t94, 1;\n\t"
-        "sub.cc.u32 t97, t94, %14;\n\t"
-        "subc.cc.u32 t99, t95, 0;\n\t"
-        "subc.u32 t96, 0, 0;\n\t"
-        "xor.b32 t101, t97, t94;\n\t"
-        "and.b32 t101, t101, t96;\n\t"
-        "xor.b32 t100, t97, t101;\n\t"
-        "add.u32 t98, t96, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t98;\n\t"
-        "add.cc.u32 t102, t100, t100;\n\t"
-        "addc.u32 t103, 0, 0;\n\t"
-        "or.b32 t102, t102, 1;\n\t"
-        "sub.cc.u32 t105, t102, %14;\n\t"
-        "subc.cc.u32 t107, t103, 0;\n\t"
-        "subc.u32 t104, 0, 0;\n\t"
-        "xor.b32 t109, t105, t102;\n\t"
-        "and.b32 t109, t109, t104;\n\t"
-        "xor.b32 t108, t105, t109;\n\t"
-        "add.u32 t106, t104, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t106;\n\t"
-        "add.cc.u32 t110, t108, t108;\n\t"
-        "addc.u32 t111, 0, 0;\n\t"
-        "or.b32 t110, t110, 1;\n\t"
-        "sub.cc.u32 t113, t110, %14;\n\t"
-        "subc.cc.u32 t115, t111, 0;\n\t"
-        "subc.u32 t112, 0, 0;\n\t"
-        "xor.b32 t117, t113, t110;\n\t"
-        "and.b32 t117, t117, t112;\n\t"
-        "xor.b32 t116, t113, t117;\n\t"
-        "add.u32 t114, t112, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t114;\n\t"
-        "add.cc.u32 t118, t116, t116;\n\t"
-        "addc.u32 t119, 0, 0;\n\t"
-        "or.b32 t118, t118, 1;\n\t"
-        "sub.cc.u32 t121, t118, %14;\n\t"
-        "subc.cc.u32 t123, t119, 0;\n\t"
-        "subc.u32 t120, 0, 0;\n\t"
-        "xor.b32 t125, t121, t118;\n\t"
-        "and.b32 t125, t125, t120;\n\t"
-        "xor.b32 t124, t121, t125;\n\t"
-        "add.u32 t122, t120, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t122;\n\t"
-        "add.cc.u32 t126, t124, t124;\n\t"
-        "addc.u32 t127, 0, 0;\n\t"
-        "or.b32 t126, t126, 1;\n\t"
-        "sub.cc.u32 t129, t126, %14;\n\t"
-        "subc.cc.u32 t131, t127, 0;\n\t"
-        "subc.u32 t128, 0, 0;\n\t"
-        "xor.b32 t133, t129, t126;\n\t"
-        "and.b32 t133, t133, t128;\n\t"
-        "xor.b32 t132, t129, t133;\n\t"
-        "add.u32 t130, t128, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t130;\n\t"
-        "add.cc.u32 t134, t132, t132;\n\t"
-        "addc.u32 t135, 0, 0;\n\t"
-        "or.b32 t134, t134, 1;\n\t"
-        "sub.cc.u32 t137, t134, %14;\n\t"
-        "subc.cc.u32 t139, t135, 0;\n\t"
-        "subc.u32 t136, 0, 0;\n\t"
-        "xor.b32 t141, t137, t134;\n\t"
-        "and.b32 t141, t141, t136;\n\t"
-        "xor.b32 t140, t137, t141;\n\t"
-        "add.u32 t138, t136, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t138;\n\t"
-        "add.cc.u32 t142, t140, t140;\n\t"
-        "addc.u32 t143, 0, 0;\n\t"
-        "or.b32 t142, t142, 1;\n\t"
-        "sub.cc.u32 t145, t142, %14;\n\t"
-        "subc.cc.u32 t147, t143, 0;\n\t"
-        "subc.u32 t144, 0, 0;\n\t"
-        "xor.b32 t149, t145, t142;\n\t"
-        "and.b32 t149, t149, t144;\n\t"
-        "xor.b32 t148, t145, t149;\n\t"
-        "add.u32 t146, t144, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t146;\n\t"
-        "add.cc.u32 t150, t148, t148;\n\t"
-        "addc.u32 t151, 0, 0;\n\t"
-        "or.b32 t150, t150, 1;\n\t"
-        "sub.cc.u32 t153, t150, %14;\n\t"
-        "subc.cc.u32 t155, t151, 0;\n\t"
-        "subc.u32 t152, 0, 0;\n\t"
-        "xor.b32 t157, t153, t150;\n\t"
-        "and.b32 t157, t157, t152;\n\t"
-        "xor.b32 t156, t153, t157;\n\t"
-        "add.u32 t154, t152, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t154;\n\t"
-        "add.cc.u32 t158, t156, t156;\n\t"
-        "addc.u32 t159, 0, 0;\n\t"
-        "or.b32 t158, t158, 1;\n\t"
-        "sub.cc.u32 t161, t158, %14;\n\t"
-        "subc.cc.u32 t163, t159, 0;\n\t"
-        "subc.u32 t160, 0, 0;\n\t"
-        "xor.b32 t165, t161, t158;\n\t"
-        "and.b32 t165, t165, t160;\n\t"
-        "xor.b32 t164, t161, t165;\n\t"
-        "add.u32 t162, t160, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t162;\n\t"
-        "add.cc.u32 t166, t164, t164;\n\t"
-        "addc.u32 t167, 0, 0;\n\t"
-        "or.b32 t166, t166, 1;\n\t"
-        "sub.cc.u32 t169, t166, %14;\n\t"
-        "subc.cc.u32 t171, t167, 0;\n\t"
-        "subc.u32 t168, 0, 0;\n\t"
-        "xor.b32 t173, t169, t166;\n\t"
-        "and.b32 t173, t173, t168;\n\t"
-        "xor.b32 t172, t169, t173;\n\t"
-        "add.u32 t170, t168, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t170;\n\t"
-        "add.cc.u32 t174, t172, t172;\n\t"
-        "addc.u32 t175, 0, 0;\n\t"
-        "or.b32 t174, t174, 1;\n\t"
-        "sub.cc.u32 t177, t174, %14;\n\t"
-        "subc.cc.u32 t179, t175, 0;\n\t"
-        "subc.u32 t176, 0, 0;\n\t"
-        "xor.b32 t181, t177, t174;\n\t"
-        "and.b32 t181, t181, t176;\n\t"
-        "xor.b32 t180, t177, t181;\n\t"
-        "add.u32 t178, t176, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t178;\n\t"
-        "add.cc.u32 t182, t180, t180;\n\t"
-        "addc.u32 t183, 0, 0;\n\t"
-        "or.b32 t182, t182, 1;\n\t"
-        "sub.cc.u32 t185, t182, %14;\n\t"
-        "subc.cc.u32 t187, t183, 0;\n\t"
-        "subc.u32 t184, 0, 0;\n\t"
-        "xor.b32 t189, t185, t182;\n\t"
-        "and.b32 t189, t189, t184;\n\t"
-        "xor.b32 t188, t185, t189;\n\t"
-        "add.u32 t186, t184, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t186;\n\t"
-        "add.cc.u32 t190, t188, t188;\n\t"
-        "addc.u32 t191, 0, 0;\n\t"
-        "or.b32 t190, t190, 1;\n\t"
-        "sub.cc.u32 t193, t190, %14;\n\t"
-        "subc.cc.u32 t195, t191, 0;\n\t"
-        "subc.u32 t192, 0, 0;\n\t"
-        "xor.b32 t197, t193, t190;\n\t"
-        "and.b32 t197, t197, t192;\n\t"
-        "xor.b32 t196, t193, t197;\n\t"
-        "add.u32 t194, t192, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t194;\n\t"
-        "add.cc.u32 t198, t196, t196;\n\t"
-        "addc.u32 t199, 0, 0;\n\t"
-        "or.b32 t198, t198, 1;\n\t"
-        "sub.cc.u32 t201, t198, %14;\n\t"
-        "subc.cc.u32 t203, t199, 0;\n\t"
-        "subc.u32 t200, 0, 0;\n\t"
-        "xor.b32 t205, t201, t198;\n\t"
-        "and.b32 t205, t205, t200;\n\t"
-        "xor.b32 t204, t201, t205;\n\t"
-        "add.u32 t202, t200, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t202;\n\t"
-        "add.cc.u32 t206, t204, t204;\n\t"
-        "addc.u32 t207, 0, 0;\n\t"
-        "or.b32 t206, t206, 1;\n\t"
-        "sub.cc.u32 t209, t206, %14;\n\t"
-        "subc.cc.u32 t211, t207, 0;\n\t"
-        "subc.u32 t208, 0, 0;\n\t"
-        "xor.b32 t213, t209, t206;\n\t"
-        "and.b32 t213, t213, t208;\n\t"
-        "xor.b32 t212, t209, t213;\n\t"
-        "add.u32 t210, t208, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t210;\n\t"
-        "add.cc.u32 t214, t212, t212;\n\t"
-        "addc.u32 t215, 0, 0;\n\t"
-        "or.b32 t214, t214, 1;\n\t"
-        "sub.cc.u32 t217, t214, %14;\n\t"
-        "subc.cc.u32 t219, t215, 0;\n\t"
-        "subc.u32 t216, 0, 0;\n\t"
-        "xor.b32 t221, t217, t214;\n\t"
-        "and.b32 t221, t221, t216;\n\t"
-        "xor.b32 t220, t217, t221;\n\t"
-        "add.u32 t218, t216, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t218;\n\t"
-        "add.cc.u32 t222, t220, t220;\n\t"
-        "addc.u32 t223, 0, 0;\n\t"
-        "or.b32 t222, t222, 1;\n\t"
-        "sub.cc.u32 t225, t222, %14;\n\t"
-        "subc.cc.u32 t227, t223, 0;\n\t"
-        "subc.u32 t224, 0, 0;\n\t"
-        "xor.b32 t229, t225, t222;\n\t"
-        "and.b32 t229, t229, t224;\n\t"
-        "xor.b32 t228, t225, t229;\n\t"
-        "add.u32 t226, t224, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t226;\n\t"
-        "add.cc.u32 t230, t228, t228;\n\t"
-        "addc.u32 t231, 0, 0;\n\t"
-        "or.b32 t230, t230, 1;\n\t"
-        "sub.cc.u32 t233, t230, %14;\n\t"
-        "subc.cc.u32 t235, t231, 0;\n\t"
-        "subc.u32 t232, 0, 0;\n\t"
-        "xor.b32 t237, t233, t230;\n\t"
-        "and.b32 t237, t237, t232;\n\t"
-        "xor.b32 t236, t233, t237;\n\t"
-        "add.u32 t234, t232, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t234;\n\t"
-        "add.cc.u32 t238, t236, t236;\n\t"
-        "addc.u32 t239, 0, 0;\n\t"
-        "or.b32 t238, t238, 1;\n\t"
-        "sub.cc.u32 t241, t238, %14;\n\t"
-        "subc.cc.u32 t243, t239, 0;\n\t"
-        "subc.u32 t240, 0, 0;\n\t"
-        "xor.b32 t245, t241, t238;\n\t"
-        "and.b32 t245, t245, t240;\n\t"
-        "xor.b32 t244, t241, t245;\n\t"
-        "add.u32 t242, t240, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t242;\n\t"
-        "add.cc.u32 t246, t244, t244;\n\t"
-        "addc.u32 t247, 0, 0;\n\t"
-        "or.b32 t246, t246, 1;\n\t"
-        "sub.cc.u32 t249, t246, %14;\n\t"
-        "subc.cc.u32 t251, t247, 0;\n\t"
-        "subc.u32 t248, 0, 0;\n\t"
-        "xor.b32 t253, t249, t246;\n\t"
-        "and.b32 t253, t253, t248;\n\t"
-        "xor.b32 t252, t249, t253;\n\t"
-        "add.u32 t250, t248, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t250;\n\t"
-        "add.cc.u32 t254, t252, t252;\n\t"
-        "addc.u32 t255, 0, 0;\n\t"
-        "or.b32 t254, t254, 1;\n\t"
-        "sub.cc.u32 t257, t254, %14;\n\t"
-        "subc.cc.u32 t259, t255, 0;\n\t"
-        "subc.u32 t256, 0, 0;\n\t"
-        "xor.b32 t261, t257, t254;\n\t"
-        "and.b32 t261, t261, t256;\n\t"
-        "xor.b32 t260, t257, t261;\n\t"
-        "add.u32 t258, t256, 1;\n\t"
-        "add.u32 t5, t5, t5;\n\t"
-        "or.b32 t5, t5, t258;\n\t"
+        "not.b32 t56, t56;\n\t"
+        "sub.u32 t53, t46, t56;\n\t"
+        "and.b32 t57, %14, t56;\n\t"
+        "sub.cc.u32 t58, t49, t57;\n\t"
+        "subc.u32 t59, t50, 0;\n\t"
+        "sub.cc.u32 t60, t58, 1;\n\t"
+        "subc.u32 t61, t59, 0;\n\t"
+        "sub.cc.u32 t63, t60, %14;\n\t"
+        "subc.cc.u32 t64, t61, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "not.b32 t65, t65;\n\t"
+        "sub.u32 t62, t53, t65;\n\t"
+        "and.b32 t66, %14, t65;\n\t"
+        "sub.cc.u32 t67, t58, t66;\n\t"
+        "subc.u32 t68, t59, 0;\n\t"
+        "sub.cc.u32 t69, t67, 1;\n\t"
+        "subc.u32 t70, t68, 0;\n\t"
+        "sub.cc.u32 t72, t69, %14;\n\t"
+        "subc.cc.u32 t73, t70, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "not.b32 t74, t74;\n\t"
+        "sub.u32 t71, t62, t74;\n\t"
+        "and.b32 t75, %14, t74;\n\t"
+        "sub.cc.u32 t76, t67, t75;\n\t"
+        "subc.u32 t77, t68, 0;\n\t"
         "mov.b32 %0, %13;\n\t"
         "mov.b32 %1, %14;\n\t"
         "mov.b32 %2, %11;\n\t"
@@ -42215,7 +41348,7 @@ struct sqrt_division_normalize_2 {
         "mov.b32 %4, %9;\n\t"
         "mov.b32 %5, %10;\n\t"
         "mov.b32 %6, t3;\n\t"
-        "mov.b32 %7, t5;\n\t"
+        "mov.b32 %7, t71;\n\t"
         "not.b32 %8, t2;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
@@ -42228,397 +41361,108 @@ struct sqrt_division_normalize_2 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[262];
+    uint32_t t[78];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_mov(0u);
-    t[4] = ptx_not(x[5]);
-    t[5] = ptx_mov(0u);
-    t[6] = ptx_add_cc(cf, t[4], t[4]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_or(t[6], 1u);
-    t[9] = ptx_sub_cc(cf, t[6], x[5]);
-    ptx_subc_cc(cf, t[7], 0u);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_xor(t[9], t[6]);
-    t[13] = ptx_and(t[13], t[8]);
-    t[12] = ptx_xor(t[9], t[13]);
-    t[10] = ptx_add(t[8], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[10]);
-    t[14] = ptx_add_cc(cf, t[12], t[12]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_or(t[14], 1u);
-    t[17] = ptx_sub_cc(cf, t[14], x[5]);
-    ptx_subc_cc(cf, t[15], 0u);
-    t[16] = ptx_subc(cf, 0u, 0u);
-    t[21] = ptx_xor(t[17], t[14]);
-    t[21] = ptx_and(t[21], t[16]);
-    t[20] = ptx_xor(t[17], t[21]);
-    t[18] = ptx_add(t[16], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[18]);
-    t[22] = ptx_add_cc(cf, t[20], t[20]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[22] = ptx_or(t[22], 1u);
-    t[25] = ptx_sub_cc(cf, t[22], x[5]);
-    ptx_subc_cc(cf, t[23], 0u);
-    t[24] = ptx_subc(cf, 0u, 0u);
-    t[29] = ptx_xor(t[25], t[22]);
-    t[29] = ptx_and(t[29], t[24]);
-    t[28] = ptx_xor(t[25], t[29]);
-    t[26] = ptx_add(t[24], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[26]);
-    t[30] = ptx_add_cc(cf, t[28], t[28]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[30] = ptx_or(t[30], 1u);
-    t[33] = ptx_sub_cc(cf, t[30], x[5]);
-    ptx_subc_cc(cf, t[31], 0u);
-    t[32] = ptx_subc(cf, 0u, 0u);
-    t[37] = ptx_xor(t[33], t[30]);
-    t[37] = ptx_and(t[37], t[32]);
-    t[36] = ptx_xor(t[33], t[37]);
-    t[34] = ptx_add(t[32], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[34]);
-    t[38] = ptx_add_cc(cf, t[36], t[36]);
-    t[39] = ptx_addc(cf, 0u, 0u);
-    t[38] = ptx_or(t[38], 1u);
-    t[41] = ptx_sub_cc(cf, t[38], x[5]);
-    ptx_subc_cc(cf, t[39], 0u);
-    t[40] = ptx_subc(cf, 0u, 0u);
-    t[45] = ptx_xor(t[41], t[38]);
-    t[45] = ptx_and(t[45], t[40]);
-    t[44] = ptx_xor(t[41], t[45]);
-    t[42] = ptx_add(t[40], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[42]);
-    t[46] = ptx_add_cc(cf, t[44], t[44]);
-    t[47] = ptx_addc(cf, 0u, 0u);
-    t[46] = ptx_or(t[46], 1u);
-    t[49] = ptx_sub_cc(cf, t[46], x[5]);
-    ptx_subc_cc(cf, t[47], 0u);
-    t[48] = ptx_subc(cf, 0u, 0u);
-    t[53] = ptx_xor(t[49], t[46]);
-    t[53] = ptx_and(t[53], t[48]);
-    t[52] = ptx_xor(t[49], t[53]);
-    t[50] = ptx_add(t[48], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[50]);
-    t[54] = ptx_add_cc(cf, t[52], t[52]);
-    t[55] = ptx_addc(cf, 0u, 0u);
-    t[54] = ptx_or(t[54], 1u);
-    t[57] = ptx_sub_cc(cf, t[54], x[5]);
-    ptx_subc_cc(cf, t[55], 0u);
+    t[7] = ptx_mul_hi(x[5], 3340530120u);
+    t[5] = ptx_add_cc(cf, x[5], t[7]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_add_cc(cf, t[5], 1u);
+    t[6] = ptx_addc(cf, t[6], 0u);
+    t[4] = ptx_sub_cc(cf, 2863311530u, t[5]);
+    ptx_subc_cc(cf, 1u, t[6]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[9] = ptx_not(t[9]);
+    t[4] = ptx_and(t[4], t[9]);
+    t[10] = ptx_sub(0u, x[5]);
+    t[11] = ptx_mul_lo(x[5], t[4]);
+    t[12] = ptx_mul_hi(x[5], t[4]);
+    t[13] = ptx_sub_cc(cf, 0u, t[11]);
+    t[14] = ptx_subc(cf, t[10], t[12]);
+    t[15] = ptx_mul_lo(t[4], t[14]);
+    t[16] = ptx_mul_hi(t[4], t[14]);
+    t[17] = ptx_mul_hi(t[4], t[13]);
+    t[15] = ptx_add_cc(cf, t[15], t[13]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[15] = ptx_add_cc(cf, t[15], t[17]);
+    t[16] = ptx_addc(cf, t[16], 0u);
+    t[18] = ptx_add(t[14], t[16]);
+    t[19] = ptx_add(t[4], t[18]);
+    t[20] = ptx_mul_lo(x[5], t[19]);
+    t[21] = ptx_mul_hi(x[5], t[19]);
+    t[22] = ptx_sub_cc(cf, 0u, t[20]);
+    t[23] = ptx_subc(cf, t[10], t[21]);
+    t[24] = ptx_mul_lo(t[19], t[23]);
+    t[25] = ptx_mul_hi(t[19], t[23]);
+    t[26] = ptx_mul_hi(t[19], t[22]);
+    t[24] = ptx_add_cc(cf, t[24], t[22]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[24] = ptx_add_cc(cf, t[24], t[26]);
+    t[25] = ptx_addc(cf, t[25], 0u);
+    t[27] = ptx_add(t[23], t[25]);
+    t[28] = ptx_add(t[19], t[27]);
+    t[29] = ptx_mul_lo(x[5], t[28]);
+    t[30] = ptx_mul_hi(x[5], t[28]);
+    t[31] = ptx_sub_cc(cf, 0u, t[29]);
+    t[32] = ptx_subc(cf, t[10], t[30]);
+    t[33] = ptx_mul_lo(t[28], t[32]);
+    t[34] = ptx_mul_hi(t[28], t[32]);
+    t[35] = ptx_mul_hi(t[28], t[31]);
+    t[33] = ptx_add_cc(cf, t[33], t[31]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[33] = ptx_add_cc(cf, t[33], t[35]);
+    t[34] = ptx_addc(cf, t[34], 0u);
+    t[36] = ptx_add(t[32], t[34]);
+    t[37] = ptx_add(t[28], t[36]);
+    t[38] = ptx_mul_lo(x[5], t[37]);
+    t[39] = ptx_mul_hi(x[5], t[37]);
+    t[40] = ptx_sub_cc(cf, 0u, t[38]);
+    t[41] = ptx_subc(cf, t[10], t[39]);
+    t[42] = ptx_mul_lo(t[37], t[41]);
+    t[43] = ptx_mul_hi(t[37], t[41]);
+    t[44] = ptx_mul_hi(t[37], t[40]);
+    t[42] = ptx_add_cc(cf, t[42], t[40]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[42] = ptx_add_cc(cf, t[42], t[44]);
+    t[43] = ptx_addc(cf, t[43], 0u);
+    t[45] = ptx_add(t[41], t[43]);
+    t[46] = ptx_add(t[37], t[45]);
+    t[47] = ptx_mul_lo(x[5], t[46]);
+    t[48] = ptx_mul_hi(x[5], t[46]);
+    t[49] = ptx_sub_cc(cf, 0u, t[47]);
+    t[50] = ptx_subc(cf, t[10], t[48]);
+    t[51] = ptx_sub_cc(cf, t[49], 1u);
+    t[52] = ptx_subc(cf, t[50], 0u);
+    ptx_sub_cc(cf, t[51], x[5]);
+    ptx_subc_cc(cf, t[52], 0u);
     t[56] = ptx_subc(cf, 0u, 0u);
-    t[61] = ptx_xor(t[57], t[54]);
-    t[61] = ptx_and(t[61], t[56]);
-    t[60] = ptx_xor(t[57], t[61]);
-    t[58] = ptx_add(t[56], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[58]);
-    t[62] = ptx_add_cc(cf, t[60], t[60]);
-    t[63] = ptx_addc(cf, 0u, 0u);
-    t[62] = ptx_or(t[62], 1u);
-    t[65] = ptx_sub_cc(cf, t[62], x[5]);
-    ptx_subc_cc(cf, t[63], 0u);
-    t[64] = ptx_subc(cf, 0u, 0u);
-    t[69] = ptx_xor(t[65], t[62]);
-    t[69] = ptx_and(t[69], t[64]);
-    t[68] = ptx_xor(t[65], t[69]);
-    t[66] = ptx_add(t[64], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[66]);
-    t[70] = ptx_add_cc(cf, t[68], t[68]);
-    t[71] = ptx_addc(cf, 0u, 0u);
-    t[70] = ptx_or(t[70], 1u);
-    t[73] = ptx_sub_cc(cf, t[70], x[5]);
-    ptx_subc_cc(cf, t[71], 0u);
-    t[72] = ptx_subc(cf, 0u, 0u);
-    t[77] = ptx_xor(t[73], t[70]);
-    t[77] = ptx_and(t[77], t[72]);
-    t[76] = ptx_xor(t[73], t[77]);
-    t[74] = ptx_add(t[72], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[74]);
-    t[78] = ptx_add_cc(cf, t[76], t[76]);
-    t[79] = ptx_addc(cf, 0u, 0u);
-    t[78] = ptx_or(t[78], 1u);
-    t[81] = ptx_sub_cc(cf, t[78], x[5]);
-    ptx_subc_cc(cf, t[79], 0u);
-    t[80] = ptx_subc(cf, 0u, 0u);
-    t[85] = ptx_xor(t[81], t[78]);
-    t[85] = ptx_and(t[85], t[80]);
-    t[84] = ptx_xor(t[81], t[85]);
-    t[82] = ptx_add(t[80], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[82]);
-    t[86] = ptx_add_cc(cf, t[84], t[84]);
-    t[87] = ptx_addc(cf, 0u, 0u);
-    t[86] = ptx_or(t[86], 1u);
-    t[89] = ptx_sub_cc(cf, t[86], x[5]);
-    ptx_subc_cc(cf, t[87], 0u);
-    t[88] = ptx_subc(cf, 0u, 0u);
-    t[93] = ptx_xor(t[89], t[86]);
-    t[93] = ptx_and(t[93], t[88]);
-    t[92] = ptx_xor(t[89], t[93]);
-    t[90] = ptx_add(t[88], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[90]);
-    t[94] = ptx_add_cc(cf, t[92], t[92]);
-    t[95] = ptx_addc(cf, 0u, 0u);
-    t[94] = ptx_or(t[94], 1u);
-    t[97] = ptx_sub_cc(cf, t[94], x[5]);
-    ptx_subc_cc(cf, t[95], 0u);
-    t[96] = ptx_subc(cf, 0u, 0u);
-    t[101] = ptx_xor(t[97], t[94]);
-    t[101] = ptx_and(t[101], t[96]);
-    t[100] = ptx_xor(t[97], t[101]);
-    t[98] = ptx_add(t[96], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[98]);
-    t[102] = ptx_add_cc(cf, t[100], t[100]);
-    t[103] = ptx_addc(cf, 0u, 0u);
-    t[102] = ptx_or(t[102], 1u);
-    t[105] = ptx_sub_cc(cf, t[102], x[5]);
-    ptx_subc_cc(cf, t[103], 0u);
-    t[104] = ptx_subc(cf, 0u, 0u);
-    t[109] = ptx_xor(t[105], t[102]);
-    t[109] = ptx_and(t[109], t[104]);
-    t[108] = ptx_xor(t[105], t[109]);
-    t[106] = ptx_add(t[104], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[106]);
-    t[110] = ptx_add_cc(cf, t[108], t[108]);
-    t[111] = ptx_addc(cf, 0u, 0u);
-    t[110] = ptx_or(t[110], 1u);
-    t[113] = ptx_sub_cc(cf, t[110], x[5]);
-    ptx_subc_cc(cf, t[111], 0u);
-    t[112] = ptx_subc(cf, 0u, 0u);
-    t[117] = ptx_xor(t[113], t[110]);
-    t[117] = ptx_and(t[117], t[112]);
-    t[116] = ptx_xor(t[113], t[117]);
-    t[114] = ptx_add(t[112], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[114]);
-    t[118] = ptx_add_cc(cf, t[116], t[116]);
-    t[119] = ptx_addc(cf, 0u, 0u);
-    t[118] = ptx_or(t[118], 1u);
-    t[121] = ptx_sub_cc(cf, t[118], x[5]);
-    ptx_subc_cc(cf, t[119], 0u);
-    t[120] = ptx_subc(cf, 0u, 0u);
-    t[125] = ptx_xor(t[121], t[118]);
-    t[125] = ptx_and(t[125], t[120]);
-    t[124] = ptx_xor(t[121], t[125]);
-    t[122] = ptx_add(t[120], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[122]);
-    t[126] = ptx_add_cc(cf, t[124], t[124]);
-    t[127] = ptx_addc(cf, 0u, 0u);
-    t[126] = ptx_or(t[126], 1u);
-    t[129] = ptx_sub_cc(cf, t[126], x[5]);
-    ptx_subc_cc(cf, t[127], 0u);
-    t[128] = ptx_subc(cf, 0u, 0u);
-    t[133] = ptx_xor(t[129], t[126]);
-    t[133] = ptx_and(t[133], t[128]);
-    t[132] = ptx_xor(t[129], t[133]);
-    t[130] = ptx_add(t[128], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[130]);
-    t[134] = ptx_add_cc(cf, t[132], t[132]);
-    t[135] = ptx_addc(cf, 0u, 0u);
-    t[134] = ptx_or(t[134], 1u);
-    t[137] = ptx_sub_cc(cf, t[134], x[5]);
-    ptx_subc_cc(cf, t[135], 0u);
-    t[136] = ptx_subc(cf, 0u, 0u);
-    t[141] = ptx_xor(t[137], t[134]);
-    t[141] = ptx_and(t[141], t[136]);
-    t[140] = ptx_xor(t[137], t[141]);
-    t[138] = ptx_add(t[136], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[138]);
-    t[142] = ptx_add_cc(cf, t[140], t[140]);
-    t[143] = ptx_addc(cf, 0u, 0u);
-    t[142] = ptx_or(t[142], 1u);
-    t[145] = ptx_sub_cc(cf, t[142], x[5]);
-    ptx_subc_cc(cf, t[143], 0u);
-    t[144] = ptx_subc(cf, 0u, 0u);
-    t[149] = ptx_xor(t[145], t[142]);
-    t[149] = ptx_and(t[149], t[144]);
-    t[148] = ptx_xor(t[145], t[149]);
-    t[146] = ptx_add(t[144], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[146]);
-    t[150] = ptx_add_cc(cf, t[148], t[148]);
-    t[151] = ptx_addc(cf, 0u, 0u);
-    t[150] = ptx_or(t[150], 1u);
-    t[153] = ptx_sub_cc(cf, t[150], x[5]);
-    ptx_subc_cc(cf, t[151], 0u);
-    t[152] = ptx_subc(cf, 0u, 0u);
-    t[157] = ptx_xor(t[153], t[150]);
-    t[157] = ptx_and(t[157], t[152]);
-    t[156] = ptx_xor(t[153], t[157]);
-    t[154] = ptx_add(t[152], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[154]);
-    t[158] = ptx_add_cc(cf, t[156], t[156]);
-    t[159] = ptx_addc(cf, 0u, 0u);
-    t[158] = ptx_or(t[158], 1u);
-    t[161] = ptx_sub_cc(cf, t[158], x[5]);
-    ptx_subc_cc(cf, t[159], 0u);
-    t[160] = ptx_subc(cf, 0u, 0u);
-    t[165] = ptx_xor(t[161], t[158]);
-    t[165] = ptx_and(t[165], t[160]);
-    t[164] = ptx_xor(t[161], t[165]);
-    t[162] = ptx_add(t[160], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[162]);
-    t[166] = ptx_add_cc(cf, t[164], t[164]);
-    t[167] = ptx_addc(cf, 0u, 0u);
-    t[166] = ptx_or(t[166], 1u);
-    t[169] = ptx_sub_cc(cf, t[166], x[5]);
-    ptx_subc_cc(cf, t[167], 0u);
-    t[168] = ptx_subc(cf, 0u, 0u);
-    t[173] = ptx_xor(t[169], t[166]);
-    t[173] = ptx_and(t[173], t[168]);
-    t[172] = ptx_xor(t[169], t[173]);
-    t[170] = ptx_add(t[168], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[170]);
-    t[174] = ptx_add_cc(cf, t[172], t[172]);
-    t[175] = ptx_addc(cf, 0u, 0u);
-    t[174] = ptx_or(t[174], 1u);
-    t[177] = ptx_sub_cc(cf, t[174], x[5]);
-    ptx_subc_cc(cf, t[175], 0u);
-    t[176] = ptx_subc(cf, 0u, 0u);
-    t[181] = ptx_xor(t[177], t[174]);
-    t[181] = ptx_and(t[181], t[176]);
-    t[180] = ptx_xor(t[177], t[181]);
-    t[178] = ptx_add(t[176], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[178]);
-    t[182] = ptx_add_cc(cf, t[180], t[180]);
-    t[183] = ptx_addc(cf, 0u, 0u);
-    t[182] = ptx_or(t[182], 1u);
-    t[185] = ptx_sub_cc(cf, t[182], x[5]);
-    ptx_subc_cc(cf, t[183], 0u);
-    t[184] = ptx_subc(cf, 0u, 0u);
-    t[189] = ptx_xor(t[185], t[182]);
-    t[189] = ptx_and(t[189], t[184]);
-    t[188] = ptx_xor(t[185], t[189]);
-    t[186] = ptx_add(t[184], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[186]);
-    t[190] = ptx_add_cc(cf, t[188], t[188]);
-    t[191] = ptx_addc(cf, 0u, 0u);
-    t[190] = ptx_or(t[190], 1u);
-    t[193] = ptx_sub_cc(cf, t[190], x[5]);
-    ptx_subc_cc(cf, t[191], 0u);
-    t[192] = ptx_subc(cf, 0u, 0u);
-    t[197] = ptx_xor(t[193], t[190]);
-    t[197] = ptx_and(t[197], t[192]);
-    t[196] = ptx_xor(t[193], t[197]);
-    t[194] = ptx_add(t[192], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[194]);
-    t[198] = ptx_add_cc(cf, t[196], t[196]);
-    t[199] = ptx_addc(cf, 0u, 0u);
-    t[198] = ptx_or(t[198], 1u);
-    t[201] = ptx_sub_cc(cf, t[198], x[5]);
-    ptx_subc_cc(cf, t[199], 0u);
-    t[200] = ptx_subc(cf, 0u, 0u);
-    t[205] = ptx_xor(t[201], t[198]);
-    t[205] = ptx_and(t[205], t[200]);
-    t[204] = ptx_xor(t[201], t[205]);
-    t[202] = ptx_add(t[200], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[202]);
-    t[206] = ptx_add_cc(cf, t[204], t[204]);
-    t[207] = ptx_addc(cf, 0u, 0u);
-    t[206] = ptx_or(t[206], 1u);
-    t[209] = ptx_sub_cc(cf, t[206], x[5]);
-    ptx_subc_cc(cf, t[207], 0u);
-    t[208] = ptx_subc(cf, 0u, 0u);
-    t[213] = ptx_xor(t[209], t[206]);
-    t[213] = ptx_and(t[213], t[208]);
-    t[212] = ptx_xor(t[209], t[213]);
-    t[210] = ptx_add(t[208], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[210]);
-    t[214] = ptx_add_cc(cf, t[212], t[212]);
-    t[215] = ptx_addc(cf, 0u, 0u);
-    t[214] = ptx_or(t[214], 1u);
-    t[217] = ptx_sub_cc(cf, t[214], x[5]);
-    ptx_subc_cc(cf, t[215], 0u);
-    t[216] = ptx_subc(cf, 0u, 0u);
-    t[221] = ptx_xor(t[217], t[214]);
-    t[221] = ptx_and(t[221], t[216]);
-    t[220] = ptx_xor(t[217], t[221]);
-    t[218] = ptx_add(t[216], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[218]);
-    t[222] = ptx_add_cc(cf, t[220], t[220]);
-    t[223] = ptx_addc(cf, 0u, 0u);
-    t[222] = ptx_or(t[222], 1u);
-    t[225] = ptx_sub_cc(cf, t[222], x[5]);
-    ptx_subc_cc(cf, t[223], 0u);
-    t[224] = ptx_subc(cf, 0u, 0u);
-    t[229] = ptx_xor(t[225], t[222]);
-    t[229] = ptx_and(t[229], t[224]);
-    t[228] = ptx_xor(t[225], t[229]);
-    t[226] = ptx_add(t[224], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[226]);
-    t[230] = ptx_add_cc(cf, t[228], t[228]);
-    t[231] = ptx_addc(cf, 0u, 0u);
-    t[230] = ptx_or(t[230], 1u);
-    t[233] = ptx_sub_cc(cf, t[230], x[5]);
-    ptx_subc_cc(cf, t[231], 0u);
-    t[232] = ptx_subc(cf, 0u, 0u);
-    t[237] = ptx_xor(t[233], t[230]);
-    t[237] = ptx_and(t[237], t[232]);
-    t[236] = ptx_xor(t[233], t[237]);
-    t[234] = ptx_add(t[232], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[234]);
-    t[238] = ptx_add_cc(cf, t[236], t[236]);
-    t[239] = ptx_addc(cf, 0u, 0u);
-    t[238] = ptx_or(t[238], 1u);
-    t[241] = ptx_sub_cc(cf, t[238], x[5]);
-    ptx_subc_cc(cf, t[239], 0u);
-    t[240] = ptx_subc(cf, 0u, 0u);
-    t[245] = ptx_xor(t[241], t[238]);
-    t[245] = ptx_and(t[245], t[240]);
-    t[244] = ptx_xor(t[241], t[245]);
-    t[242] = ptx_add(t[240], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[242]);
-    t[246] = ptx_add_cc(cf, t[244], t[244]);
-    t[247] = ptx_addc(cf, 0u, 0u);
-    t[246] = ptx_or(t[246], 1u);
-    t[249] = ptx_sub_cc(cf, t[246], x[5]);
-    ptx_subc_cc(cf, t[247], 0u);
-    t[248] = ptx_subc(cf, 0u, 0u);
-    t[253] = ptx_xor(t[249], t[246]);
-    t[253] = ptx_and(t[253], t[248]);
-    t[252] = ptx_xor(t[249], t[253]);
-    t[250] = ptx_add(t[248], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[250]);
-    t[254] = ptx_add_cc(cf, t[252], t[252]);
-    t[255] = ptx_addc(cf, 0u, 0u);
-    t[254] = ptx_or(t[254], 1u);
-    t[257] = ptx_sub_cc(cf, t[254], x[5]);
-    ptx_subc_cc(cf, t[255], 0u);
-    t[256] = ptx_subc(cf, 0u, 0u);
-    t[261] = ptx_xor(t[257], t[254]);
-    t[261] = ptx_and(t[261], t[256]);
-    ptx_xor(t[257], t[261]);
-    t[258] = ptx_add(t[256], 1u);
-    t[5] = ptx_add(t[5], t[5]);
-    t[5] = ptx_or(t[5], t[258]);
+    t[56] = ptx_not(t[56]);
+    t[53] = ptx_sub(t[46], t[56]);
+    t[57] = ptx_and(x[5], t[56]);
+    t[58] = ptx_sub_cc(cf, t[49], t[57]);
+    t[59] = ptx_subc(cf, t[50], 0u);
+    t[60] = ptx_sub_cc(cf, t[58], 1u);
+    t[61] = ptx_subc(cf, t[59], 0u);
+    ptx_sub_cc(cf, t[60], x[5]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[65] = ptx_not(t[65]);
+    t[62] = ptx_sub(t[53], t[65]);
+    t[66] = ptx_and(x[5], t[65]);
+    t[67] = ptx_sub_cc(cf, t[58], t[66]);
+    t[68] = ptx_subc(cf, t[59], 0u);
+    t[69] = ptx_sub_cc(cf, t[67], 1u);
+    t[70] = ptx_subc(cf, t[68], 0u);
+    ptx_sub_cc(cf, t[69], x[5]);
+    ptx_subc_cc(cf, t[70], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[74] = ptx_not(t[74]);
+    t[71] = ptx_sub(t[62], t[74]);
+    t[75] = ptx_and(x[5], t[74]);
+    ptx_sub_cc(cf, t[67], t[75]);
+    ptx_subc(cf, t[68], 0u);
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
     y[2] = ptx_mov(x[2]);
@@ -42626,7 +41470,7 @@ struct sqrt_division_normalize_2 {
     y[4] = ptx_mov(x[0]);
     y[5] = ptx_mov(x[1]);
     y[6] = ptx_mov(t[3]);
-    y[7] = ptx_mov(t[5]);
+    y[7] = ptx_mov(t[71]);
     y[8] = ptx_not(t[2]);
   }
 #endif
@@ -42995,7 +41839,7 @@ struct sqrt_newton_check_2 {
 #endif
 };
 
-// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+// sqrt_division_normalize_3: a step that the loops below call; 114 instructions.
 struct sqrt_division_normalize_3 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 12;
@@ -43003,398 +41847,109 @@ struct sqrt_division_normalize_3 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<263>;\n\t"
+        ".reg .u32 t<79>;\n\t"
         "sub.cc.u32 t0, %12, %18;\n\t"
         "subc.cc.u32 t1, %13, %19;\n\t"
         "subc.cc.u32 t2, %14, %20;\n\t"
         "subc.u32 t3, 0, 0;\n\t"
         "mov.b32 t4, 0;\n\t"
-        "not.b32 t5, %20;\n\t"
-        "mov.b32 t6, 0;\n\t"
-        "add.cc.u32 t7, t5, t5;\n\t"
-        "addc.u32 t8, 0, 0;\n\t"
-        "or.b32 t7, t7, 1;\n\t"
-        "sub.cc.u32 t10, t7, %20;\n\t"
-        "subc.cc.u32 t12, t8, 0;\n\t"
-        "subc.u32 t9, 0, 0;\n\t"
-        "xor.b32 t14, t10, t7;\n\t"
-        "and.b32 t14, t14, t9;\n\t"
-        "xor.b32 t13, t10, t14;\n\t"
-        "add.u32 t11, t9, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t11;\n\t"
-        "add.cc.u32 t15, t13, t13;\n\t"
-        "addc.u32 t16, 0, 0;\n\t"
-        "or.b32 t15, t15, 1;\n\t"
-        "sub.cc.u32 t18, t15, %20;\n\t"
-        "subc.cc.u32 t20, t16, 0;\n\t"
-        "subc.u32 t17, 0, 0;\n\t"
-        "xor.b32 t22, t18, t15;\n\t"
-        "and.b32 t22, t22, t17;\n\t"
-        "xor.b32 t21, t18, t22;\n\t"
-        "add.u32 t19, t17, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t19;\n\t"
-        "add.cc.u32 t23, t21, t21;\n\t"
-        "addc.u32 t24, 0, 0;\n\t"
-        "or.b32 t23, t23, 1;\n\t"
-        "sub.cc.u32 t26, t23, %20;\n\t"
-        "subc.cc.u32 t28, t24, 0;\n\t"
-        "subc.u32 t25, 0, 0;\n\t"
-        "xor.b32 t30, t26, t23;\n\t"
-        "and.b32 t30, t30, t25;\n\t"
-        "xor.b32 t29, t26, t30;\n\t"
-        "add.u32 t27, t25, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t27;\n\t"
-        "add.cc.u32 t31, t29, t29;\n\t"
-        "addc.u32 t32, 0, 0;\n\t"
-        "or.b32 t31, t31, 1;\n\t"
-        "sub.cc.u32 t34, t31, %20;\n\t"
-        "subc.cc.u32 t36, t32, 0;\n\t"
-        "subc.u32 t33, 0, 0;\n\t"
-        "xor.b32 t38, t34, t31;\n\t"
-        "and.b32 t38, t38, t33;\n\t"
-        "xor.b32 t37, t34, t38;\n\t"
-        "add.u32 t35, t33, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t35;\n\t"
-        "add.cc.u32 t39, t37, t37;\n\t"
-        "addc.u32 t40, 0, 0;\n\t"
-        "or.b32 t39, t39, 1;\n\t"
-        "sub.cc.u32 t42, t39, %20;\n\t"
-        "subc.cc.u32 t44, t40, 0;\n\t"
-        "subc.u32 t41, 0, 0;\n\t"
-        "xor.b32 t46, t42, t39;\n\t"
-        "and.b32 t46, t46, t41;\n\t"
-        "xor.b32 t45, t42, t46;\n\t"
-        "add.u32 t43, t41, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t43;\n\t"
-        "add.cc.u32 t47, t45, t45;\n\t"
-        "addc.u32 t48, 0, 0;\n\t"
-        "or.b32 t47, t47, 1;\n\t"
-        "sub.cc.u32 t50, t47, %20;\n\t"
-        "subc.cc.u32 t52, t48, 0;\n\t"
-        "subc.u32 t49, 0, 0;\n\t"
-        "xor.b32 t54, t50, t47;\n\t"
-        "and.b32 t54, t54, t49;\n\t"
-        "xor.b32 t53, t50, t54;\n\t"
-        "add.u32 t51, t49, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t51;\n\t"
-        "add.cc.u32 t55, t53, t53;\n\t"
-        "addc.u32 t56, 0, 0;\n\t"
-        "or.b32 t55, t55, 1;\n\t"
-        "sub.cc.u32 t58, t55, %20;\n\t"
-        "subc.cc.u32 t60, t56, 0;\n\t"
+        "mul.hi.u32 t8, %20, 3340530120;\n\t"
+        "add.cc.u32 t6, %20, t8;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "add.cc.u32 t6, t6, 1;\n\t"
+        "addc.u32 t7, t7, 0;\n\t"
+        "sub.cc.u32 t5, 2863311530, t6;\n\t"
+        "subc.cc.u32 t9, 1, t7;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t5, t5, t10;\n\t"
+        "sub.u32 t11, 0, %20;\n\t"
+        "mul.lo.u32 t12, %20, t5;\n\t"
+        "mul.hi.u32 t13, %20, t5;\n\t"
+        "sub.cc.u32 t14, 0, t12;\n\t"
+        "subc.u32 t15, t11, t13;\n\t"
+        "mul.lo.u32 t16, t5, t15;\n\t"
+        "mul.hi.u32 t17, t5, t15;\n\t"
+        "mul.hi.u32 t18, t5, t14;\n\t"
+        "add.cc.u32 t16, t16, t14;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.cc.u32 t16, t16, t18;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "add.u32 t19, t15, t17;\n\t"
+        "add.u32 t20, t5, t19;\n\t"
+        "mul.lo.u32 t21, %20, t20;\n\t"
+        "mul.hi.u32 t22, %20, t20;\n\t"
+        "sub.cc.u32 t23, 0, t21;\n\t"
+        "subc.u32 t24, t11, t22;\n\t"
+        "mul.lo.u32 t25, t20, t24;\n\t"
+        "mul.hi.u32 t26, t20, t24;\n\t"
+        "mul.hi.u32 t27, t20, t23;\n\t"
+        "add.cc.u32 t25, t25, t23;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.cc.u32 t25, t25, t27;\n\t"
+        "addc.u32 t26, t26, 0;\n\t"
+        "add.u32 t28, t24, t26;\n\t"
+        "add.u32 t29, t20, t28;\n\t"
+        "mul.lo.u32 t30, %20, t29;\n\t"
+        "mul.hi.u32 t31, %20, t29;\n\t"
+        "sub.cc.u32 t32, 0, t30;\n\t"
+        "subc.u32 t33, t11, t31;\n\t"
+        "mul.lo.u32 t34, t29, t33;\n\t"
+        "mul.hi.u32 t35, t29, t33;\n\t"
+        "mul.hi.u32 t36, t29, t32;\n\t"
+        "add.cc.u32 t34, t34, t32;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.cc.u32 t34, t34, t36;\n\t"
+        "addc.u32 t35, t35, 0;\n\t"
+        "add.u32 t37, t33, t35;\n\t"
+        "add.u32 t38, t29, t37;\n\t"
+        "mul.lo.u32 t39, %20, t38;\n\t"
+        "mul.hi.u32 t40, %20, t38;\n\t"
+        "sub.cc.u32 t41, 0, t39;\n\t"
+        "subc.u32 t42, t11, t40;\n\t"
+        "mul.lo.u32 t43, t38, t42;\n\t"
+        "mul.hi.u32 t44, t38, t42;\n\t"
+        "mul.hi.u32 t45, t38, t41;\n\t"
+        "add.cc.u32 t43, t43, t41;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.cc.u32 t43, t43, t45;\n\t"
+        "addc.u32 t44, t44, 0;\n\t"
+        "add.u32 t46, t42, t44;\n\t"
+        "add.u32 t47, t38, t46;\n\t"
+        "mul.lo.u32 t48, %20, t47;\n\t"
+        "mul.hi.u32 t49, %20, t47;\n\t"
+        "sub.cc.u32 t50, 0, t48;\n\t"
+        "subc.u32 t51, t11, t49;\n\t"
+        "sub.cc.u32 t52, t50, 1;\n\t"
+        "subc.u32 t53, t51, 0;\n\t"
+        "sub.cc.u32 t55, t52, %20;\n\t"
+        "subc.cc.u32 t56, t53, 0;\n\t"
         "subc.u32 t57, 0, 0;\n\t"
-        "xor.b32 t62, t58, t55;\n\t"
-        "and.b32 t62, t62, t57;\n\t"
-        "xor.b32 t61, t58, t62;\n\t"
-        "add.u32 t59, t57, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t59;\n\t"
-        "add.cc.u32 t63, t61, t61;\n\t"
-        "addc.u32 t64, 0, 0;\n\t"
-        "or.b32 t63, t63, 1;\n\t"
-        "sub.cc.u32 t66, t63, %20;\n\t"
-        "subc.cc.u32 t68, t64, 0;\n\t"
-        "subc.u32 t65, 0, 0;\n\t"
-        "xor.b32 t70, t66, t63;\n\t"
-        "and.b32 t70, t70, t65;\n\t"
-        "xor.b32 t69, t66, t70;\n\t"
-        "add.u32 t67, t65, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t67;\n\t"
-        "add.cc.u32 t71, t69, t69;\n\t"
-        "addc.u32 t72, 0, 0;\n\t"
-        "or.b32 t71, t71, 1;\n\t"
-        "sub.cc.u32 t74, t71, %20;\n\t"
-        "subc.cc.u32 t76, t72, 0;\n\t"
-        "subc.u32 t73, 0, 0;\n\t"
-        "xor.b32 t78, t74, t71;\n\t"
-        "and.b32 t78, t78, t73;\n\t"
-        "xor.b32 t77, t74, t78;\n\t"
-        "add.u32 t75, t73, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t75;\n\t"
-        "add.cc.u32 t79, t77, t77;\n\t"
-        "addc.u32 t80, 0, 0;\n\t"
-        "or.b32 t79, t79, 1;\n\t"
-        "sub.cc.u32 t82, t79, %20;\n\t"
-        "subc.cc.u32 t84, t80, 0;\n\t"
-        "subc.u32 t81, 0, 0;\n\t"
-        "xor.b32 t86, t82, t79;\n\t"
-        "and.b32 t86, t86, t81;\n\t"
-        "xor.b32 t85, t82, t86;\n\t"
-        "add.u32 t83, t81, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t83;\n\t"
-        "add.cc.u32 t87, t85, t85;\n\t"
-        "addc.u32 t88, 0, 0;\n\t"
-        "or.b32 t87, t87, 1;\n\t"
-        "sub.cc.u32 t90, t87, %20;\n\t"
-        "subc.cc.u32 t92, t88, 0;\n\t"
-        "subc.u32 t89, 0, 0;\n\t"
-        "xor.b32 t94, t90, t87;\n\t"
-        "and.b32 t94, t94, t89;\n\t"
-        "xor.b32 t93, t90, t94;\n\t"
-        "add.u32 t91, t89, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t91;\n\t"
-        "add.cc.u32 t95, t93, t93;\n\t"
-        "addc.u32 t96, 0, 0;\n\t"
-        "or.b32 t95, t95, 1;\n\t"
-        "sub.cc.u32 t98, t95, %20;\n\t"
-        "subc.cc.u32 t100, t96, 0;\n\t"
-        "subc.u32 t97, 0, 0;\n\t"
-        "xor.b32 t102, t98, t95;\n\t"
-        "and.b32 t102, t102, t97;\n\t"
-        "xor.b32 t101, t98, t102;\n\t"
-        "add.u32 t99, t97, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t99;\n\t"
-        "add.cc.u32 t103, t101, t101;\n\t"
-        "addc.u32 t104, 0, 0;\n\t"
-        "or.b32 t103, t103, 1;\n\t"
-        "sub.cc.u32 t106, t103, %20;\n\t"
-        "subc.cc.u32 t108, t104, 0;\n\t"
-        "subc.u32 t105, 0, 0;\n\t"
-        "xor.b32 t110, t106, t103;\n\t"
-        "and.b32 t110, t110, t105;\n\t"
-        "xor.b32 t109, t106, t110;\n\t"
-        "add.u32 t107, t105, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t107;\n\t"
-        "add.cc.u32 t111, t109, t109;\n\t"
-        "addc.u32 t112, 0, 0;\n\t"
-        "or.b32 t111, t111, 1;\n\t"
-        "sub.cc.u32 t114, t111, %20;\n\t"
-        "subc.cc.u32 t116, t112, 0;\n\t"
-        "subc.u32 t113, 0, 0;\n\t"
-        "xor.b32 t118, t114, t111;\n\t"
-        "and.b32 t118, t118, t113;\n\t"
-        "xor.b32 t117, t114, t118;\n\t"
-        "add.u32 t115, t113, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t115;\n\t"
-        "add.cc.u32 t119, t117, t117;\n\t"
-        "addc.u32 t120, 0, 0;\n\t"
-        "or.b32 t119, t119, 1;\n\t"
-        "sub.cc.u32 t122, t119, %20;\n\t"
-        "subc.cc.u32 t124, t120, 0;\n\t"
-        "subc.u32 t121, 0, 0;\n\t"
-        "xor.b32 t126, t122, t119;\n\t"
-        "and.b32 t126, t126, t121;\n\t"
-        "xor.b32 t125, t122, t126;\n\t"
-        "add.u32 t123, t121, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t123;\n\t"
-        "add.cc.u32 t127, t125, t125;\n\t"
-        "addc.u32 t128, 0, 0;\n\t"
-        "or.b32 t127, t127, 1;\n\t"
-        "sub.cc.u32 t130, t127, %20;\n\t"
-        "subc.cc.u32 t132, t128, 0;\n\t"
-        "subc.u32 t129, 0, 0;\n\t"
-        "xor.b32 t134, t130, t127;\n\t"
-        "and.b32 t134, t134, t129;\n\t"
-        "xor.b32 t133, t130, t134;\n\t"
-        "add.u32 t131, t129, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t131;\n\t"
-        "add.cc.u32 t135, t133, t133;\n\t"
-        "addc.u32 t136, 0, 0;\n\t"
-        "or.b32 t135, t135, 1;\n\t"
-        "sub.cc.u32 t138, t135, %20;\n\t"
-        "subc.cc.u32 t140, t136, 0;\n\t"
-        "subc.u32 t137, 0, 0;\n\t"
-        "xor.b32 t142, t138, t135;\n\t"
-        "and.b32 t142, t142, t137;\n\t"
-        "xor.b32 t141, t138, t142;\n\t"
-        "add.u32 t139, t137, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t139;\n\t"
-        "add.cc.u32 t143, t141, t141;\n\t"
-        "addc.u32 t144, 0, 0;\n\t"
-        "or.b32 t143, t143, 1;\n\t"
-        "sub.cc.u32 t146, t143, %20;\n\t"
-        "subc.cc.u32 t148, t144, 0;\n\t"
-        "subc.u32 t145, 0, 0;\n\t"
-        "xor.b32 t150, t146, t143;\n\t"
-        "and.b32 t150, t150, t145;\n\t"
-        "xor.b32 t149, t146, t150;\n\t"
-        "add.u32 t147, t145, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t147;\n\t"
-        "add.cc.u32 t151, t149, t149;\n\t"
-        "addc.u32 t152, 0, 0;\n\t"
-        "or.b32 t151, t151, 1;\n\t"
-        "sub.cc.u32 t154, t151, %20;\n\t"
-        "subc.cc.u32 t156, t152, 0;\n\t"
-        "subc.u32 t153, 0, 0;\n\t"
-        "xor.b32 t158, t154, t151;\n\t"
-        "and.b32 t158, t158, t153;\n\t"
-        "xor.b32 t157, t154, t158;\n\t"
-        "add.u32 t155, t153, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t155;\n\t"
-        "add.cc.u32 t159, t157, t157;\n\t"
-        "addc.u32 t160, 0, 0;\n\t"
-        "or.b32 t159, t159, 1;\n\t"
-        "sub.cc.u32 t162, t159, %20;\n\t"
-        "subc.cc.u32 t164, t160, 0;\n\t"
-        "subc.u32 t161, 0, 0;\n\t"
-        "xor.b32 t166, t162, t159;\n\t"
-        "and.b32 t166, t166, t161;\n\t"
-        "xor.b32 t165, t162, t166;\n\t"
-        "add.u32 t163, t161, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t163;\n\t"
-        "add.cc.u32 t167, t165, t165;\n\t"
-        "addc.u32 t168, 0, 0;\n\t"
-        "or.b32 t167, t167, 1;\n\t"
-        "sub.cc.u32 t170, t167, %20;\n\t"
-        "subc.cc.u32 t172, t168, 0;\n\t"
-        "subc.u32 t169, 0, 0;\n\t"
-        "xor.b32 t174, t170, t167;\n\t"
-        "and.b32 t174, t174, t169;\n\t"
-        "xor.b32 t173, t170, t174;\n\t"
-        "add.u32 t171, t169, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t171;\n\t"
-        "add.cc.u32 t175, t173, t173;\n\t"
-        "addc.u32 t176, 0, 0;\n\t"
-        "or.b32 t175, t175, 1;\n\t"
-        "sub.cc.u32 t178, t175, %20;\n\t"
-        "subc.cc.u32 t180, t176, 0;\n\t"
-        "subc.u32 t177, 0, 0;\n\t"
-        "xor.b32 t182, t178, t175;\n\t"
-        "and.b32 t182, t182, t177;\n\t"
-        "xor.b32 t181, t178, t182;\n\t"
-        "add.u32 t179, t177, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t179;\n\t"
-        "add.cc.u32 t183, t181, t181;\n\t"
-        "addc.u32 t184, 0, 0;\n\t"
-        "or.b32 t183, t183, 1;\n\t"
-        "sub.cc.u32 t186, t183, %20;\n\t"
-        "subc.cc.u32 t188, t184, 0;\n\t"
-        "subc.u32 t185, 0, 0;\n\t"
-        "xor.b32 t190, t186, t183;\n\t"
-        "and.b32 t190, t190, t185;\n\t"
-        "xor.b32 t189, t186, t190;\n\t"
-        "add.u32 t187, t185, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t187;\n\t"
-        "add.cc.u32 t191, t189, t189;\n\t"
-        "addc.u32 t192, 0, 0;\n\t"
-        "or.b32 t191, t191, 1;\n\t"
-        "sub.cc.u32 t194, t191, %20;\n\t"
-        "subc.cc.u32 t196, t192, 0;\n\t"
-        "subc.u32 t193, 0, 0;\n\t"
-        "xor.b32 t198, t194, t191;\n\t"
-        "and.b32 t198, t198, t193;\n\t"
-        "xor.b32 t197, t194, t198;\n\t"
-        "add.u32 t195, t193, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t195;\n\t"
-        "add.cc.u32 t199, t197, t197;\n\t"
-        "addc.u32 t200, 0, 0;\n\t"
-        "or.b32 t199, t199, 1;\n\t"
-        "sub.cc.u32 t202, t199, %20;\n\t"
-        "subc.cc.u32 t204, t200, 0;\n\t"
-        "subc.u32 t201, 0, 0;\n\t"
-        "xor.b32 t206, t202, t199;\n\t"
-        "and.b32 t206, t206, t201;\n\t"
-        "xor.b32 t205, t202, t206;\n\t"
-        "add.u32 t203, t201, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t203;\n\t"
-        "add.cc.u32 t207, t205, t205;\n\t"
-        "addc.u32 t208, 0, 0;\n\t"
-        "or.b32 t207, t207, 1;\n\t"
-        "sub.cc.u32 t210, t207, %20;\n\t"
-        "subc.cc.u32 t212, t208, 0;\n\t"
-        "subc.u32 t209, 0, 0;\n\t"
-        "xor.b32 t214, t210, t207;\n\t"
-        "and.b32 t214, t214, t209;\n\t"
-        "xor.b32 t213, t210, t214;\n\t"
-        "add.u32 t211, t209, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t211;\n\t"
-        "add.cc.u32 t215, t213, t213;\n\t"
-        "addc.u32 t216, 0, 0;\n\t"
-        "or.b32 t215, t215, 1;\n\t"
-        "sub.cc.u32 t218, t215, %20;\n\t"
-        "subc.cc.u32 t220, t216, 0;\n\t"
-        "subc.u32 t217, 0, 0;\n\t"
-        "xor.b32 t222, t218, t215;\n\t"
-        "and.b32 t222, t222, t217;\n\t"
-        "xor.b32 t221, t218, t222;\n\t"
-        "add.u32 t219, t217, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t219;\n\t"
-        "add.cc.u32 t223, t221, t221;\n\t"
-        "addc.u32 t224, 0, 0;\n\t"
-        "or.b32 t223, t223, 1;\n\t"
-        "sub.cc.u32 t226, t223, %20;\n\t"
-        "subc.cc.u32 t228, t224, 0;\n\t"
-        "subc.u32 t225, 0, 0;\n\t"
-        "xor.b32 t230, t226, t223;\n\t"
-        "and.b32 t230, t230, t225;\n\t"
-        "xor.b32 t229, t226, t230;\n\t"
-        "add.u32 t227, t225, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t227;\n\t"
-        "add.cc.u32 t231, t229, t229;\n\t"
-        "addc.u32 t232, 0, 0;\n\t"
-        "or.b32 t231, t231, 1;\n\t"
-        "sub.cc.u32 t234, t231, %20;\n\t"
-        "subc.cc.u32 t236, t232, 0;\n\t"
-        "subc.u32 t233, 0, 0;\n\t"
-        "xor.b32 t238, t234, t231;\n\t"
-        "and.b32 t238, t238, t233;\n\t"
-        "xor.b32 t237, t234, t238;\n\t"
-        "add.u32 t235, t233, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t235;\n\t"
-        "add.cc.u32 t239, t237, t237;\n\t"
-        "addc.u32 t240, 0, 0;\n\t"
-        "or.b32 t239, t239, 1;\n\t"
-        "sub.cc.u32 t242, t239, %20;\n\t"
-        "subc.cc.u32 t244, t240, 0;\n\t"
-        "subc.u32 t241, 0, 0;\n\t"
-        "xor.b32 t246, t242, t239;\n\t"
-        "and.b32 t246, t246, t241;\n\t"
-        "xor.b32 t245, t242, t246;\n\t"
-        "add.u32 t243, t241, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t243;\n\t"
-        "add.cc.u32 t247, t245, t245;\n\t"
-        "addc.u32 t248, 0, 0;\n\t"
-        "or.b32 t247, t247, 1;\n\t"
-        "sub.cc.u32 t250, t247, %20;\n\t"
-        "subc.cc.u32 t252, t248, 0;\n\t"
-        "subc.u32 t249, 0, 0;\n\t"
-        "xor.b32 t254, t250, t247;\n\t"
-        "and.b32 t254, t254, t249;\n\t"
-        "xor.b32 t253, t250, t254;\n\t"
-        "add.u32 t251, t249, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t251;\n\t"
-        "add.cc.u32 t255, t253, t253;\n\t"
-        "addc.u32 t256, 0, 0;\n\t"
-        "or.b32 t255, t255, 1;\n\t"
-        "sub.cc.u32 t258, t255, %20;\n\t"
-        "subc.cc.u32 t260, t256, 0;\n\t"
-        "subc.u32 t257, 0, 0;\n\t"
-        "xor.b32 t262, t258, t255;\n\t"
-        "and.b32 t262, t262, t257;\n\t"
-        "xor.b32 t261, t258, t262;\n\t"
-        "add.u32 t259, t257, 1;\n\t"
-        "add.u32 t6, t6, t6;\n\t"
-        "or.b32 t6, t6, t259;\n\t"
+        "not.b32 t57, t57;\n\t"
+        "sub.u32 t54, t47, t57;\n\t"
+        "and.b32 t58, %20, t57;\n\t"
+        "sub.cc.u32 t59, t50, t58;\n\t"
+        "subc.u32 t60, t51, 0;\n\t"
+        "sub.cc.u32 t61, t59, 1;\n\t"
+        "subc.u32 t62, t60, 0;\n\t"
+        "sub.cc.u32 t64, t61, %20;\n\t"
+        "subc.cc.u32 t65, t62, 0;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "not.b32 t66, t66;\n\t"
+        "sub.u32 t63, t54, t66;\n\t"
+        "and.b32 t67, %20, t66;\n\t"
+        "sub.cc.u32 t68, t59, t67;\n\t"
+        "subc.u32 t69, t60, 0;\n\t"
+        "sub.cc.u32 t70, t68, 1;\n\t"
+        "subc.u32 t71, t69, 0;\n\t"
+        "sub.cc.u32 t73, t70, %20;\n\t"
+        "subc.cc.u32 t74, t71, 0;\n\t"
+        "subc.u32 t75, 0, 0;\n\t"
+        "not.b32 t75, t75;\n\t"
+        "sub.u32 t72, t63, t75;\n\t"
+        "and.b32 t76, %20, t75;\n\t"
+        "sub.cc.u32 t77, t68, t76;\n\t"
+        "subc.u32 t78, t69, 0;\n\t"
         "mov.b32 %0, %18;\n\t"
         "mov.b32 %1, %19;\n\t"
         "mov.b32 %2, %20;\n\t"
@@ -43405,7 +41960,7 @@ struct sqrt_division_normalize_3 {
         "mov.b32 %7, %13;\n\t"
         "mov.b32 %8, %14;\n\t"
         "mov.b32 %9, t4;\n\t"
-        "mov.b32 %10, t6;\n\t"
+        "mov.b32 %10, t72;\n\t"
         "not.b32 %11, t3;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
@@ -43418,398 +41973,109 @@ struct sqrt_division_normalize_3 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[263];
+    uint32_t t[79];
     ptx_sub_cc(cf, x[0], x[6]);
     ptx_subc_cc(cf, x[1], x[7]);
     ptx_subc_cc(cf, x[2], x[8]);
     t[3] = ptx_subc(cf, 0u, 0u);
     t[4] = ptx_mov(0u);
-    t[5] = ptx_not(x[8]);
-    t[6] = ptx_mov(0u);
-    t[7] = ptx_add_cc(cf, t[5], t[5]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_or(t[7], 1u);
-    t[10] = ptx_sub_cc(cf, t[7], x[8]);
-    ptx_subc_cc(cf, t[8], 0u);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[14] = ptx_xor(t[10], t[7]);
-    t[14] = ptx_and(t[14], t[9]);
-    t[13] = ptx_xor(t[10], t[14]);
-    t[11] = ptx_add(t[9], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[11]);
-    t[15] = ptx_add_cc(cf, t[13], t[13]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[15] = ptx_or(t[15], 1u);
-    t[18] = ptx_sub_cc(cf, t[15], x[8]);
-    ptx_subc_cc(cf, t[16], 0u);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    t[22] = ptx_xor(t[18], t[15]);
-    t[22] = ptx_and(t[22], t[17]);
-    t[21] = ptx_xor(t[18], t[22]);
-    t[19] = ptx_add(t[17], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[19]);
-    t[23] = ptx_add_cc(cf, t[21], t[21]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[23] = ptx_or(t[23], 1u);
-    t[26] = ptx_sub_cc(cf, t[23], x[8]);
-    ptx_subc_cc(cf, t[24], 0u);
-    t[25] = ptx_subc(cf, 0u, 0u);
-    t[30] = ptx_xor(t[26], t[23]);
-    t[30] = ptx_and(t[30], t[25]);
-    t[29] = ptx_xor(t[26], t[30]);
-    t[27] = ptx_add(t[25], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[27]);
-    t[31] = ptx_add_cc(cf, t[29], t[29]);
-    t[32] = ptx_addc(cf, 0u, 0u);
-    t[31] = ptx_or(t[31], 1u);
-    t[34] = ptx_sub_cc(cf, t[31], x[8]);
-    ptx_subc_cc(cf, t[32], 0u);
-    t[33] = ptx_subc(cf, 0u, 0u);
-    t[38] = ptx_xor(t[34], t[31]);
-    t[38] = ptx_and(t[38], t[33]);
-    t[37] = ptx_xor(t[34], t[38]);
-    t[35] = ptx_add(t[33], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[35]);
-    t[39] = ptx_add_cc(cf, t[37], t[37]);
-    t[40] = ptx_addc(cf, 0u, 0u);
-    t[39] = ptx_or(t[39], 1u);
-    t[42] = ptx_sub_cc(cf, t[39], x[8]);
-    ptx_subc_cc(cf, t[40], 0u);
-    t[41] = ptx_subc(cf, 0u, 0u);
-    t[46] = ptx_xor(t[42], t[39]);
-    t[46] = ptx_and(t[46], t[41]);
-    t[45] = ptx_xor(t[42], t[46]);
-    t[43] = ptx_add(t[41], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[43]);
-    t[47] = ptx_add_cc(cf, t[45], t[45]);
-    t[48] = ptx_addc(cf, 0u, 0u);
-    t[47] = ptx_or(t[47], 1u);
-    t[50] = ptx_sub_cc(cf, t[47], x[8]);
-    ptx_subc_cc(cf, t[48], 0u);
-    t[49] = ptx_subc(cf, 0u, 0u);
-    t[54] = ptx_xor(t[50], t[47]);
-    t[54] = ptx_and(t[54], t[49]);
-    t[53] = ptx_xor(t[50], t[54]);
-    t[51] = ptx_add(t[49], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[51]);
-    t[55] = ptx_add_cc(cf, t[53], t[53]);
-    t[56] = ptx_addc(cf, 0u, 0u);
-    t[55] = ptx_or(t[55], 1u);
-    t[58] = ptx_sub_cc(cf, t[55], x[8]);
-    ptx_subc_cc(cf, t[56], 0u);
+    t[8] = ptx_mul_hi(x[8], 3340530120u);
+    t[6] = ptx_add_cc(cf, x[8], t[8]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_add_cc(cf, t[6], 1u);
+    t[7] = ptx_addc(cf, t[7], 0u);
+    t[5] = ptx_sub_cc(cf, 2863311530u, t[6]);
+    ptx_subc_cc(cf, 1u, t[7]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[10] = ptx_not(t[10]);
+    t[5] = ptx_and(t[5], t[10]);
+    t[11] = ptx_sub(0u, x[8]);
+    t[12] = ptx_mul_lo(x[8], t[5]);
+    t[13] = ptx_mul_hi(x[8], t[5]);
+    t[14] = ptx_sub_cc(cf, 0u, t[12]);
+    t[15] = ptx_subc(cf, t[11], t[13]);
+    t[16] = ptx_mul_lo(t[5], t[15]);
+    t[17] = ptx_mul_hi(t[5], t[15]);
+    t[18] = ptx_mul_hi(t[5], t[14]);
+    t[16] = ptx_add_cc(cf, t[16], t[14]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[16] = ptx_add_cc(cf, t[16], t[18]);
+    t[17] = ptx_addc(cf, t[17], 0u);
+    t[19] = ptx_add(t[15], t[17]);
+    t[20] = ptx_add(t[5], t[19]);
+    t[21] = ptx_mul_lo(x[8], t[20]);
+    t[22] = ptx_mul_hi(x[8], t[20]);
+    t[23] = ptx_sub_cc(cf, 0u, t[21]);
+    t[24] = ptx_subc(cf, t[11], t[22]);
+    t[25] = ptx_mul_lo(t[20], t[24]);
+    t[26] = ptx_mul_hi(t[20], t[24]);
+    t[27] = ptx_mul_hi(t[20], t[23]);
+    t[25] = ptx_add_cc(cf, t[25], t[23]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[25] = ptx_add_cc(cf, t[25], t[27]);
+    t[26] = ptx_addc(cf, t[26], 0u);
+    t[28] = ptx_add(t[24], t[26]);
+    t[29] = ptx_add(t[20], t[28]);
+    t[30] = ptx_mul_lo(x[8], t[29]);
+    t[31] = ptx_mul_hi(x[8], t[29]);
+    t[32] = ptx_sub_cc(cf, 0u, t[30]);
+    t[33] = ptx_subc(cf, t[11], t[31]);
+    t[34] = ptx_mul_lo(t[29], t[33]);
+    t[35] = ptx_mul_hi(t[29], t[33]);
+    t[36] = ptx_mul_hi(t[29], t[32]);
+    t[34] = ptx_add_cc(cf, t[34], t[32]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[34] = ptx_add_cc(cf, t[34], t[36]);
+    t[35] = ptx_addc(cf, t[35], 0u);
+    t[37] = ptx_add(t[33], t[35]);
+    t[38] = ptx_add(t[29], t[37]);
+    t[39] = ptx_mul_lo(x[8], t[38]);
+    t[40] = ptx_mul_hi(x[8], t[38]);
+    t[41] = ptx_sub_cc(cf, 0u, t[39]);
+    t[42] = ptx_subc(cf, t[11], t[40]);
+    t[43] = ptx_mul_lo(t[38], t[42]);
+    t[44] = ptx_mul_hi(t[38], t[42]);
+    t[45] = ptx_mul_hi(t[38], t[41]);
+    t[43] = ptx_add_cc(cf, t[43], t[41]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[43] = ptx_add_cc(cf, t[43], t[45]);
+    t[44] = ptx_addc(cf, t[44], 0u);
+    t[46] = ptx_add(t[42], t[44]);
+    t[47] = ptx_add(t[38], t[46]);
+    t[48] = ptx_mul_lo(x[8], t[47]);
+    t[49] = ptx_mul_hi(x[8], t[47]);
+    t[50] = ptx_sub_cc(cf, 0u, t[48]);
+    t[51] = ptx_subc(cf, t[11], t[49]);
+    t[52] = ptx_sub_cc(cf, t[50], 1u);
+    t[53] = ptx_subc(cf, t[51], 0u);
+    ptx_sub_cc(cf, t[52], x[8]);
+    ptx_subc_cc(cf, t[53], 0u);
     t[57] = ptx_subc(cf, 0u, 0u);
-    t[62] = ptx_xor(t[58], t[55]);
-    t[62] = ptx_and(t[62], t[57]);
-    t[61] = ptx_xor(t[58], t[62]);
-    t[59] = ptx_add(t[57], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[59]);
-    t[63] = ptx_add_cc(cf, t[61], t[61]);
-    t[64] = ptx_addc(cf, 0u, 0u);
-    t[63] = ptx_or(t[63], 1u);
-    t[66] = ptx_sub_cc(cf, t[63], x[8]);
-    ptx_subc_cc(cf, t[64], 0u);
-    t[65] = ptx_subc(cf, 0u, 0u);
-    t[70] = ptx_xor(t[66], t[63]);
-    t[70] = ptx_and(t[70], t[65]);
-    t[69] = ptx_xor(t[66], t[70]);
-    t[67] = ptx_add(t[65], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[67]);
-    t[71] = ptx_add_cc(cf, t[69], t[69]);
-    t[72] = ptx_addc(cf, 0u, 0u);
-    t[71] = ptx_or(t[71], 1u);
-    t[74] = ptx_sub_cc(cf, t[71], x[8]);
-    ptx_subc_cc(cf, t[72], 0u);
-    t[73] = ptx_subc(cf, 0u, 0u);
-    t[78] = ptx_xor(t[74], t[71]);
-    t[78] = ptx_and(t[78], t[73]);
-    t[77] = ptx_xor(t[74], t[78]);
-    t[75] = ptx_add(t[73], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[75]);
-    t[79] = ptx_add_cc(cf, t[77], t[77]);
-    t[80] = ptx_addc(cf, 0u, 0u);
-    t[79] = ptx_or(t[79], 1u);
-    t[82] = ptx_sub_cc(cf, t[79], x[8]);
-    ptx_subc_cc(cf, t[80], 0u);
-    t[81] = ptx_subc(cf, 0u, 0u);
-    t[86] = ptx_xor(t[82], t[79]);
-    t[86] = ptx_and(t[86], t[81]);
-    t[85] = ptx_xor(t[82], t[86]);
-    t[83] = ptx_add(t[81], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[83]);
-    t[87] = ptx_add_cc(cf, t[85], t[85]);
-    t[88] = ptx_addc(cf, 0u, 0u);
-    t[87] = ptx_or(t[87], 1u);
-    t[90] = ptx_sub_cc(cf, t[87], x[8]);
-    ptx_subc_cc(cf, t[88], 0u);
-    t[89] = ptx_subc(cf, 0u, 0u);
-    t[94] = ptx_xor(t[90], t[87]);
-    t[94] = ptx_and(t[94], t[89]);
-    t[93] = ptx_xor(t[90], t[94]);
-    t[91] = ptx_add(t[89], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[91]);
-    t[95] = ptx_add_cc(cf, t[93], t[93]);
-    t[96] = ptx_addc(cf, 0u, 0u);
-    t[95] = ptx_or(t[95], 1u);
-    t[98] = ptx_sub_cc(cf, t[95], x[8]);
-    ptx_subc_cc(cf, t[96], 0u);
-    t[97] = ptx_subc(cf, 0u, 0u);
-    t[102] = ptx_xor(t[98], t[95]);
-    t[102] = ptx_and(t[102], t[97]);
-    t[101] = ptx_xor(t[98], t[102]);
-    t[99] = ptx_add(t[97], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[99]);
-    t[103] = ptx_add_cc(cf, t[101], t[101]);
-    t[104] = ptx_addc(cf, 0u, 0u);
-    t[103] = ptx_or(t[103], 1u);
-    t[106] = ptx_sub_cc(cf, t[103], x[8]);
-    ptx_subc_cc(cf, t[104], 0u);
-    t[105] = ptx_subc(cf, 0u, 0u);
-    t[110] = ptx_xor(t[106], t[103]);
-    t[110] = ptx_and(t[110], t[105]);
-    t[109] = ptx_xor(t[106], t[110]);
-    t[107] = ptx_add(t[105], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[107]);
-    t[111] = ptx_add_cc(cf, t[109], t[109]);
-    t[112] = ptx_addc(cf, 0u, 0u);
-    t[111] = ptx_or(t[111], 1u);
-    t[114] = ptx_sub_cc(cf, t[111], x[8]);
-    ptx_subc_cc(cf, t[112], 0u);
-    t[113] = ptx_subc(cf, 0u, 0u);
-    t[118] = ptx_xor(t[114], t[111]);
-    t[118] = ptx_and(t[118], t[113]);
-    t[117] = ptx_xor(t[114], t[118]);
-    t[115] = ptx_add(t[113], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[115]);
-    t[119] = ptx_add_cc(cf, t[117], t[117]);
-    t[120] = ptx_addc(cf, 0u, 0u);
-    t[119] = ptx_or(t[119], 1u);
-    t[122] = ptx_sub_cc(cf, t[119], x[8]);
-    ptx_subc_cc(cf, t[120], 0u);
-    t[121] = ptx_subc(cf, 0u, 0u);
-    t[126] = ptx_xor(t[122], t[119]);
-    t[126] = ptx_and(t[126], t[121]);
-    t[125] = ptx_xor(t[122], t[126]);
-    t[123] = ptx_add(t[121], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[123]);
-    t[127] = ptx_add_cc(cf, t[125], t[125]);
-    t[128] = ptx_addc(cf, 0u, 0u);
-    t[127] = ptx_or(t[127], 1u);
-    t[130] = ptx_sub_cc(cf, t[127], x[8]);
-    ptx_subc_cc(cf, t[128], 0u);
-    t[129] = ptx_subc(cf, 0u, 0u);
-    t[134] = ptx_xor(t[130], t[127]);
-    t[134] = ptx_and(t[134], t[129]);
-    t[133] = ptx_xor(t[130], t[134]);
-    t[131] = ptx_add(t[129], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[131]);
-    t[135] = ptx_add_cc(cf, t[133], t[133]);
-    t[136] = ptx_addc(cf, 0u, 0u);
-    t[135] = ptx_or(t[135], 1u);
-    t[138] = ptx_sub_cc(cf, t[135], x[8]);
-    ptx_subc_cc(cf, t[136], 0u);
-    t[137] = ptx_subc(cf, 0u, 0u);
-    t[142] = ptx_xor(t[138], t[135]);
-    t[142] = ptx_and(t[142], t[137]);
-    t[141] = ptx_xor(t[138], t[142]);
-    t[139] = ptx_add(t[137], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[139]);
-    t[143] = ptx_add_cc(cf, t[141], t[141]);
-    t[144] = ptx_addc(cf, 0u, 0u);
-    t[143] = ptx_or(t[143], 1u);
-    t[146] = ptx_sub_cc(cf, t[143], x[8]);
-    ptx_subc_cc(cf, t[144], 0u);
-    t[145] = ptx_subc(cf, 0u, 0u);
-    t[150] = ptx_xor(t[146], t[143]);
-    t[150] = ptx_and(t[150], t[145]);
-    t[149] = ptx_xor(t[146], t[150]);
-    t[147] = ptx_add(t[145], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[147]);
-    t[151] = ptx_add_cc(cf, t[149], t[149]);
-    t[152] = ptx_addc(cf, 0u, 0u);
-    t[151] = ptx_or(t[151], 1u);
-    t[154] = ptx_sub_cc(cf, t[151], x[8]);
-    ptx_subc_cc(cf, t[152], 0u);
-    t[153] = ptx_subc(cf, 0u, 0u);
-    t[158] = ptx_xor(t[154], t[151]);
-    t[158] = ptx_and(t[158], t[153]);
-    t[157] = ptx_xor(t[154], t[158]);
-    t[155] = ptx_add(t[153], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[155]);
-    t[159] = ptx_add_cc(cf, t[157], t[157]);
-    t[160] = ptx_addc(cf, 0u, 0u);
-    t[159] = ptx_or(t[159], 1u);
-    t[162] = ptx_sub_cc(cf, t[159], x[8]);
-    ptx_subc_cc(cf, t[160], 0u);
-    t[161] = ptx_subc(cf, 0u, 0u);
-    t[166] = ptx_xor(t[162], t[159]);
-    t[166] = ptx_and(t[166], t[161]);
-    t[165] = ptx_xor(t[162], t[166]);
-    t[163] = ptx_add(t[161], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[163]);
-    t[167] = ptx_add_cc(cf, t[165], t[165]);
-    t[168] = ptx_addc(cf, 0u, 0u);
-    t[167] = ptx_or(t[167], 1u);
-    t[170] = ptx_sub_cc(cf, t[167], x[8]);
-    ptx_subc_cc(cf, t[168], 0u);
-    t[169] = ptx_subc(cf, 0u, 0u);
-    t[174] = ptx_xor(t[170], t[167]);
-    t[174] = ptx_and(t[174], t[169]);
-    t[173] = ptx_xor(t[170], t[174]);
-    t[171] = ptx_add(t[169], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[171]);
-    t[175] = ptx_add_cc(cf, t[173], t[173]);
-    t[176] = ptx_addc(cf, 0u, 0u);
-    t[175] = ptx_or(t[175], 1u);
-    t[178] = ptx_sub_cc(cf, t[175], x[8]);
-    ptx_subc_cc(cf, t[176], 0u);
-    t[177] = ptx_subc(cf, 0u, 0u);
-    t[182] = ptx_xor(t[178], t[175]);
-    t[182] = ptx_and(t[182], t[177]);
-    t[181] = ptx_xor(t[178], t[182]);
-    t[179] = ptx_add(t[177], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[179]);
-    t[183] = ptx_add_cc(cf, t[181], t[181]);
-    t[184] = ptx_addc(cf, 0u, 0u);
-    t[183] = ptx_or(t[183], 1u);
-    t[186] = ptx_sub_cc(cf, t[183], x[8]);
-    ptx_subc_cc(cf, t[184], 0u);
-    t[185] = ptx_subc(cf, 0u, 0u);
-    t[190] = ptx_xor(t[186], t[183]);
-    t[190] = ptx_and(t[190], t[185]);
-    t[189] = ptx_xor(t[186], t[190]);
-    t[187] = ptx_add(t[185], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[187]);
-    t[191] = ptx_add_cc(cf, t[189], t[189]);
-    t[192] = ptx_addc(cf, 0u, 0u);
-    t[191] = ptx_or(t[191], 1u);
-    t[194] = ptx_sub_cc(cf, t[191], x[8]);
-    ptx_subc_cc(cf, t[192], 0u);
-    t[193] = ptx_subc(cf, 0u, 0u);
-    t[198] = ptx_xor(t[194], t[191]);
-    t[198] = ptx_and(t[198], t[193]);
-    t[197] = ptx_xor(t[194], t[198]);
-    t[195] = ptx_add(t[193], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[195]);
-    t[199] = ptx_add_cc(cf, t[197], t[197]);
-    t[200] = ptx_addc(cf, 0u, 0u);
-    t[199] = ptx_or(t[199], 1u);
-    t[202] = ptx_sub_cc(cf, t[199], x[8]);
-    ptx_subc_cc(cf, t[200], 0u);
-    t[201] = ptx_subc(cf, 0u, 0u);
-    t[206] = ptx_xor(t[202], t[199]);
-    t[206] = ptx_and(t[206], t[201]);
-    t[205] = ptx_xor(t[202], t[206]);
-    t[203] = ptx_add(t[201], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[203]);
-    t[207] = ptx_add_cc(cf, t[205], t[205]);
-    t[208] = ptx_addc(cf, 0u, 0u);
-    t[207] = ptx_or(t[207], 1u);
-    t[210] = ptx_sub_cc(cf, t[207], x[8]);
-    ptx_subc_cc(cf, t[208], 0u);
-    t[209] = ptx_subc(cf, 0u, 0u);
-    t[214] = ptx_xor(t[210], t[207]);
-    t[214] = ptx_and(t[214], t[209]);
-    t[213] = ptx_xor(t[210], t[214]);
-    t[211] = ptx_add(t[209], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[211]);
-    t[215] = ptx_add_cc(cf, t[213], t[213]);
-    t[216] = ptx_addc(cf, 0u, 0u);
-    t[215] = ptx_or(t[215], 1u);
-    t[218] = ptx_sub_cc(cf, t[215], x[8]);
-    ptx_subc_cc(cf, t[216], 0u);
-    t[217] = ptx_subc(cf, 0u, 0u);
-    t[222] = ptx_xor(t[218], t[215]);
-    t[222] = ptx_and(t[222], t[217]);
-    t[221] = ptx_xor(t[218], t[222]);
-    t[219] = ptx_add(t[217], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[219]);
-    t[223] = ptx_add_cc(cf, t[221], t[221]);
-    t[224] = ptx_addc(cf, 0u, 0u);
-    t[223] = ptx_or(t[223], 1u);
-    t[226] = ptx_sub_cc(cf, t[223], x[8]);
-    ptx_subc_cc(cf, t[224], 0u);
-    t[225] = ptx_subc(cf, 0u, 0u);
-    t[230] = ptx_xor(t[226], t[223]);
-    t[230] = ptx_and(t[230], t[225]);
-    t[229] = ptx_xor(t[226], t[230]);
-    t[227] = ptx_add(t[225], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[227]);
-    t[231] = ptx_add_cc(cf, t[229], t[229]);
-    t[232] = ptx_addc(cf, 0u, 0u);
-    t[231] = ptx_or(t[231], 1u);
-    t[234] = ptx_sub_cc(cf, t[231], x[8]);
-    ptx_subc_cc(cf, t[232], 0u);
-    t[233] = ptx_subc(cf, 0u, 0u);
-    t[238] = ptx_xor(t[234], t[231]);
-    t[238] = ptx_and(t[238], t[233]);
-    t[237] = ptx_xor(t[234], t[238]);
-    t[235] = ptx_add(t[233], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[235]);
-    t[239] = ptx_add_cc(cf, t[237], t[237]);
-    t[240] = ptx_addc(cf, 0u, 0u);
-    t[239] = ptx_or(t[239], 1u);
-    t[242] = ptx_sub_cc(cf, t[239], x[8]);
-    ptx_subc_cc(cf, t[240], 0u);
-    t[241] = ptx_subc(cf, 0u, 0u);
-    t[246] = ptx_xor(t[242], t[239]);
-    t[246] = ptx_and(t[246], t[241]);
-    t[245] = ptx_xor(t[242], t[246]);
-    t[243] = ptx_add(t[241], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[243]);
-    t[247] = ptx_add_cc(cf, t[245], t[245]);
-    t[248] = ptx_addc(cf, 0u, 0u);
-    t[247] = ptx_or(t[247], 1u);
-    t[250] = ptx_sub_cc(cf, t[247], x[8]);
-    ptx_subc_cc(cf, t[248], 0u);
-    t[249] = ptx_subc(cf, 0u, 0u);
-    t[254] = ptx_xor(t[250], t[247]);
-    t[254] = ptx_and(t[254], t[249]);
-    t[253] = ptx_xor(t[250], t[254]);
-    t[251] = ptx_add(t[249], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[251]);
-    t[255] = ptx_add_cc(cf, t[253], t[253]);
-    t[256] = ptx_addc(cf, 0u, 0u);
-    t[255] = ptx_or(t[255], 1u);
-    t[258] = ptx_sub_cc(cf, t[255], x[8]);
-    ptx_subc_cc(cf, t[256], 0u);
-    t[257] = ptx_subc(cf, 0u, 0u);
-    t[262] = ptx_xor(t[258], t[255]);
-    t[262] = ptx_and(t[262], t[257]);
-    ptx_xor(t[258], t[262]);
-    t[259] = ptx_add(t[257], 1u);
-    t[6] = ptx_add(t[6], t[6]);
-    t[6] = ptx_or(t[6], t[259]);
+    t[57] = ptx_not(t[57]);
+    t[54] = ptx_sub(t[47], t[57]);
+    t[58] = ptx_and(x[8], t[57]);
+    t[59] = ptx_sub_cc(cf, t[50], t[58]);
+    t[60] = ptx_subc(cf, t[51], 0u);
+    t[61] = ptx_sub_cc(cf, t[59], 1u);
+    t[62] = ptx_subc(cf, t[60], 0u);
+    ptx_sub_cc(cf, t[61], x[8]);
+    ptx_subc_cc(cf, t[62], 0u);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[66] = ptx_not(t[66]);
+    t[63] = ptx_sub(t[54], t[66]);
+    t[67] = ptx_and(x[8], t[66]);
+    t[68] = ptx_sub_cc(cf, t[59], t[67]);
+    t[69] = ptx_subc(cf, t[60], 0u);
+    t[70] = ptx_sub_cc(cf, t[68], 1u);
+    t[71] = ptx_subc(cf, t[69], 0u);
+    ptx_sub_cc(cf, t[70], x[8]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[75] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_not(t[75]);
+    t[72] = ptx_sub(t[63], t[75]);
+    t[76] = ptx_and(x[8], t[75]);
+    ptx_sub_cc(cf, t[68], t[76]);
+    ptx_subc(cf, t[69], 0u);
     y[0] = ptx_mov(x[6]);
     y[1] = ptx_mov(x[7]);
     y[2] = ptx_mov(x[8]);
@@ -43820,7 +42086,7 @@ struct sqrt_division_normalize_3 {
     y[7] = ptx_mov(x[1]);
     y[8] = ptx_mov(x[2]);
     y[9] = ptx_mov(t[4]);
-    y[10] = ptx_mov(t[6]);
+    y[10] = ptx_mov(t[72]);
     y[11] = ptx_not(t[3]);
   }
 #endif
@@ -44291,7 +42557,7 @@ struct sqrt_newton_check_3 {
 #endif
 };
 
-// sqrt_division_normalize_5: a step that the loops below call; 411 instructions.
+// sqrt_division_normalize_5: a step that the loops below call; 122 instructions.
 struct sqrt_division_normalize_5 {
   static constexpr unsigned in_words = 15;
   static constexpr unsigned out_words = 18;
@@ -44299,7 +42565,7 @@ struct sqrt_division_normalize_5 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<265>;\n\t"
+        ".reg .u32 t<81>;\n\t"
         "sub.cc.u32 t0, %18, %28;\n\t"
         "subc.cc.u32 t1, %19, %29;\n\t"
         "subc.cc.u32 t2, %20, %30;\n\t"
@@ -44307,392 +42573,103 @@ struct sqrt_division_normalize_5 {
         "subc.cc.u32 t4, %22, %32;\n\t"
         "subc.u32 t5, 0, 0;\n\t"
         "mov.b32 t6, 0;\n\t"
-        "not.b32 t7, %32;\n\t"
-        "mov.b32 t8, 0;\n\t"
-        "add.cc.u32 t9, t7, t7;\n\t"
-        "addc.u32 t10, 0, 0;\n\t"
-        "or.b32 t9, t9, 1;\n\t"
-        "sub.cc.u32 t12, t9, %32;\n\t"
-        "subc.cc.u32 t14, t10, 0;\n\t"
-        "subc.u32 t11, 0, 0;\n\t"
-        "xor.b32 t16, t12, t9;\n\t"
-        "and.b32 t16, t16, t11;\n\t"
-        "xor.b32 t15, t12, t16;\n\t"
-        "add.u32 t13, t11, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t13;\n\t"
-        "add.cc.u32 t17, t15, t15;\n\t"
-        "addc.u32 t18, 0, 0;\n\t"
-        "or.b32 t17, t17, 1;\n\t"
-        "sub.cc.u32 t20, t17, %32;\n\t"
-        "subc.cc.u32 t22, t18, 0;\n\t"
-        "subc.u32 t19, 0, 0;\n\t"
-        "xor.b32 t24, t20, t17;\n\t"
-        "and.b32 t24, t24, t19;\n\t"
-        "xor.b32 t23, t20, t24;\n\t"
-        "add.u32 t21, t19, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t21;\n\t"
-        "add.cc.u32 t25, t23, t23;\n\t"
-        "addc.u32 t26, 0, 0;\n\t"
-        "or.b32 t25, t25, 1;\n\t"
-        "sub.cc.u32 t28, t25, %32;\n\t"
-        "subc.cc.u32 t30, t26, 0;\n\t"
-        "subc.u32 t27, 0, 0;\n\t"
-        "xor.b32 t32, t28, t25;\n\t"
-        "and.b32 t32, t32, t27;\n\t"
-        "xor.b32 t31, t28, t32;\n\t"
-        "add.u32 t29, t27, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t29;\n\t"
-        "add.cc.u32 t33, t31, t31;\n\t"
-        "addc.u32 t34, 0, 0;\n\t"
-        "or.b32 t33, t33, 1;\n\t"
-        "sub.cc.u32 t36, t33, %32;\n\t"
-        "subc.cc.u32 t38, t34, 0;\n\t"
-        "subc.u32 t35, 0, 0;\n\t"
-        "xor.b32 t40, t36, t33;\n\t"
-        "and.b32 t40, t40, t35;\n\t"
-        "xor.b32 t39, t36, t40;\n\t"
-        "add.u32 t37, t35, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t37;\n\t"
-        "add.cc.u32 t41, t39, t39;\n\t"
-        "addc.u32 t42, 0, 0;\n\t"
-        "or.b32 t41, t41, 1;\n\t"
-        "sub.cc.u32 t44, t41, %32;\n\t"
-        "subc.cc.u32 t46, t42, 0;\n\t"
-        "subc.u32 t43, 0, 0;\n\t"
-        "xor.b32 t48, t44, t41;\n\t"
-        "and.b32 t48, t48, t43;\n\t"
-        "xor.b32 t47, t44, t48;\n\t"
-        "add.u32 t45, t43, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t45;\n\t"
-        "add.cc.u32 t49, t47, t47;\n\t"
-        "addc.u32 t50, 0, 0;\n\t"
-        "or.b32 t49, t49, 1;\n\t"
-        "sub.cc.u32 t52, t49, %32;\n\t"
-        "subc.cc.u32 t54, t50, 0;\n\t"
-        "subc.u32 t51, 0, 0;\n\t"
-        "xor.b32 t56, t52, t49;\n\t"
-        "and.b32 t56, t56, t51;\n\t"
-        "xor.b32 t55, t52, t56;\n\t"
-        "add.u32 t53, t51, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t53;\n\t"
-        "add.cc.u32 t57, t55, t55;\n\t"
-        "addc.u32 t58, 0, 0;\n\t"
-        "or.b32 t57, t57, 1;\n\t"
-        "sub.cc.u32 t60, t57, %32;\n\t"
-        "subc.cc.u32 t62, t58, 0;\n\t"
+        "mul.hi.u32 t10, %32, 3340530120;\n\t"
+        "add.cc.u32 t8, %32, t10;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "add.cc.u32 t8, t8, 1;\n\t"
+        "addc.u32 t9, t9, 0;\n\t"
+        "sub.cc.u32 t7, 2863311530, t8;\n\t"
+        "subc.cc.u32 t11, 1, t9;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "not.b32 t12, t12;\n\t"
+        "and.b32 t7, t7, t12;\n\t"
+        "sub.u32 t13, 0, %32;\n\t"
+        "mul.lo.u32 t14, %32, t7;\n\t"
+        "mul.hi.u32 t15, %32, t7;\n\t"
+        "sub.cc.u32 t16, 0, t14;\n\t"
+        "subc.u32 t17, t13, t15;\n\t"
+        "mul.lo.u32 t18, t7, t17;\n\t"
+        "mul.hi.u32 t19, t7, t17;\n\t"
+        "mul.hi.u32 t20, t7, t16;\n\t"
+        "add.cc.u32 t18, t18, t16;\n\t"
+        "addc.u32 t19, t19, 0;\n\t"
+        "add.cc.u32 t18, t18, t20;\n\t"
+        "addc.u32 t19, t19, 0;\n\t"
+        "add.u32 t21, t17, t19;\n\t"
+        "add.u32 t22, t7, t21;\n\t"
+        "mul.lo.u32 t23, %32, t22;\n\t"
+        "mul.hi.u32 t24, %32, t22;\n\t"
+        "sub.cc.u32 t25, 0, t23;\n\t"
+        "subc.u32 t26, t13, t24;\n\t"
+        "mul.lo.u32 t27, t22, t26;\n\t"
+        "mul.hi.u32 t28, t22, t26;\n\t"
+        "mul.hi.u32 t29, t22, t25;\n\t"
+        "add.cc.u32 t27, t27, t25;\n\t"
+        "addc.u32 t28, t28, 0;\n\t"
+        "add.cc.u32 t27, t27, t29;\n\t"
+        "addc.u32 t28, t28, 0;\n\t"
+        "add.u32 t30, t26, t28;\n\t"
+        "add.u32 t31, t22, t30;\n\t"
+        "mul.lo.u32 t32, %32, t31;\n\t"
+        "mul.hi.u32 t33, %32, t31;\n\t"
+        "sub.cc.u32 t34, 0, t32;\n\t"
+        "subc.u32 t35, t13, t33;\n\t"
+        "mul.lo.u32 t36, t31, t35;\n\t"
+        "mul.hi.u32 t37, t31, t35;\n\t"
+        "mul.hi.u32 t38, t31, t34;\n\t"
+        "add.cc.u32 t36, t36, t34;\n\t"
+        "addc.u32 t37, t37, 0;\n\t"
+        "add.cc.u32 t36, t36, t38;\n\t"
+        "addc.u32 t37, t37, 0;\n\t"
+        "add.u32 t39, t35, t37;\n\t"
+        "add.u32 t40, t31, t39;\n\t"
+        "mul.lo.u32 t41, %32, t40;\n\t"
+        "mul.hi.u32 t42, %32, t40;\n\t"
+        "sub.cc.u32 t43, 0, t41;\n\t"
+        "subc.u32 t44, t13, t42;\n\t"
+        "mul.lo.u32 t45, t40, t44;\n\t"
+        "mul.hi.u32 t46, t40, t44;\n\t"
+        "mul.hi.u32 t47, t40, t43;\n\t"
+        "add.cc.u32 t45, t45, t43;\n\t"
+        "addc.u32 t46, t46, 0;\n\t"
+        "add.cc.u32 t45, t45, t47;\n\t"
+        "addc.u32 t46, t46, 0;\n\t"
+        "add.u32 t48, t44, t46;\n\t"
+        "add.u32 t49, t40, t48;\n\t"
+        "mul.lo.u32 t50, %32, t49;\n\t"
+        "mul.hi.u32 t51, %32, t49;\n\t"
+        "sub.cc.u32 t52, 0, t50;\n\t"
+        "subc.u32 t53, t13, t51;\n\t"
+        "sub.cc.u32 t54, t52, 1;\n\t"
+        "subc.u32 t55, t53, 0;\n\t"
+        "sub.cc.u32 t57, t54, %32;\n\t"
+        "subc.cc.u32 t58, t55, 0;\n\t"
         "subc.u32 t59, 0, 0;\n\t"
-        "xor.b32 t64, t60, t57;\n\t"
-        "and.b32 t64, t64, t59;\n\t"
-        "xor.b32 t63, t60, t64;\n\t"
-        "add.u32 t61, t59, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t61;\n\t"
-        "add.cc.u32 t65, t63, t63;\n\t"
-        "addc.u32 t66, 0, 0;\n\t"
-        "or.b32 t65, t65, 1;\n\t"
-        "sub.cc.u32 t68, t65, %32;\n\t"
-        "subc.cc.u32 t70, t66, 0;\n\t"
-        "subc.u32 t67, 0, 0;\n\t"
-        "xor.b32 t72, t68, t65;\n\t"
-        "and.b32 t72, t72, t67;\n\t"
-        "xor.b32 t71, t68, t72;\n\t"
-        "add.u32 t69, t67, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t69;\n\t"
-        "add.cc.u32 t73, t71, t71;\n\t"
-        "addc.u32 t74, 0, 0;\n\t"
-        "or.b32 t73, t73, 1;\n\t"
-        "sub.cc.u32 t76, t73, %32;\n\t"
-        "subc.cc.u32 t78, t74, 0;\n\t"
-        "subc.u32 t75, 0, 0;\n\t"
-        "xor.b32 t80, t76, t73;\n\t"
-        "and.b32 t80, t80, t75;\n\t"
-        "xor.b32 t79, t76, t80;\n\t"
-        "add.u32 t77, t75, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t77;\n\t"
-        "add.cc.u32 t81, t79, t79;\n\t"
-        "addc.u32 t82, 0, 0;\n\t"
-        "or.b32 t81, t81, 1;\n\t"
-        "sub.cc.u32 t84, t81, %32;\n\t"
-        "subc.cc.u32 t86, t82, 0;\n\t"
-        "subc.u32 t83, 0, 0;\n\t"
-        "xor.b32 t88, t84, t81;\n\t"
-        "and.b32 t88, t88, t83;\n\t"
-        "xor.b32 t87, t84, t88;\n\t"
-        "add.u32 t85, t83, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t85;\n\t"
-        "add.cc.u32 t89, t87, t87;\n\t"
-        "addc.u32 t90, 0, 0;\n\t"
-        "or.b32 t89, t89, 1;\n\t"
-        "sub.cc.u32 t92, t89, %32;\n\t"
-        "subc.cc.u32 t94, t90, 0;\n\t"
-        "subc.u32 t91, 0, 0;\n\t"
-        "xor.b32 t96, t92, t89;\n\t"
-        "and.b32 t96, t96, t91;\n\t"
-        "xor.b32 t95, t92, t96;\n\t"
-        "add.u32 t93, t91, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t93;\n\t"
-        "add.cc.u32 t97, t95, t95;\n\t"
-        "addc.u32 t98, 0, 0;\n\t"
-        "or.b32 t97, t97, 1;\n\t"
-        "sub.cc.u32 t100, t97, %32;\n\t"
-        "subc.cc.u32 t102, t98, 0;\n\t"
-        "subc.u32 t99, 0, 0;\n\t"
-        "xor.b32 t104, t100, t97;\n\t"
-        "and.b32 t104, t104, t99;\n\t"
-        "xor.b32 t103, t100, t104;\n\t"
-        "add.u32 t101, t99, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t101;\n\t"
-        "add.cc.u32 t105, t103, t103;\n\t"
-        "addc.u32 t106, 0, 0;\n\t"
-        "or.b32 t105, t105, 1;\n\t"
-        "sub.cc.u32 t108, t105, %32;\n\t"
-        "subc.cc.u32 t110, t106, 0;\n\t"
-        "subc.u32 t107, 0, 0;\n\t"
-        "xor.b32 t112, t108, t105;\n\t"
-        "and.b32 t112, t112, t107;\n\t"
-        "xor.b32 t111, t108, t112;\n\t"
-        "add.u32 t109, t107, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t109;\n\t"
-        "add.cc.u32 t113, t111, t111;\n\t"
-        "addc.u32 t114, 0, 0;\n\t"
-        "or.b32 t113, t113, 1;\n\t"
-        "sub.cc.u32 t116, t113, %32;\n\t"
-        "subc.cc.u32 t118, t114, 0;\n\t"
-        "subc.u32 t115, 0, 0;\n\t"
-        "xor.b32 t120, t116, t113;\n\t"
-        "and.b32 t120, t120, t115;\n\t"
-        "xor.b32 t119, t116, t120;\n\t"
-        "add.u32 t117, t115, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t117;\n\t"
-        "add.cc.u32 t121, t119, t119;\n\t"
-        "addc.u32 t122, 0, 0;\n\t"
-        "or.b32 t121, t121, 1;\n\t"
-        "sub.cc.u32 t124, t121, %32;\n\t"
-        "subc.cc.u32 t126, t122, 0;\n\t"
-        "subc.u32 t123, 0, 0;\n\t"
-        "xor.b32 t128, t124, t121;\n\t"
-        "and.b32 t128, t128, t123;\n\t"
-        "xor.b32 t127, t124, t128;\n\t"
-        "add.u32 t125, t123, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t125;\n\t"
-        "add.cc.u32 t129, t127, t127;\n\t"
-        "addc.u32 t130, 0, 0;\n\t"
-        "or.b32 t129, t129, 1;\n\t"
-        "sub.cc.u32 t132, t129, %32;\n\t"
-        "subc.cc.u32 t134, t130, 0;\n\t"
-        "subc.u32 t131, 0, 0;\n\t"
-        "xor.b32 t136, t132, t129;\n\t"
-        "and.b32 t136, t136, t131;\n\t"
-        "xor.b32 t135, t132, t136;\n\t"
-        "add.u32 t133, t131, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t133;\n\t"
-        "add.cc.u32 t137, t135, t135;\n\t"
-        "addc.u32 t138, 0, 0;\n\t"
-        "or.b32 t137, t137, 1;\n\t"
-        "sub.cc.u32 t140, t137, %32;\n\t"
-        "subc.cc.u32 t142, t138, 0;\n\t"
-        "subc.u32 t139, 0, 0;\n\t"
-        "xor.b32 t144, t140, t137;\n\t"
-        "and.b32 t144, t144, t139;\n\t"
-        "xor.b32 t143, t140, t144;\n\t"
-        "add.u32 t141, t139, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t141;\n\t"
-        "add.cc.u32 t145, t143, t143;\n\t"
-        "addc.u32 t146, 0, 0;\n\t"
-        "or.b32 t145, t145, 1;\n\t"
-        "sub.cc.u32 t148, t145, %32;\n\t"
-        "subc.cc.u32 t150, t146, 0;\n\t"
-        "subc.u32 t147, 0, 0;\n\t"
-        "xor.b32 t152, t148, t145;\n\t"
-        "and.b32 t152, t152, t147;\n\t"
-        "xor.b32 t151, t148, t152;\n\t"
-        "add.u32 t149, t147, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t149;\n\t"
-        "add.cc.u32 t153, t151, t151;\n\t"
-        "addc.u32 t154, 0, 0;\n\t"
-        "or.b32 t153, t153, 1;\n\t"
-        "sub.cc.u32 t156, t153, %32;\n\t"
-        "subc.cc.u32 t158, t154, 0;\n\t"
-        "subc.u32 t155, 0, 0;\n\t"
-        "xor.b32 t160, t156, t153;\n\t"
-        "and.b32 t160, t160, t155;\n\t"
-        "xor.b32 t159, t156, t160;\n\t"
-        "add.u32 t157, t155, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t157;\n\t"
-        "add.cc.u32 t161, t159, t159;\n\t"
-        "addc.u32 t162, 0, 0;\n\t"
-        "or.b32 t161, t161, 1;\n\t"
-        "sub.cc.u32 t164, t161, %32;\n\t"
-        "subc.cc.u32 t166, t162, 0;\n\t"
-        "subc.u32 t163, 0, 0;\n\t"
-        "xor.b32 t168, t164, t161;\n\t"
-        "and.b32 t168, t168, t163;\n\t"
-        "xor.b32 t167, t164, t168;\n\t"
-        "add.u32 t165, t163, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t165;\n\t"
-        "add.cc.u32 t169, t167, t167;\n\t"
-        "addc.u32 t170, 0, 0;\n\t"
-        "or.b32 t169, t169, 1;\n\t"
-        "sub.cc.u32 t172, t169, %32;\n\t"
-        "subc.cc.u32 t174, t170, 0;\n\t"
-        "subc.u32 t171, 0, 0;\n\t"
-        "xor.b32 t176, t172, t169;\n\t"
-        "and.b32 t176, t176, t171;\n\t"
-        "xor.b32 t175, t172, t176;\n\t"
-        "add.u32 t173, t171, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t173;\n\t"
-        "add.cc.u32 t177, t175, t175;\n\t"
-        "addc.u32 t178, 0, 0;\n\t"
-        "or.b32 t177, t177, 1;\n\t"
-        "sub.cc.u32 t180, t177, %32;\n\t"
-        "subc.cc.u32 t182, t178, 0;\n\t"
-        "subc.u32 t179, 0, 0;\n\t"
-        "xor.b32 t184, t180, t177;\n\t"
-        "and.b32 t184, t184, t179;\n\t"
-        "xor.b32 t183, t180, t184;\n\t"
-        "add.u32 t181, t179, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t181;\n\t"
-        "add.cc.u32 t185, t183, t183;\n\t"
-        "addc.u32 t186, 0, 0;\n\t"
-        "or.b32 t185, t185, 1;\n\t"
-        "sub.cc.u32 t188, t185, %32;\n\t"
-        "subc.cc.u32 t190, t186, 0;\n\t"
-        "subc.u32 t187, 0, 0;\n\t"
-        "xor.b32 t192, t188, t185;\n\t"
-        "and.b32 t192, t192, t187;\n\t"
-        "xor.b32 t191, t188, t192;\n\t"
-        "add.u32 t189, t187, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t189;\n\t"
-        "add.cc.u32 t193, t191, t191;\n\t"
-        "addc.u32 t194, 0, 0;\n\t"
-        "or.b32 t193, t193, 1;\n\t"
-        "sub.cc.u32 t196, t193, %32;\n\t"
-        "subc.cc.u32 t198, t194, 0;\n\t"
-        "subc.u32 t195, 0, 0;\n\t"
-        "xor.b32 t200, t196, t193;\n\t"
-        "and.b32 t200, t200, t195;\n\t"
-        "xor.b32 t199, t196, t200;\n\t"
-        "add.u32 t197, t195, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t197;\n\t"
-        "add.cc.u32 t201, t199, t199;\n\t"
-        "addc.u32 t202, 0, 0;\n\t"
-        "or.b32 t201, t201, 1;\n\t"
-        "sub.cc.u32 t204, t201, %32;\n\t"
-        "subc.cc.u32 t206, t202, 0;\n\t"
-        "subc.u32 t203, 0, 0;\n\t"
-        "xor.b32 t208, t204, t201;\n\t"
-        "and.b32 t208, t208, t203;\n\t"
-        "xor.b32 t207, t204, t208;\n\t"
-        "add.u32 t205, t203, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t205;\n\t"
-        "add.cc.u32 t209, t207, t207;\n\t"
-        "addc.u32 t210, 0, 0;\n\t"
-        "or.b32 t209, t209, 1;\n\t"
-        "sub.cc.u32 t212, t209, %32;\n\t"
-        "subc.cc.u32 t214, t210, 0;\n\t"
-        "subc.u32 t211, 0, 0;\n\t"
-        "xor.b32 t216, t212, t209;\n\t"
-        "and.b32 t216, t216, t211;\n\t"
-        "xor.b32 t215, t212, t216;\n\t"
-        "add.u32 t213, t211, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t213;\n\t"
-        "add.cc.u32 t217, t215, t215;\n\t"
-        "addc.u32 t218, 0, 0;\n\t"
-        "or.b32 t217, t217, 1;\n\t"
-        "sub.cc.u32 t220, t217, %32;\n\t"
-        "subc.cc.u32 t222, t218, 0;\n\t"
-        "subc.u32 t219, 0, 0;\n\t"
-        "xor.b32 t224, t220, t217;\n\t"
-        "and.b32 t224, t224, t219;\n\t"
-        "xor.b32 t223, t220, t224;\n\t"
-        "add.u32 t221, t219, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t221;\n\t"
-        "add.cc.u32 t225, t223, t223;\n\t"
-        "addc.u32 t226, 0, 0;\n\t"
-        "or.b32 t225, t225, 1;\n\t"
-        "sub.cc.u32 t228, t225, %32;\n\t"
-        "subc.cc.u32 t230, t226, 0;\n\t"
-        "subc.u32 t227, 0, 0;\n\t"
-        "xor.b32 t232, t228, t225;\n\t"
-        "and.b32 t232, t232, t227;\n\t"
-        "xor.b32 t231, t228, t232;\n\t"
-        "add.u32 t229, t227, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t229;\n\t"
-        "add.cc.u32 t233, t231, t231;\n\t"
-        "addc.u32 t234, 0, 0;\n\t"
-        "or.b32 t233, t233, 1;\n\t"
-        "sub.cc.u32 t236, t233, %32;\n\t"
-        "subc.cc.u32 t238, t234, 0;\n\t"
-        "subc.u32 t235, 0, 0;\n\t"
-        "xor.b32 t240, t236, t233;\n\t"
-        "and.b32 t240, t240, t235;\n\t"
-        "xor.b32 t239, t236, t240;\n\t"
-        "add.u32 t237, t235, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t237;\n\t"
-        "add.cc.u32 t241, t239, t239;\n\t"
-        "addc.u32 t242, 0, 0;\n\t"
-        "or.b32 t241, t241, 1;\n\t"
-        "sub.cc.u32 t244, t241, %32;\n\t"
-        "subc.cc.u32 t246, t242, 0;\n\t"
-        "subc.u32 t243, 0, 0;\n\t"
-        "xor.b32 t248, t244, t241;\n\t"
-        "and.b32 t248, t248, t243;\n\t"
-        "xor.b32 t247, t244, t248;\n\t"
-        "add.u32 t245, t243, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t245;\n\t"
-        "add.cc.u32 t249, t247, t247;\n\t"
-        "addc.u32 t250, 0, 0;\n\t"
-        "or.b32 t249, t249, 1;\n\t"
-        "sub.cc.u32 t252, t249, %32;\n\t"
-        "subc.cc.u32 t254, t250, 0;\n\t"
-        "subc.u32 t251, 0, 0;\n\t"
-        "xor.b32 t256, t252, t249;\n\t"
-        "and.b32 t256, t256, t251;\n\t"
-        "xor.b32 t255, t252, t256;\n\t"
-        "add.u32 t253, t251, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t253;\n\t"
-        "add.cc.u32 t257, t255, t255;\n\t"
-        "addc.u32 t258, 0, 0;\n\t"
-        "or.b32 t257, t257, 1;\n\t"
-        "sub.cc.u32 t260, t257, %32;\n\t"
-        "subc.cc.u32 t262, t258, 0;\n\t"
-        "subc.u32 t259, 0, 0;\n\t"
-        "xor.b32 t264, t260, t257;\n\t"
-        "and.b32 t264, t264, t259;\n\t"
-        "xor.b32 t263, t260, t264;\n\t"
-        "add.u32 t261, t259, 1;\n\t"
-        "add.u32 t8, t8, t8;\n\t"
-        "or.b32 t8, t8, t261;\n\t"
+        "not.b32 t59, t59;\n\t"
+        "sub.u32 t56, t49, t59;\n\t"
+        "and.b32 t60, %32, t59;\n\t"
+        "sub.cc.u32 t61, t52, t60;\n\t"
+        "subc.u32 t62, t53, 0;\n\t"
+        "sub.cc.u32 t63, t61, 1;\n\t"
+        "subc.u32 t64, t62, 0;\n\t"
+        "sub.cc.u32 t66, t63, %32;\n\t"
+        "subc.cc.u32 t67, t64, 0;\n\t"
+        "subc.u32 t68, 0, 0;\n\t"
+        "not.b32 t68, t68;\n\t"
+        "sub.u32 t65, t56, t68;\n\t"
+        "and.b32 t69, %32, t68;\n\t"
+        "sub.cc.u32 t70, t61, t69;\n\t"
+        "subc.u32 t71, t62, 0;\n\t"
+        "sub.cc.u32 t72, t70, 1;\n\t"
+        "subc.u32 t73, t71, 0;\n\t"
+        "sub.cc.u32 t75, t72, %32;\n\t"
+        "subc.cc.u32 t76, t73, 0;\n\t"
+        "subc.u32 t77, 0, 0;\n\t"
+        "not.b32 t77, t77;\n\t"
+        "sub.u32 t74, t65, t77;\n\t"
+        "and.b32 t78, %32, t77;\n\t"
+        "sub.cc.u32 t79, t70, t78;\n\t"
+        "subc.u32 t80, t71, 0;\n\t"
         "mov.b32 %0, %28;\n\t"
         "mov.b32 %1, %29;\n\t"
         "mov.b32 %2, %30;\n\t"
@@ -44709,7 +42686,7 @@ struct sqrt_division_normalize_5 {
         "mov.b32 %13, %21;\n\t"
         "mov.b32 %14, %22;\n\t"
         "mov.b32 %15, t6;\n\t"
-        "mov.b32 %16, t8;\n\t"
+        "mov.b32 %16, t74;\n\t"
         "not.b32 %17, t5;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17])
@@ -44722,7 +42699,7 @@ struct sqrt_division_normalize_5 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[265];
+    uint32_t t[81];
     ptx_sub_cc(cf, x[0], x[10]);
     ptx_subc_cc(cf, x[1], x[11]);
     ptx_subc_cc(cf, x[2], x[12]);
@@ -44730,392 +42707,103 @@ struct sqrt_division_normalize_5 {
     ptx_subc_cc(cf, x[4], x[14]);
     t[5] = ptx_subc(cf, 0u, 0u);
     t[6] = ptx_mov(0u);
-    t[7] = ptx_not(x[14]);
-    t[8] = ptx_mov(0u);
-    t[9] = ptx_add_cc(cf, t[7], t[7]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[9] = ptx_or(t[9], 1u);
-    t[12] = ptx_sub_cc(cf, t[9], x[14]);
-    ptx_subc_cc(cf, t[10], 0u);
-    t[11] = ptx_subc(cf, 0u, 0u);
-    t[16] = ptx_xor(t[12], t[9]);
-    t[16] = ptx_and(t[16], t[11]);
-    t[15] = ptx_xor(t[12], t[16]);
-    t[13] = ptx_add(t[11], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[13]);
-    t[17] = ptx_add_cc(cf, t[15], t[15]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[17] = ptx_or(t[17], 1u);
-    t[20] = ptx_sub_cc(cf, t[17], x[14]);
-    ptx_subc_cc(cf, t[18], 0u);
-    t[19] = ptx_subc(cf, 0u, 0u);
-    t[24] = ptx_xor(t[20], t[17]);
-    t[24] = ptx_and(t[24], t[19]);
-    t[23] = ptx_xor(t[20], t[24]);
-    t[21] = ptx_add(t[19], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[21]);
-    t[25] = ptx_add_cc(cf, t[23], t[23]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    t[25] = ptx_or(t[25], 1u);
-    t[28] = ptx_sub_cc(cf, t[25], x[14]);
-    ptx_subc_cc(cf, t[26], 0u);
-    t[27] = ptx_subc(cf, 0u, 0u);
-    t[32] = ptx_xor(t[28], t[25]);
-    t[32] = ptx_and(t[32], t[27]);
-    t[31] = ptx_xor(t[28], t[32]);
-    t[29] = ptx_add(t[27], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[29]);
-    t[33] = ptx_add_cc(cf, t[31], t[31]);
-    t[34] = ptx_addc(cf, 0u, 0u);
-    t[33] = ptx_or(t[33], 1u);
-    t[36] = ptx_sub_cc(cf, t[33], x[14]);
-    ptx_subc_cc(cf, t[34], 0u);
-    t[35] = ptx_subc(cf, 0u, 0u);
-    t[40] = ptx_xor(t[36], t[33]);
-    t[40] = ptx_and(t[40], t[35]);
-    t[39] = ptx_xor(t[36], t[40]);
-    t[37] = ptx_add(t[35], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[37]);
-    t[41] = ptx_add_cc(cf, t[39], t[39]);
-    t[42] = ptx_addc(cf, 0u, 0u);
-    t[41] = ptx_or(t[41], 1u);
-    t[44] = ptx_sub_cc(cf, t[41], x[14]);
-    ptx_subc_cc(cf, t[42], 0u);
-    t[43] = ptx_subc(cf, 0u, 0u);
-    t[48] = ptx_xor(t[44], t[41]);
-    t[48] = ptx_and(t[48], t[43]);
-    t[47] = ptx_xor(t[44], t[48]);
-    t[45] = ptx_add(t[43], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[45]);
-    t[49] = ptx_add_cc(cf, t[47], t[47]);
-    t[50] = ptx_addc(cf, 0u, 0u);
-    t[49] = ptx_or(t[49], 1u);
-    t[52] = ptx_sub_cc(cf, t[49], x[14]);
-    ptx_subc_cc(cf, t[50], 0u);
-    t[51] = ptx_subc(cf, 0u, 0u);
-    t[56] = ptx_xor(t[52], t[49]);
-    t[56] = ptx_and(t[56], t[51]);
-    t[55] = ptx_xor(t[52], t[56]);
-    t[53] = ptx_add(t[51], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[53]);
-    t[57] = ptx_add_cc(cf, t[55], t[55]);
-    t[58] = ptx_addc(cf, 0u, 0u);
-    t[57] = ptx_or(t[57], 1u);
-    t[60] = ptx_sub_cc(cf, t[57], x[14]);
-    ptx_subc_cc(cf, t[58], 0u);
+    t[10] = ptx_mul_hi(x[14], 3340530120u);
+    t[8] = ptx_add_cc(cf, x[14], t[10]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_add_cc(cf, t[8], 1u);
+    t[9] = ptx_addc(cf, t[9], 0u);
+    t[7] = ptx_sub_cc(cf, 2863311530u, t[8]);
+    ptx_subc_cc(cf, 1u, t[9]);
+    t[12] = ptx_subc(cf, 0u, 0u);
+    t[12] = ptx_not(t[12]);
+    t[7] = ptx_and(t[7], t[12]);
+    t[13] = ptx_sub(0u, x[14]);
+    t[14] = ptx_mul_lo(x[14], t[7]);
+    t[15] = ptx_mul_hi(x[14], t[7]);
+    t[16] = ptx_sub_cc(cf, 0u, t[14]);
+    t[17] = ptx_subc(cf, t[13], t[15]);
+    t[18] = ptx_mul_lo(t[7], t[17]);
+    t[19] = ptx_mul_hi(t[7], t[17]);
+    t[20] = ptx_mul_hi(t[7], t[16]);
+    t[18] = ptx_add_cc(cf, t[18], t[16]);
+    t[19] = ptx_addc(cf, t[19], 0u);
+    t[18] = ptx_add_cc(cf, t[18], t[20]);
+    t[19] = ptx_addc(cf, t[19], 0u);
+    t[21] = ptx_add(t[17], t[19]);
+    t[22] = ptx_add(t[7], t[21]);
+    t[23] = ptx_mul_lo(x[14], t[22]);
+    t[24] = ptx_mul_hi(x[14], t[22]);
+    t[25] = ptx_sub_cc(cf, 0u, t[23]);
+    t[26] = ptx_subc(cf, t[13], t[24]);
+    t[27] = ptx_mul_lo(t[22], t[26]);
+    t[28] = ptx_mul_hi(t[22], t[26]);
+    t[29] = ptx_mul_hi(t[22], t[25]);
+    t[27] = ptx_add_cc(cf, t[27], t[25]);
+    t[28] = ptx_addc(cf, t[28], 0u);
+    t[27] = ptx_add_cc(cf, t[27], t[29]);
+    t[28] = ptx_addc(cf, t[28], 0u);
+    t[30] = ptx_add(t[26], t[28]);
+    t[31] = ptx_add(t[22], t[30]);
+    t[32] = ptx_mul_lo(x[14], t[31]);
+    t[33] = ptx_mul_hi(x[14], t[31]);
+    t[34] = ptx_sub_cc(cf, 0u, t[32]);
+    t[35] = ptx_subc(cf, t[13], t[33]);
+    t[36] = ptx_mul_lo(t[31], t[35]);
+    t[37] = ptx_mul_hi(t[31], t[35]);
+    t[38] = ptx_mul_hi(t[31], t[34]);
+    t[36] = ptx_add_cc(cf, t[36], t[34]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[36] = ptx_add_cc(cf, t[36], t[38]);
+    t[37] = ptx_addc(cf, t[37], 0u);
+    t[39] = ptx_add(t[35], t[37]);
+    t[40] = ptx_add(t[31], t[39]);
+    t[41] = ptx_mul_lo(x[14], t[40]);
+    t[42] = ptx_mul_hi(x[14], t[40]);
+    t[43] = ptx_sub_cc(cf, 0u, t[41]);
+    t[44] = ptx_subc(cf, t[13], t[42]);
+    t[45] = ptx_mul_lo(t[40], t[44]);
+    t[46] = ptx_mul_hi(t[40], t[44]);
+    t[47] = ptx_mul_hi(t[40], t[43]);
+    t[45] = ptx_add_cc(cf, t[45], t[43]);
+    t[46] = ptx_addc(cf, t[46], 0u);
+    t[45] = ptx_add_cc(cf, t[45], t[47]);
+    t[46] = ptx_addc(cf, t[46], 0u);
+    t[48] = ptx_add(t[44], t[46]);
+    t[49] = ptx_add(t[40], t[48]);
+    t[50] = ptx_mul_lo(x[14], t[49]);
+    t[51] = ptx_mul_hi(x[14], t[49]);
+    t[52] = ptx_sub_cc(cf, 0u, t[50]);
+    t[53] = ptx_subc(cf, t[13], t[51]);
+    t[54] = ptx_sub_cc(cf, t[52], 1u);
+    t[55] = ptx_subc(cf, t[53], 0u);
+    ptx_sub_cc(cf, t[54], x[14]);
+    ptx_subc_cc(cf, t[55], 0u);
     t[59] = ptx_subc(cf, 0u, 0u);
-    t[64] = ptx_xor(t[60], t[57]);
-    t[64] = ptx_and(t[64], t[59]);
-    t[63] = ptx_xor(t[60], t[64]);
-    t[61] = ptx_add(t[59], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[61]);
-    t[65] = ptx_add_cc(cf, t[63], t[63]);
-    t[66] = ptx_addc(cf, 0u, 0u);
-    t[65] = ptx_or(t[65], 1u);
-    t[68] = ptx_sub_cc(cf, t[65], x[14]);
-    ptx_subc_cc(cf, t[66], 0u);
-    t[67] = ptx_subc(cf, 0u, 0u);
-    t[72] = ptx_xor(t[68], t[65]);
-    t[72] = ptx_and(t[72], t[67]);
-    t[71] = ptx_xor(t[68], t[72]);
-    t[69] = ptx_add(t[67], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[69]);
-    t[73] = ptx_add_cc(cf, t[71], t[71]);
-    t[74] = ptx_addc(cf, 0u, 0u);
-    t[73] = ptx_or(t[73], 1u);
-    t[76] = ptx_sub_cc(cf, t[73], x[14]);
-    ptx_subc_cc(cf, t[74], 0u);
-    t[75] = ptx_subc(cf, 0u, 0u);
-    t[80] = ptx_xor(t[76], t[73]);
-    t[80] = ptx_and(t[80], t[75]);
-    t[79] = ptx_xor(t[76], t[80]);
-    t[77] = ptx_add(t[75], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[77]);
-    t[81] = ptx_add_cc(cf, t[79], t[79]);
-    t[82] = ptx_addc(cf, 0u, 0u);
-    t[81] = ptx_or(t[81], 1u);
-    t[84] = ptx_sub_cc(cf, t[81], x[14]);
-    ptx_subc_cc(cf, t[82], 0u);
-    t[83] = ptx_subc(cf, 0u, 0u);
-    t[88] = ptx_xor(t[84], t[81]);
-    t[88] = ptx_and(t[88], t[83]);
-    t[87] = ptx_xor(t[84], t[88]);
-    t[85] = ptx_add(t[83], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[85]);
-    t[89] = ptx_add_cc(cf, t[87], t[87]);
-    t[90] = ptx_addc(cf, 0u, 0u);
-    t[89] = ptx_or(t[89], 1u);
-    t[92] = ptx_sub_cc(cf, t[89], x[14]);
-    ptx_subc_cc(cf, t[90], 0u);
-    t[91] = ptx_subc(cf, 0u, 0u);
-    t[96] = ptx_xor(t[92], t[89]);
-    t[96] = ptx_and(t[96], t[91]);
-    t[95] = ptx_xor(t[92], t[96]);
-    t[93] = ptx_add(t[91], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[93]);
-    t[97] = ptx_add_cc(cf, t[95], t[95]);
-    t[98] = ptx_addc(cf, 0u, 0u);
-    t[97] = ptx_or(t[97], 1u);
-    t[100] = ptx_sub_cc(cf, t[97], x[14]);
-    ptx_subc_cc(cf, t[98], 0u);
-    t[99] = ptx_subc(cf, 0u, 0u);
-    t[104] = ptx_xor(t[100], t[97]);
-    t[104] = ptx_and(t[104], t[99]);
-    t[103] = ptx_xor(t[100], t[104]);
-    t[101] = ptx_add(t[99], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[101]);
-    t[105] = ptx_add_cc(cf, t[103], t[103]);
-    t[106] = ptx_addc(cf, 0u, 0u);
-    t[105] = ptx_or(t[105], 1u);
-    t[108] = ptx_sub_cc(cf, t[105], x[14]);
-    ptx_subc_cc(cf, t[106], 0u);
-    t[107] = ptx_subc(cf, 0u, 0u);
-    t[112] = ptx_xor(t[108], t[105]);
-    t[112] = ptx_and(t[112], t[107]);
-    t[111] = ptx_xor(t[108], t[112]);
-    t[109] = ptx_add(t[107], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[109]);
-    t[113] = ptx_add_cc(cf, t[111], t[111]);
-    t[114] = ptx_addc(cf, 0u, 0u);
-    t[113] = ptx_or(t[113], 1u);
-    t[116] = ptx_sub_cc(cf, t[113], x[14]);
-    ptx_subc_cc(cf, t[114], 0u);
-    t[115] = ptx_subc(cf, 0u, 0u);
-    t[120] = ptx_xor(t[116], t[113]);
-    t[120] = ptx_and(t[120], t[115]);
-    t[119] = ptx_xor(t[116], t[120]);
-    t[117] = ptx_add(t[115], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[117]);
-    t[121] = ptx_add_cc(cf, t[119], t[119]);
-    t[122] = ptx_addc(cf, 0u, 0u);
-    t[121] = ptx_or(t[121], 1u);
-    t[124] = ptx_sub_cc(cf, t[121], x[14]);
-    ptx_subc_cc(cf, t[122], 0u);
-    t[123] = ptx_subc(cf, 0u, 0u);
-    t[128] = ptx_xor(t[124], t[121]);
-    t[128] = ptx_and(t[128], t[123]);
-    t[127] = ptx_xor(t[124], t[128]);
-    t[125] = ptx_add(t[123], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[125]);
-    t[129] = ptx_add_cc(cf, t[127], t[127]);
-    t[130] = ptx_addc(cf, 0u, 0u);
-    t[129] = ptx_or(t[129], 1u);
-    t[132] = ptx_sub_cc(cf, t[129], x[14]);
-    ptx_subc_cc(cf, t[130], 0u);
-    t[131] = ptx_subc(cf, 0u, 0u);
-    t[136] = ptx_xor(t[132], t[129]);
-    t[136] = ptx_and(t[136], t[131]);
-    t[135] = ptx_xor(t[132], t[136]);
-    t[133] = ptx_add(t[131], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[133]);
-    t[137] = ptx_add_cc(cf, t[135], t[135]);
-    t[138] = ptx_addc(cf, 0u, 0u);
-    t[137] = ptx_or(t[137], 1u);
-    t[140] = ptx_sub_cc(cf, t[137], x[14]);
-    ptx_subc_cc(cf, t[138], 0u);
-    t[139] = ptx_subc(cf, 0u, 0u);
-    t[144] = ptx_xor(t[140], t[137]);
-    t[144] = ptx_and(t[144], t[139]);
-    t[143] = ptx_xor(t[140], t[144]);
-    t[141] = ptx_add(t[139], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[141]);
-    t[145] = ptx_add_cc(cf, t[143], t[143]);
-    t[146] = ptx_addc(cf, 0u, 0u);
-    t[145] = ptx_or(t[145], 1u);
-    t[148] = ptx_sub_cc(cf, t[145], x[14]);
-    ptx_subc_cc(cf, t[146], 0u);
-    t[147] = ptx_subc(cf, 0u, 0u);
-    t[152] = ptx_xor(t[148], t[145]);
-    t[152] = ptx_and(t[152], t[147]);
-    t[151] = ptx_xor(t[148], t[152]);
-    t[149] = ptx_add(t[147], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[149]);
-    t[153] = ptx_add_cc(cf, t[151], t[151]);
-    t[154] = ptx_addc(cf, 0u, 0u);
-    t[153] = ptx_or(t[153], 1u);
-    t[156] = ptx_sub_cc(cf, t[153], x[14]);
-    ptx_subc_cc(cf, t[154], 0u);
-    t[155] = ptx_subc(cf, 0u, 0u);
-    t[160] = ptx_xor(t[156], t[153]);
-    t[160] = ptx_and(t[160], t[155]);
-    t[159] = ptx_xor(t[156], t[160]);
-    t[157] = ptx_add(t[155], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[157]);
-    t[161] = ptx_add_cc(cf, t[159], t[159]);
-    t[162] = ptx_addc(cf, 0u, 0u);
-    t[161] = ptx_or(t[161], 1u);
-    t[164] = ptx_sub_cc(cf, t[161], x[14]);
-    ptx_subc_cc(cf, t[162], 0u);
-    t[163] = ptx_subc(cf, 0u, 0u);
-    t[168] = ptx_xor(t[164], t[161]);
-    t[168] = ptx_and(t[168], t[163]);
-    t[167] = ptx_xor(t[164], t[168]);
-    t[165] = ptx_add(t[163], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[165]);
-    t[169] = ptx_add_cc(cf, t[167], t[167]);
-    t[170] = ptx_addc(cf, 0u, 0u);
-    t[169] = ptx_or(t[169], 1u);
-    t[172] = ptx_sub_cc(cf, t[169], x[14]);
-    ptx_subc_cc(cf, t[170], 0u);
-    t[171] = ptx_subc(cf, 0u, 0u);
-    t[176] = ptx_xor(t[172], t[169]);
-    t[176] = ptx_and(t[176], t[171]);
-    t[175] = ptx_xor(t[172], t[176]);
-    t[173] = ptx_add(t[171], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[173]);
-    t[177] = ptx_add_cc(cf, t[175], t[175]);
-    t[178] = ptx_addc(cf, 0u, 0u);
-    t[177] = ptx_or(t[177], 1u);
-    t[180] = ptx_sub_cc(cf, t[177], x[14]);
-    ptx_subc_cc(cf, t[178], 0u);
-    t[179] = ptx_subc(cf, 0u, 0u);
-    t[184] = ptx_xor(t[180], t[177]);
-    t[184] = ptx_and(t[184], t[179]);
-    t[183] = ptx_xor(t[180], t[184]);
-    t[181] = ptx_add(t[179], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[181]);
-    t[185] = ptx_add_cc(cf, t[183], t[183]);
-    t[186] = ptx_addc(cf, 0u, 0u);
-    t[185] = ptx_or(t[185], 1u);
-    t[188] = ptx_sub_cc(cf, t[185], x[14]);
-    ptx_subc_cc(cf, t[186], 0u);
-    t[187] = ptx_subc(cf, 0u, 0u);
-    t[192] = ptx_xor(t[188], t[185]);
-    t[192] = ptx_and(t[192], t[187]);
-    t[191] = ptx_xor(t[188], t[192]);
-    t[189] = ptx_add(t[187], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[189]);
-    t[193] = ptx_add_cc(cf, t[191], t[191]);
-    t[194] = ptx_addc(cf, 0u, 0u);
-    t[193] = ptx_or(t[193], 1u);
-    t[196] = ptx_sub_cc(cf, t[193], x[14]);
-    ptx_subc_cc(cf, t[194], 0u);
-    t[195] = ptx_subc(cf, 0u, 0u);
-    t[200] = ptx_xor(t[196], t[193]);
-    t[200] = ptx_and(t[200], t[195]);
-    t[199] = ptx_xor(t[196], t[200]);
-    t[197] = ptx_add(t[195], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[197]);
-    t[201] = ptx_add_cc(cf, t[199], t[199]);
-    t[202] = ptx_addc(cf, 0u, 0u);
-    t[201] = ptx_or(t[201], 1u);
-    t[204] = ptx_sub_cc(cf, t[201], x[14]);
-    ptx_subc_cc(cf, t[202], 0u);
-    t[203] = ptx_subc(cf, 0u, 0u);
-    t[208] = ptx_xor(t[204], t[201]);
-    t[208] = ptx_and(t[208], t[203]);
-    t[207] = ptx_xor(t[204], t[208]);
-    t[205] = ptx_add(t[203], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[205]);
-    t[209] = ptx_add_cc(cf, t[207], t[207]);
-    t[210] = ptx_addc(cf, 0u, 0u);
-    t[209] = ptx_or(t[209], 1u);
-    t[212] = ptx_sub_cc(cf, t[209], x[14]);
-    ptx_subc_cc(cf, t[210], 0u);
-    t[211] = ptx_subc(cf, 0u, 0u);
-    t[216] = ptx_xor(t[212], t[209]);
-    t[216] = ptx_and(t[216], t[211]);
-    t[215] = ptx_xor(t[212], t[216]);
-    t[213] = ptx_add(t[211], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[213]);
-    t[217] = ptx_add_cc(cf, t[215], t[215]);
-    t[218] = ptx_addc(cf, 0u, 0u);
-    t[217] = ptx_or(t[217], 1u);
-    t[220] = ptx_sub_cc(cf, t[217], x[14]);
-    ptx_subc_cc(cf, t[218], 0u);
-    t[219] = ptx_subc(cf, 0u, 0u);
-    t[224] = ptx_xor(t[220], t[217]);
-    t[224] = ptx_and(t[224], t[219]);
-    t[223] = ptx_xor(t[220], t[224]);
-    t[221] = ptx_add(t[219], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[221]);
-    t[225] = ptx_add_cc(cf, t[223], t[223]);
-    t[226] = ptx_addc(cf, 0u, 0u);
-    t[225] = ptx_or(t[225], 1u);
-    t[228] = ptx_sub_cc(cf, t[225], x[14]);
-    ptx_subc_cc(cf, t[226], 0u);
-    t[227] = ptx_subc(cf, 0u, 0u);
-    t[232] = ptx_xor(t[228], t[225]);
-    t[232] = ptx_and(t[232], t[227]);
-    t[231] = ptx_xor(t[228], t[232]);
-    t[229] = ptx_add(t[227], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[229]);
-    t[233] = ptx_add_cc(cf, t[231], t[231]);
-    t[234] = ptx_addc(cf, 0u, 0u);
-    t[233] = ptx_or(t[233], 1u);
-    t[236] = ptx_sub_cc(cf, t[233], x[14]);
-    ptx_subc_cc(cf, t[234], 0u);
-    t[235] = ptx_subc(cf, 0u, 0u);
-    t[240] = ptx_xor(t[236], t[233]);
-    t[240] = ptx_and(t[240], t[235]);
-    t[239] = ptx_xor(t[236], t[240]);
-    t[237] = ptx_add(t[235], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[237]);
-    t[241] = ptx_add_cc(cf, t[239], t[239]);
-    t[242] = ptx_addc(cf, 0u, 0u);
-    t[241] = ptx_or(t[241], 1u);
-    t[244] = ptx_sub_cc(cf, t[241], x[14]);
-    ptx_subc_cc(cf, t[242], 0u);
-    t[243] = ptx_subc(cf, 0u, 0u);
-    t[248] = ptx_xor(t[244], t[241]);
-    t[248] = ptx_and(t[248], t[243]);
-    t[247] = ptx_xor(t[244], t[248]);
-    t[245] = ptx_add(t[243], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[245]);
-    t[249] = ptx_add_cc(cf, t[247], t[247]);
-    t[250] = ptx_addc(cf, 0u, 0u);
-    t[249] = ptx_or(t[249], 1u);
-    t[252] = ptx_sub_cc(cf, t[249], x[14]);
-    ptx_subc_cc(cf, t[250], 0u);
-    t[251] = ptx_subc(cf, 0u, 0u);
-    t[256] = ptx_xor(t[252], t[249]);
-    t[256] = ptx_and(t[256], t[251]);
-    t[255] = ptx_xor(t[252], t[256]);
-    t[253] = ptx_add(t[251], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[253]);
-    t[257] = ptx_add_cc(cf, t[255], t[255]);
-    t[258] = ptx_addc(cf, 0u, 0u);
-    t[257] = ptx_or(t[257], 1u);
-    t[260] = ptx_sub_cc(cf, t[257], x[14]);
-    ptx_subc_cc(cf, t[258], 0u);
-    t[259] = ptx_subc(cf, 0u, 0u);
-    t[264] = ptx_xor(t[260], t[257]);
-    t[264] = ptx_and(t[264], t[259]);
-    ptx_xor(t[260], t[264]);
-    t[261] = ptx_add(t[259], 1u);
-    t[8] = ptx_add(t[8], t[8]);
-    t[8] = ptx_or(t[8], t[261]);
+    t[59] = ptx_not(t[59]);
+    t[56] = ptx_sub(t[49], t[59]);
+    t[60] = ptx_and(x[14], t[59]);
+    t[61] = ptx_sub_cc(cf, t[52], t[60]);
+    t[62] = ptx_subc(cf, t[53], 0u);
+    t[63] = ptx_sub_cc(cf, t[61], 1u);
+    t[64] = ptx_subc(cf, t[62], 0u);
+    ptx_sub_cc(cf, t[63], x[14]);
+    ptx_subc_cc(cf, t[64], 0u);
+    t[68] = ptx_subc(cf, 0u, 0u);
+    t[68] = ptx_not(t[68]);
+    t[65] = ptx_sub(t[56], t[68]);
+    t[69] = ptx_and(x[14], t[68]);
+    t[70] = ptx_sub_cc(cf, t[61], t[69]);
+    t[71] = ptx_subc(cf, t[62], 0u);
+    t[72] = ptx_sub_cc(cf, t[70], 1u);
+    t[73] = ptx_subc(cf, t[71], 0u);
+    ptx_sub_cc(cf, t[72], x[14]);
+    ptx_subc_cc(cf, t[73], 0u);
+    t[77] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_not(t[77]);
+    t[74] = ptx_sub(t[65], t[77]);
+    t[78] = ptx_and(x[14], t[77]);
+    ptx_sub_cc(cf, t[70], t[78]);
+    ptx_subc(cf, t[71], 0u);
     y[0] = ptx_mov(x[10]);
     y[1] = ptx_mov(x[11]);
     y[2] = ptx_mov(x[12]);
@@ -45132,7 +42820,7 @@ struct sqrt_division_normalize_5 {
     y[13] = ptx_mov(x[3]);
     y[14] = ptx_mov(x[4]);
     y[15] = ptx_mov(t[6]);
-    y[16] = ptx_mov(t[8]);
+    y[16] = ptx_mov(t[74]);
     y[17] = ptx_not(t[5]);
   }
 #endif
@@ -45821,7 +43509,7 @@ struct sqrt_newton_check_5 {
 #endif
 };
 
-// sqrt_division_normalize_9: a step that the loops below call; 427 instructions.
+// sqrt_division_normalize_9: a step that the loops below call; 138 instructions.
 struct sqrt_division_normalize_9 {
   static constexpr unsigned in_words = 27;
   static constexpr unsigned out_words = 30;
@@ -45829,7 +43517,7 @@ struct sqrt_division_normalize_9 {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<269>;\n\t"
+        ".reg .u32 t<85>;\n\t"
         "sub.cc.u32 t0, %30, %48;\n\t"
         "subc.cc.u32 t1, %31, %49;\n\t"
         "subc.cc.u32 t2, %32, %50;\n\t"
@@ -45841,392 +43529,103 @@ struct sqrt_division_normalize_9 {
         "subc.cc.u32 t8, %38, %56;\n\t"
         "subc.u32 t9, 0, 0;\n\t"
         "mov.b32 t10, 0;\n\t"
-        "not.b32 t11, %56;\n\t"
-        "mov.b32 t12, 0;\n\t"
-        "add.cc.u32 t13, t11, t11;\n\t"
-        "addc.u32 t14, 0, 0;\n\t"
-        "or.b32 t13, t13, 1;\n\t"
-        "sub.cc.u32 t16, t13, %56;\n\t"
-        "subc.cc.u32 t18, t14, 0;\n\t"
-        "subc.u32 t15, 0, 0;\n\t"
-        "xor.b32 t20, t16, t13;\n\t"
-        "and.b32 t20, t20, t15;\n\t"
-        "xor.b32 t19, t16, t20;\n\t"
-        "add.u32 t17, t15, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t17;\n\t"
-        "add.cc.u32 t21, t19, t19;\n\t"
-        "addc.u32 t22, 0, 0;\n\t"
-        "or.b32 t21, t21, 1;\n\t"
-        "sub.cc.u32 t24, t21, %56;\n\t"
-        "subc.cc.u32 t26, t22, 0;\n\t"
-        "subc.u32 t23, 0, 0;\n\t"
-        "xor.b32 t28, t24, t21;\n\t"
-        "and.b32 t28, t28, t23;\n\t"
-        "xor.b32 t27, t24, t28;\n\t"
-        "add.u32 t25, t23, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t25;\n\t"
-        "add.cc.u32 t29, t27, t27;\n\t"
-        "addc.u32 t30, 0, 0;\n\t"
-        "or.b32 t29, t29, 1;\n\t"
-        "sub.cc.u32 t32, t29, %56;\n\t"
-        "subc.cc.u32 t34, t30, 0;\n\t"
-        "subc.u32 t31, 0, 0;\n\t"
-        "xor.b32 t36, t32, t29;\n\t"
-        "and.b32 t36, t36, t31;\n\t"
-        "xor.b32 t35, t32, t36;\n\t"
-        "add.u32 t33, t31, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t33;\n\t"
-        "add.cc.u32 t37, t35, t35;\n\t"
-        "addc.u32 t38, 0, 0;\n\t"
-        "or.b32 t37, t37, 1;\n\t"
-        "sub.cc.u32 t40, t37, %56;\n\t"
-        "subc.cc.u32 t42, t38, 0;\n\t"
-        "subc.u32 t39, 0, 0;\n\t"
-        "xor.b32 t44, t40, t37;\n\t"
-        "and.b32 t44, t44, t39;\n\t"
-        "xor.b32 t43, t40, t44;\n\t"
-        "add.u32 t41, t39, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t41;\n\t"
-        "add.cc.u32 t45, t43, t43;\n\t"
-        "addc.u32 t46, 0, 0;\n\t"
-        "or.b32 t45, t45, 1;\n\t"
-        "sub.cc.u32 t48, t45, %56;\n\t"
-        "subc.cc.u32 t50, t46, 0;\n\t"
-        "subc.u32 t47, 0, 0;\n\t"
-        "xor.b32 t52, t48, t45;\n\t"
-        "and.b32 t52, t52, t47;\n\t"
-        "xor.b32 t51, t48, t52;\n\t"
-        "add.u32 t49, t47, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t49;\n\t"
-        "add.cc.u32 t53, t51, t51;\n\t"
-        "addc.u32 t54, 0, 0;\n\t"
-        "or.b32 t53, t53, 1;\n\t"
-        "sub.cc.u32 t56, t53, %56;\n\t"
-        "subc.cc.u32 t58, t54, 0;\n\t"
-        "subc.u32 t55, 0, 0;\n\t"
-        "xor.b32 t60, t56, t53;\n\t"
-        "and.b32 t60, t60, t55;\n\t"
-        "xor.b32 t59, t56, t60;\n\t"
-        "add.u32 t57, t55, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t57;\n\t"
-        "add.cc.u32 t61, t59, t59;\n\t"
-        "addc.u32 t62, 0, 0;\n\t"
-        "or.b32 t61, t61, 1;\n\t"
-        "sub.cc.u32 t64, t61, %56;\n\t"
-        "subc.cc.u32 t66, t62, 0;\n\t"
+        "mul.hi.u32 t14, %56, 3340530120;\n\t"
+        "add.cc.u32 t12, %56, t14;\n\t"
+        "addc.u32 t13, 0, 0;\n\t"
+        "add.cc.u32 t12, t12, 1;\n\t"
+        "addc.u32 t13, t13, 0;\n\t"
+        "sub.cc.u32 t11, 2863311530, t12;\n\t"
+        "subc.cc.u32 t15, 1, t13;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "not.b32 t16, t16;\n\t"
+        "and.b32 t11, t11, t16;\n\t"
+        "sub.u32 t17, 0, %56;\n\t"
+        "mul.lo.u32 t18, %56, t11;\n\t"
+        "mul.hi.u32 t19, %56, t11;\n\t"
+        "sub.cc.u32 t20, 0, t18;\n\t"
+        "subc.u32 t21, t17, t19;\n\t"
+        "mul.lo.u32 t22, t11, t21;\n\t"
+        "mul.hi.u32 t23, t11, t21;\n\t"
+        "mul.hi.u32 t24, t11, t20;\n\t"
+        "add.cc.u32 t22, t22, t20;\n\t"
+        "addc.u32 t23, t23, 0;\n\t"
+        "add.cc.u32 t22, t22, t24;\n\t"
+        "addc.u32 t23, t23, 0;\n\t"
+        "add.u32 t25, t21, t23;\n\t"
+        "add.u32 t26, t11, t25;\n\t"
+        "mul.lo.u32 t27, %56, t26;\n\t"
+        "mul.hi.u32 t28, %56, t26;\n\t"
+        "sub.cc.u32 t29, 0, t27;\n\t"
+        "subc.u32 t30, t17, t28;\n\t"
+        "mul.lo.u32 t31, t26, t30;\n\t"
+        "mul.hi.u32 t32, t26, t30;\n\t"
+        "mul.hi.u32 t33, t26, t29;\n\t"
+        "add.cc.u32 t31, t31, t29;\n\t"
+        "addc.u32 t32, t32, 0;\n\t"
+        "add.cc.u32 t31, t31, t33;\n\t"
+        "addc.u32 t32, t32, 0;\n\t"
+        "add.u32 t34, t30, t32;\n\t"
+        "add.u32 t35, t26, t34;\n\t"
+        "mul.lo.u32 t36, %56, t35;\n\t"
+        "mul.hi.u32 t37, %56, t35;\n\t"
+        "sub.cc.u32 t38, 0, t36;\n\t"
+        "subc.u32 t39, t17, t37;\n\t"
+        "mul.lo.u32 t40, t35, t39;\n\t"
+        "mul.hi.u32 t41, t35, t39;\n\t"
+        "mul.hi.u32 t42, t35, t38;\n\t"
+        "add.cc.u32 t40, t40, t38;\n\t"
+        "addc.u32 t41, t41, 0;\n\t"
+        "add.cc.u32 t40, t40, t42;\n\t"
+        "addc.u32 t41, t41, 0;\n\t"
+        "add.u32 t43, t39, t41;\n\t"
+        "add.u32 t44, t35, t43;\n\t"
+        "mul.lo.u32 t45, %56, t44;\n\t"
+        "mul.hi.u32 t46, %56, t44;\n\t"
+        "sub.cc.u32 t47, 0, t45;\n\t"
+        "subc.u32 t48, t17, t46;\n\t"
+        "mul.lo.u32 t49, t44, t48;\n\t"
+        "mul.hi.u32 t50, t44, t48;\n\t"
+        "mul.hi.u32 t51, t44, t47;\n\t"
+        "add.cc.u32 t49, t49, t47;\n\t"
+        "addc.u32 t50, t50, 0;\n\t"
+        "add.cc.u32 t49, t49, t51;\n\t"
+        "addc.u32 t50, t50, 0;\n\t"
+        "add.u32 t52, t48, t50;\n\t"
+        "add.u32 t53, t44, t52;\n\t"
+        "mul.lo.u32 t54, %56, t53;\n\t"
+        "mul.hi.u32 t55, %56, t53;\n\t"
+        "sub.cc.u32 t56, 0, t54;\n\t"
+        "subc.u32 t57, t17, t55;\n\t"
+        "sub.cc.u32 t58, t56, 1;\n\t"
+        "subc.u32 t59, t57, 0;\n\t"
+        "sub.cc.u32 t61, t58, %56;\n\t"
+        "subc.cc.u32 t62, t59, 0;\n\t"
         "subc.u32 t63, 0, 0;\n\t"
-        "xor.b32 t68, t64, t61;\n\t"
-        "and.b32 t68, t68, t63;\n\t"
-        "xor.b32 t67, t64, t68;\n\t"
-        "add.u32 t65, t63, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t65;\n\t"
-        "add.cc.u32 t69, t67, t67;\n\t"
-        "addc.u32 t70, 0, 0;\n\t"
-        "or.b32 t69, t69, 1;\n\t"
-        "sub.cc.u32 t72, t69, %56;\n\t"
-        "subc.cc.u32 t74, t70, 0;\n\t"
-        "subc.u32 t71, 0, 0;\n\t"
-        "xor.b32 t76, t72, t69;\n\t"
-        "and.b32 t76, t76, t71;\n\t"
-        "xor.b32 t75, t72, t76;\n\t"
-        "add.u32 t73, t71, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t73;\n\t"
-        "add.cc.u32 t77, t75, t75;\n\t"
-        "addc.u32 t78, 0, 0;\n\t"
-        "or.b32 t77, t77, 1;\n\t"
-        "sub.cc.u32 t80, t77, %56;\n\t"
-        "subc.cc.u32 t82, t78, 0;\n\t"
-        "subc.u32 t79, 0, 0;\n\t"
-        "xor.b32 t84, t80, t77;\n\t"
-        "and.b32 t84, t84, t79;\n\t"
-        "xor.b32 t83, t80, t84;\n\t"
-        "add.u32 t81, t79, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t81;\n\t"
-        "add.cc.u32 t85, t83, t83;\n\t"
-        "addc.u32 t86, 0, 0;\n\t"
-        "or.b32 t85, t85, 1;\n\t"
-        "sub.cc.u32 t88, t85, %56;\n\t"
-        "subc.cc.u32 t90, t86, 0;\n\t"
-        "subc.u32 t87, 0, 0;\n\t"
-        "xor.b32 t92, t88, t85;\n\t"
-        "and.b32 t92, t92, t87;\n\t"
-        "xor.b32 t91, t88, t92;\n\t"
-        "add.u32 t89, t87, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t89;\n\t"
-        "add.cc.u32 t93, t91, t91;\n\t"
-        "addc.u32 t94, 0, 0;\n\t"
-        "or.b32 t93, t93, 1;\n\t"
-        "sub.cc.u32 t96, t93, %56;\n\t"
-        "subc.cc.u32 t98, t94, 0;\n\t"
-        "subc.u32 t95, 0, 0;\n\t"
-        "xor.b32 t100, t96, t93;\n\t"
-        "and.b32 t100, t100, t95;\n\t"
-        "xor.b32 t99, t96, t100;\n\t"
-        "add.u32 t97, t95, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t97;\n\t"
-        "add.cc.u32 t101, t99, t99;\n\t"
-        "addc.u32 t102, 0, 0;\n\t"
-        "or.b32 t101, t101, 1;\n\t"
-        "sub.cc.u32 t104, t101, %56;\n\t"
-        "subc.cc.u32 t106, t102, 0;\n\t"
-        "subc.u32 t103, 0, 0;\n\t"
-        "xor.b32 t108, t104, t101;\n\t"
-        "and.b32 t108, t108, t103;\n\t"
-        "xor.b32 t107, t104, t108;\n\t"
-        "add.u32 t105, t103, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t105;\n\t"
-        "add.cc.u32 t109, t107, t107;\n\t"
-        "addc.u32 t110, 0, 0;\n\t"
-        "or.b32 t109, t109, 1;\n\t"
-        "sub.cc.u32 t112, t109, %56;\n\t"
-        "subc.cc.u32 t114, t110, 0;\n\t"
-        "subc.u32 t111, 0, 0;\n\t"
-        "xor.b32 t116, t112, t109;\n\t"
-        "and.b32 t116, t116, t111;\n\t"
-        "xor.b32 t115, t112, t116;\n\t"
-        "add.u32 t113, t111, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t113;\n\t"
-        "add.cc.u32 t117, t115, t115;\n\t"
-        "addc.u32 t118, 0, 0;\n\t"
-        "or.b32 t117, t117, 1;\n\t"
-        "sub.cc.u32 t120, t117, %56;\n\t"
-        "subc.cc.u32 t122, t118, 0;\n\t"
-        "subc.u32 t119, 0, 0;\n\t"
-        "xor.b32 t124, t120, t117;\n\t"
-        "and.b32 t124, t124, t119;\n\t"
-        "xor.b32 t123, t120, t124;\n\t"
-        "add.u32 t121, t119, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t121;\n\t"
-        "add.cc.u32 t125, t123, t123;\n\t"
-        "addc.u32 t126, 0, 0;\n\t"
-        "or.b32 t125, t125, 1;\n\t"
-        "sub.cc.u32 t128, t125, %56;\n\t"
-        "subc.cc.u32 t130, t126, 0;\n\t"
-        "subc.u32 t127, 0, 0;\n\t"
-        "xor.b32 t132, t128, t125;\n\t"
-        "and.b32 t132, t132, t127;\n\t"
-        "xor.b32 t131, t128, t132;\n\t"
-        "add.u32 t129, t127, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t129;\n\t"
-        "add.cc.u32 t133, t131, t131;\n\t"
-        "addc.u32 t134, 0, 0;\n\t"
-        "or.b32 t133, t133, 1;\n\t"
-        "sub.cc.u32 t136, t133, %56;\n\t"
-        "subc.cc.u32 t138, t134, 0;\n\t"
-        "subc.u32 t135, 0, 0;\n\t"
-        "xor.b32 t140, t136, t133;\n\t"
-        "and.b32 t140, t140, t135;\n\t"
-        "xor.b32 t139, t136, t140;\n\t"
-        "add.u32 t137, t135, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t137;\n\t"
-        "add.cc.u32 t141, t139, t139;\n\t"
-        "addc.u32 t142, 0, 0;\n\t"
-        "or.b32 t141, t141, 1;\n\t"
-        "sub.cc.u32 t144, t141, %56;\n\t"
-        "subc.cc.u32 t146, t142, 0;\n\t"
-        "subc.u32 t143, 0, 0;\n\t"
-        "xor.b32 t148, t144, t141;\n\t"
-        "and.b32 t148, t148, t143;\n\t"
-        "xor.b32 t147, t144, t148;\n\t"
-        "add.u32 t145, t143, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t145;\n\t"
-        "add.cc.u32 t149, t147, t147;\n\t"
-        "addc.u32 t150, 0, 0;\n\t"
-        "or.b32 t149, t149, 1;\n\t"
-        "sub.cc.u32 t152, t149, %56;\n\t"
-        "subc.cc.u32 t154, t150, 0;\n\t"
-        "subc.u32 t151, 0, 0;\n\t"
-        "xor.b32 t156, t152, t149;\n\t"
-        "and.b32 t156, t156, t151;\n\t"
-        "xor.b32 t155, t152, t156;\n\t"
-        "add.u32 t153, t151, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t153;\n\t"
-        "add.cc.u32 t157, t155, t155;\n\t"
-        "addc.u32 t158, 0, 0;\n\t"
-        "or.b32 t157, t157, 1;\n\t"
-        "sub.cc.u32 t160, t157, %56;\n\t"
-        "subc.cc.u32 t162, t158, 0;\n\t"
-        "subc.u32 t159, 0, 0;\n\t"
-        "xor.b32 t164, t160, t157;\n\t"
-        "and.b32 t164, t164, t159;\n\t"
-        "xor.b32 t163, t160, t164;\n\t"
-        "add.u32 t161, t159, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t161;\n\t"
-        "add.cc.u32 t165, t163, t163;\n\t"
-        "addc.u32 t166, 0, 0;\n\t"
-        "or.b32 t165, t165, 1;\n\t"
-        "sub.cc.u32 t168, t165, %56;\n\t"
-        "subc.cc.u32 t170, t166, 0;\n\t"
-        "subc.u32 t167, 0, 0;\n\t"
-        "xor.b32 t172, t168, t165;\n\t"
-        "and.b32 t172, t172, t167;\n\t"
-        "xor.b32 t171, t168, t172;\n\t"
-        "add.u32 t169, t167, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t169;\n\t"
-        "add.cc.u32 t173, t171, t171;\n\t"
-        "addc.u32 t174, 0, 0;\n\t"
-        "or.b32 t173, t173, 1;\n\t"
-        "sub.cc.u32 t176, t173, %56;\n\t"
-        "subc.cc.u32 t178, t174, 0;\n\t"
-        "subc.u32 t175, 0, 0;\n\t"
-        "xor.b32 t180, t176, t173;\n\t"
-        "and.b32 t180, t180, t175;\n\t"
-        "xor.b32 t179, t176, t180;\n\t"
-        "add.u32 t177, t175, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t177;\n\t"
-        "add.cc.u32 t181, t179, t179;\n\t"
-        "addc.u32 t182, 0, 0;\n\t"
-        "or.b32 t181, t181, 1;\n\t"
-        "sub.cc.u32 t184, t181, %56;\n\t"
-        "subc.cc.u32 t186, t182, 0;\n\t"
-        "subc.u32 t183, 0, 0;\n\t"
-        "xor.b32 t188, t184, t181;\n\t"
-        "and.b32 t188, t188, t183;\n\t"
-        "xor.b32 t187, t184, t188;\n\t"
-        "add.u32 t185, t183, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t185;\n\t"
-        "add.cc.u32 t189, t187, t187;\n\t"
-        "addc.u32 t190, 0, 0;\n\t"
-        "or.b32 t189, t189, 1;\n\t"
-        "sub.cc.u32 t192, t189, %56;\n\t"
-        "subc.cc.u32 t194, t190, 0;\n\t"
-        "subc.u32 t191, 0, 0;\n\t"
-        "xor.b32 t196, t192, t189;\n\t"
-        "and.b32 t196, t196, t191;\n\t"
-        "xor.b32 t195, t192, t196;\n\t"
-        "add.u32 t193, t191, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t193;\n\t"
-        "add.cc.u32 t197, t195, t195;\n\t"
-        "addc.u32 t198, 0, 0;\n\t"
-        "or.b32 t197, t197, 1;\n\t"
-        "sub.cc.u32 t200, t197, %56;\n\t"
-        "subc.cc.u32 t202, t198, 0;\n\t"
-        "subc.u32 t199, 0, 0;\n\t"
-        "xor.b32 t204, t200, t197;\n\t"
-        "and.b32 t204, t204, t199;\n\t"
-        "xor.b32 t203, t200, t204;\n\t"
-        "add.u32 t201, t199, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t201;\n\t"
-        "add.cc.u32 t205, t203, t203;\n\t"
-        "addc.u32 t206, 0, 0;\n\t"
-        "or.b32 t205, t205, 1;\n\t"
-        "sub.cc.u32 t208, t205, %56;\n\t"
-        "subc.cc.u32 t210, t206, 0;\n\t"
-        "subc.u32 t207, 0, 0;\n\t"
-        "xor.b32 t212, t208, t205;\n\t"
-        "and.b32 t212, t212, t207;\n\t"
-        "xor.b32 t211, t208, t212;\n\t"
-        "add.u32 t209, t207, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t209;\n\t"
-        "add.cc.u32 t213, t211, t211;\n\t"
-        "addc.u32 t214, 0, 0;\n\t"
-        "or.b32 t213, t213, 1;\n\t"
-        "sub.cc.u32 t216, t213, %56;\n\t"
-        "subc.cc.u32 t218, t214, 0;\n\t"
-        "subc.u32 t215, 0, 0;\n\t"
-        "xor.b32 t220, t216, t213;\n\t"
-        "and.b32 t220, t220, t215;\n\t"
-        "xor.b32 t219, t216, t220;\n\t"
-        "add.u32 t217, t215, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t217;\n\t"
-        "add.cc.u32 t221, t219, t219;\n\t"
-        "addc.u32 t222, 0, 0;\n\t"
-        "or.b32 t221, t221, 1;\n\t"
-        "sub.cc.u32 t224, t221, %56;\n\t"
-        "subc.cc.u32 t226, t222, 0;\n\t"
-        "subc.u32 t223, 0, 0;\n\t"
-        "xor.b32 t228, t224, t221;\n\t"
-        "and.b32 t228, t228, t223;\n\t"
-        "xor.b32 t227, t224, t228;\n\t"
-        "add.u32 t225, t223, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t225;\n\t"
-        "add.cc.u32 t229, t227, t227;\n\t"
-        "addc.u32 t230, 0, 0;\n\t"
-        "or.b32 t229, t229, 1;\n\t"
-        "sub.cc.u32 t232, t229, %56;\n\t"
-        "subc.cc.u32 t234, t230, 0;\n\t"
-        "subc.u32 t231, 0, 0;\n\t"
-        "xor.b32 t236, t232, t229;\n\t"
-        "and.b32 t236, t236, t231;\n\t"
-        "xor.b32 t235, t232, t236;\n\t"
-        "add.u32 t233, t231, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t233;\n\t"
-        "add.cc.u32 t237, t235, t235;\n\t"
-        "addc.u32 t238, 0, 0;\n\t"
-        "or.b32 t237, t237, 1;\n\t"
-        "sub.cc.u32 t240, t237, %56;\n\t"
-        "subc.cc.u32 t242, t238, 0;\n\t"
-        "subc.u32 t239, 0, 0;\n\t"
-        "xor.b32 t244, t240, t237;\n\t"
-        "and.b32 t244, t244, t239;\n\t"
-        "xor.b32 t243, t240, t244;\n\t"
-        "add.u32 t241, t239, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t241;\n\t"
-        "add.cc.u32 t245, t243, t243;\n\t"
-        "addc.u32 t246, 0, 0;\n\t"
-        "or.b32 t245, t245, 1;\n\t"
-        "sub.cc.u32 t248, t245, %56;\n\t"
-        "subc.cc.u32 t250, t246, 0;\n\t"
-        "subc.u32 t247, 0, 0;\n\t"
-        "xor.b32 t252, t248, t245;\n\t"
-        "and.b32 t252, t252, t247;\n\t"
-        "xor.b32 t251, t248, t252;\n\t"
-        "add.u32 t249, t247, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t249;\n\t"
-        "add.cc.u32 t253, t251, t251;\n\t"
-        "addc.u32 t254, 0, 0;\n\t"
-        "or.b32 t253, t253, 1;\n\t"
-        "sub.cc.u32 t256, t253, %56;\n\t"
-        "subc.cc.u32 t258, t254, 0;\n\t"
-        "subc.u32 t255, 0, 0;\n\t"
-        "xor.b32 t260, t256, t253;\n\t"
-        "and.b32 t260, t260, t255;\n\t"
-        "xor.b32 t259, t256, t260;\n\t"
-        "add.u32 t257, t255, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t257;\n\t"
-        "add.cc.u32 t261, t259, t259;\n\t"
-        "addc.u32 t262, 0, 0;\n\t"
-        "or.b32 t261, t261, 1;\n\t"
-        "sub.cc.u32 t264, t261, %56;\n\t"
-        "subc.cc.u32 t266, t262, 0;\n\t"
-        "subc.u32 t263, 0, 0;\n\t"
-        "xor.b32 t268, t264, t261;\n\t"
-        "and.b32 t268, t268, t263;\n\t"
-        "xor.b32 t267, t264, t268;\n\t"
-        "add.u32 t265, t263, 1;\n\t"
-        "add.u32 t12, t12, t12;\n\t"
-        "or.b32 t12, t12, t265;\n\t"
+        "not.b32 t63, t63;\n\t"
+        "sub.u32 t60, t53, t63;\n\t"
+        "and.b32 t64, %56, t63;\n\t"
+        "sub.cc.u32 t65, t56, t64;\n\t"
+        "subc.u32 t66, t57, 0;\n\t"
+        "sub.cc.u32 t67, t65, 1;\n\t"
+        "subc.u32 t68, t66, 0;\n\t"
+        "sub.cc.u32 t70, t67, %56;\n\t"
+        "subc.cc.u32 t71, t68, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "not.b32 t72, t72;\n\t"
+        "sub.u32 t69, t60, t72;\n\t"
+        "and.b32 t73, %56, t72;\n\t"
+        "sub.cc.u32 t74, t65, t73;\n\t"
+        "subc.u32 t75, t66, 0;\n\t"
+        "sub.cc.u32 t76, t74, 1;\n\t"
+        "subc.u32 t77, t75, 0;\n\t"
+        "sub.cc.u32 t79, t76, %56;\n\t"
+        "subc.cc.u32 t80, t77, 0;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "not.b32 t81, t81;\n\t"
+        "sub.u32 t78, t69, t81;\n\t"
+        "and.b32 t82, %56, t81;\n\t"
+        "sub.cc.u32 t83, t74, t82;\n\t"
+        "subc.u32 t84, t75, 0;\n\t"
         "mov.b32 %0, %48;\n\t"
         "mov.b32 %1, %49;\n\t"
         "mov.b32 %2, %50;\n\t"
@@ -46255,7 +43654,7 @@ struct sqrt_division_normalize_9 {
         "mov.b32 %25, %37;\n\t"
         "mov.b32 %26, %38;\n\t"
         "mov.b32 %27, t10;\n\t"
-        "mov.b32 %28, t12;\n\t"
+        "mov.b32 %28, t78;\n\t"
         "not.b32 %29, t9;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29])
@@ -46268,7 +43667,7 @@ struct sqrt_division_normalize_9 {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[269];
+    uint32_t t[85];
     ptx_sub_cc(cf, x[0], x[18]);
     ptx_subc_cc(cf, x[1], x[19]);
     ptx_subc_cc(cf, x[2], x[20]);
@@ -46280,392 +43679,103 @@ struct sqrt_division_normalize_9 {
     ptx_subc_cc(cf, x[8], x[26]);
     t[9] = ptx_subc(cf, 0u, 0u);
     t[10] = ptx_mov(0u);
-    t[11] = ptx_not(x[26]);
-    t[12] = ptx_mov(0u);
-    t[13] = ptx_add_cc(cf, t[11], t[11]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[13] = ptx_or(t[13], 1u);
-    t[16] = ptx_sub_cc(cf, t[13], x[26]);
-    ptx_subc_cc(cf, t[14], 0u);
-    t[15] = ptx_subc(cf, 0u, 0u);
-    t[20] = ptx_xor(t[16], t[13]);
-    t[20] = ptx_and(t[20], t[15]);
-    t[19] = ptx_xor(t[16], t[20]);
-    t[17] = ptx_add(t[15], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[17]);
-    t[21] = ptx_add_cc(cf, t[19], t[19]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    t[21] = ptx_or(t[21], 1u);
-    t[24] = ptx_sub_cc(cf, t[21], x[26]);
-    ptx_subc_cc(cf, t[22], 0u);
-    t[23] = ptx_subc(cf, 0u, 0u);
-    t[28] = ptx_xor(t[24], t[21]);
-    t[28] = ptx_and(t[28], t[23]);
-    t[27] = ptx_xor(t[24], t[28]);
-    t[25] = ptx_add(t[23], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[25]);
-    t[29] = ptx_add_cc(cf, t[27], t[27]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    t[29] = ptx_or(t[29], 1u);
-    t[32] = ptx_sub_cc(cf, t[29], x[26]);
-    ptx_subc_cc(cf, t[30], 0u);
-    t[31] = ptx_subc(cf, 0u, 0u);
-    t[36] = ptx_xor(t[32], t[29]);
-    t[36] = ptx_and(t[36], t[31]);
-    t[35] = ptx_xor(t[32], t[36]);
-    t[33] = ptx_add(t[31], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[33]);
-    t[37] = ptx_add_cc(cf, t[35], t[35]);
-    t[38] = ptx_addc(cf, 0u, 0u);
-    t[37] = ptx_or(t[37], 1u);
-    t[40] = ptx_sub_cc(cf, t[37], x[26]);
-    ptx_subc_cc(cf, t[38], 0u);
-    t[39] = ptx_subc(cf, 0u, 0u);
-    t[44] = ptx_xor(t[40], t[37]);
-    t[44] = ptx_and(t[44], t[39]);
-    t[43] = ptx_xor(t[40], t[44]);
-    t[41] = ptx_add(t[39], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[41]);
-    t[45] = ptx_add_cc(cf, t[43], t[43]);
-    t[46] = ptx_addc(cf, 0u, 0u);
-    t[45] = ptx_or(t[45], 1u);
-    t[48] = ptx_sub_cc(cf, t[45], x[26]);
-    ptx_subc_cc(cf, t[46], 0u);
-    t[47] = ptx_subc(cf, 0u, 0u);
-    t[52] = ptx_xor(t[48], t[45]);
-    t[52] = ptx_and(t[52], t[47]);
-    t[51] = ptx_xor(t[48], t[52]);
-    t[49] = ptx_add(t[47], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[49]);
-    t[53] = ptx_add_cc(cf, t[51], t[51]);
-    t[54] = ptx_addc(cf, 0u, 0u);
-    t[53] = ptx_or(t[53], 1u);
-    t[56] = ptx_sub_cc(cf, t[53], x[26]);
-    ptx_subc_cc(cf, t[54], 0u);
-    t[55] = ptx_subc(cf, 0u, 0u);
-    t[60] = ptx_xor(t[56], t[53]);
-    t[60] = ptx_and(t[60], t[55]);
-    t[59] = ptx_xor(t[56], t[60]);
-    t[57] = ptx_add(t[55], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[57]);
-    t[61] = ptx_add_cc(cf, t[59], t[59]);
-    t[62] = ptx_addc(cf, 0u, 0u);
-    t[61] = ptx_or(t[61], 1u);
-    t[64] = ptx_sub_cc(cf, t[61], x[26]);
-    ptx_subc_cc(cf, t[62], 0u);
+    t[14] = ptx_mul_hi(x[26], 3340530120u);
+    t[12] = ptx_add_cc(cf, x[26], t[14]);
+    t[13] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_add_cc(cf, t[12], 1u);
+    t[13] = ptx_addc(cf, t[13], 0u);
+    t[11] = ptx_sub_cc(cf, 2863311530u, t[12]);
+    ptx_subc_cc(cf, 1u, t[13]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[16] = ptx_not(t[16]);
+    t[11] = ptx_and(t[11], t[16]);
+    t[17] = ptx_sub(0u, x[26]);
+    t[18] = ptx_mul_lo(x[26], t[11]);
+    t[19] = ptx_mul_hi(x[26], t[11]);
+    t[20] = ptx_sub_cc(cf, 0u, t[18]);
+    t[21] = ptx_subc(cf, t[17], t[19]);
+    t[22] = ptx_mul_lo(t[11], t[21]);
+    t[23] = ptx_mul_hi(t[11], t[21]);
+    t[24] = ptx_mul_hi(t[11], t[20]);
+    t[22] = ptx_add_cc(cf, t[22], t[20]);
+    t[23] = ptx_addc(cf, t[23], 0u);
+    t[22] = ptx_add_cc(cf, t[22], t[24]);
+    t[23] = ptx_addc(cf, t[23], 0u);
+    t[25] = ptx_add(t[21], t[23]);
+    t[26] = ptx_add(t[11], t[25]);
+    t[27] = ptx_mul_lo(x[26], t[26]);
+    t[28] = ptx_mul_hi(x[26], t[26]);
+    t[29] = ptx_sub_cc(cf, 0u, t[27]);
+    t[30] = ptx_subc(cf, t[17], t[28]);
+    t[31] = ptx_mul_lo(t[26], t[30]);
+    t[32] = ptx_mul_hi(t[26], t[30]);
+    t[33] = ptx_mul_hi(t[26], t[29]);
+    t[31] = ptx_add_cc(cf, t[31], t[29]);
+    t[32] = ptx_addc(cf, t[32], 0u);
+    t[31] = ptx_add_cc(cf, t[31], t[33]);
+    t[32] = ptx_addc(cf, t[32], 0u);
+    t[34] = ptx_add(t[30], t[32]);
+    t[35] = ptx_add(t[26], t[34]);
+    t[36] = ptx_mul_lo(x[26], t[35]);
+    t[37] = ptx_mul_hi(x[26], t[35]);
+    t[38] = ptx_sub_cc(cf, 0u, t[36]);
+    t[39] = ptx_subc(cf, t[17], t[37]);
+    t[40] = ptx_mul_lo(t[35], t[39]);
+    t[41] = ptx_mul_hi(t[35], t[39]);
+    t[42] = ptx_mul_hi(t[35], t[38]);
+    t[40] = ptx_add_cc(cf, t[40], t[38]);
+    t[41] = ptx_addc(cf, t[41], 0u);
+    t[40] = ptx_add_cc(cf, t[40], t[42]);
+    t[41] = ptx_addc(cf, t[41], 0u);
+    t[43] = ptx_add(t[39], t[41]);
+    t[44] = ptx_add(t[35], t[43]);
+    t[45] = ptx_mul_lo(x[26], t[44]);
+    t[46] = ptx_mul_hi(x[26], t[44]);
+    t[47] = ptx_sub_cc(cf, 0u, t[45]);
+    t[48] = ptx_subc(cf, t[17], t[46]);
+    t[49] = ptx_mul_lo(t[44], t[48]);
+    t[50] = ptx_mul_hi(t[44], t[48]);
+    t[51] = ptx_mul_hi(t[44], t[47]);
+    t[49] = ptx_add_cc(cf, t[49], t[47]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[49] = ptx_add_cc(cf, t[49], t[51]);
+    t[50] = ptx_addc(cf, t[50], 0u);
+    t[52] = ptx_add(t[48], t[50]);
+    t[53] = ptx_add(t[44], t[52]);
+    t[54] = ptx_mul_lo(x[26], t[53]);
+    t[55] = ptx_mul_hi(x[26], t[53]);
+    t[56] = ptx_sub_cc(cf, 0u, t[54]);
+    t[57] = ptx_subc(cf, t[17], t[55]);
+    t[58] = ptx_sub_cc(cf, t[56], 1u);
+    t[59] = ptx_subc(cf, t[57], 0u);
+    ptx_sub_cc(cf, t[58], x[26]);
+    ptx_subc_cc(cf, t[59], 0u);
     t[63] = ptx_subc(cf, 0u, 0u);
-    t[68] = ptx_xor(t[64], t[61]);
-    t[68] = ptx_and(t[68], t[63]);
-    t[67] = ptx_xor(t[64], t[68]);
-    t[65] = ptx_add(t[63], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[65]);
-    t[69] = ptx_add_cc(cf, t[67], t[67]);
-    t[70] = ptx_addc(cf, 0u, 0u);
-    t[69] = ptx_or(t[69], 1u);
-    t[72] = ptx_sub_cc(cf, t[69], x[26]);
-    ptx_subc_cc(cf, t[70], 0u);
-    t[71] = ptx_subc(cf, 0u, 0u);
-    t[76] = ptx_xor(t[72], t[69]);
-    t[76] = ptx_and(t[76], t[71]);
-    t[75] = ptx_xor(t[72], t[76]);
-    t[73] = ptx_add(t[71], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[73]);
-    t[77] = ptx_add_cc(cf, t[75], t[75]);
-    t[78] = ptx_addc(cf, 0u, 0u);
-    t[77] = ptx_or(t[77], 1u);
-    t[80] = ptx_sub_cc(cf, t[77], x[26]);
-    ptx_subc_cc(cf, t[78], 0u);
-    t[79] = ptx_subc(cf, 0u, 0u);
-    t[84] = ptx_xor(t[80], t[77]);
-    t[84] = ptx_and(t[84], t[79]);
-    t[83] = ptx_xor(t[80], t[84]);
-    t[81] = ptx_add(t[79], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[81]);
-    t[85] = ptx_add_cc(cf, t[83], t[83]);
-    t[86] = ptx_addc(cf, 0u, 0u);
-    t[85] = ptx_or(t[85], 1u);
-    t[88] = ptx_sub_cc(cf, t[85], x[26]);
-    ptx_subc_cc(cf, t[86], 0u);
-    t[87] = ptx_subc(cf, 0u, 0u);
-    t[92] = ptx_xor(t[88], t[85]);
-    t[92] = ptx_and(t[92], t[87]);
-    t[91] = ptx_xor(t[88], t[92]);
-    t[89] = ptx_add(t[87], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[89]);
-    t[93] = ptx_add_cc(cf, t[91], t[91]);
-    t[94] = ptx_addc(cf, 0u, 0u);
-    t[93] = ptx_or(t[93], 1u);
-    t[96] = ptx_sub_cc(cf, t[93], x[26]);
-    ptx_subc_cc(cf, t[94], 0u);
-    t[95] = ptx_subc(cf, 0u, 0u);
-    t[100] = ptx_xor(t[96], t[93]);
-    t[100] = ptx_and(t[100], t[95]);
-    t[99] = ptx_xor(t[96], t[100]);
-    t[97] = ptx_add(t[95], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[97]);
-    t[101] = ptx_add_cc(cf, t[99], t[99]);
-    t[102] = ptx_addc(cf, 0u, 0u);
-    t[101] = ptx_or(t[101], 1u);
-    t[104] = ptx_sub_cc(cf, t[101], x[26]);
-    ptx_subc_cc(cf, t[102], 0u);
-    t[103] = ptx_subc(cf, 0u, 0u);
-    t[108] = ptx_xor(t[104], t[101]);
-    t[108] = ptx_and(t[108], t[103]);
-    t[107] = ptx_xor(t[104], t[108]);
-    t[105] = ptx_add(t[103], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[105]);
-    t[109] = ptx_add_cc(cf, t[107], t[107]);
-    t[110] = ptx_addc(cf, 0u, 0u);
-    t[109] = ptx_or(t[109], 1u);
-    t[112] = ptx_sub_cc(cf, t[109], x[26]);
-    ptx_subc_cc(cf, t[110], 0u);
-    t[111] = ptx_subc(cf, 0u, 0u);
-    t[116] = ptx_xor(t[112], t[109]);
-    t[116] = ptx_and(t[116], t[111]);
-    t[115] = ptx_xor(t[112], t[116]);
-    t[113] = ptx_add(t[111], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[113]);
-    t[117] = ptx_add_cc(cf, t[115], t[115]);
-    t[118] = ptx_addc(cf, 0u, 0u);
-    t[117] = ptx_or(t[117], 1u);
-    t[120] = ptx_sub_cc(cf, t[117], x[26]);
-    ptx_subc_cc(cf, t[118], 0u);
-    t[119] = ptx_subc(cf, 0u, 0u);
-    t[124] = ptx_xor(t[120], t[117]);
-    t[124] = ptx_and(t[124], t[119]);
-    t[123] = ptx_xor(t[120], t[124]);
-    t[121] = ptx_add(t[119], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[121]);
-    t[125] = ptx_add_cc(cf, t[123], t[123]);
-    t[126] = ptx_addc(cf, 0u, 0u);
-    t[125] = ptx_or(t[125], 1u);
-    t[128] = ptx_sub_cc(cf, t[125], x[26]);
-    ptx_subc_cc(cf, t[126], 0u);
-    t[127] = ptx_subc(cf, 0u, 0u);
-    t[132] = ptx_xor(t[128], t[125]);
-    t[132] = ptx_and(t[132], t[127]);
-    t[131] = ptx_xor(t[128], t[132]);
-    t[129] = ptx_add(t[127], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[129]);
-    t[133] = ptx_add_cc(cf, t[131], t[131]);
-    t[134] = ptx_addc(cf, 0u, 0u);
-    t[133] = ptx_or(t[133], 1u);
-    t[136] = ptx_sub_cc(cf, t[133], x[26]);
-    ptx_subc_cc(cf, t[134], 0u);
-    t[135] = ptx_subc(cf, 0u, 0u);
-    t[140] = ptx_xor(t[136], t[133]);
-    t[140] = ptx_and(t[140], t[135]);
-    t[139] = ptx_xor(t[136], t[140]);
-    t[137] = ptx_add(t[135], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[137]);
-    t[141] = ptx_add_cc(cf, t[139], t[139]);
-    t[142] = ptx_addc(cf, 0u, 0u);
-    t[141] = ptx_or(t[141], 1u);
-    t[144] = ptx_sub_cc(cf, t[141], x[26]);
-    ptx_subc_cc(cf, t[142], 0u);
-    t[143] = ptx_subc(cf, 0u, 0u);
-    t[148] = ptx_xor(t[144], t[141]);
-    t[148] = ptx_and(t[148], t[143]);
-    t[147] = ptx_xor(t[144], t[148]);
-    t[145] = ptx_add(t[143], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[145]);
-    t[149] = ptx_add_cc(cf, t[147], t[147]);
-    t[150] = ptx_addc(cf, 0u, 0u);
-    t[149] = ptx_or(t[149], 1u);
-    t[152] = ptx_sub_cc(cf, t[149], x[26]);
-    ptx_subc_cc(cf, t[150], 0u);
-    t[151] = ptx_subc(cf, 0u, 0u);
-    t[156] = ptx_xor(t[152], t[149]);
-    t[156] = ptx_and(t[156], t[151]);
-    t[155] = ptx_xor(t[152], t[156]);
-    t[153] = ptx_add(t[151], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[153]);
-    t[157] = ptx_add_cc(cf, t[155], t[155]);
-    t[158] = ptx_addc(cf, 0u, 0u);
-    t[157] = ptx_or(t[157], 1u);
-    t[160] = ptx_sub_cc(cf, t[157], x[26]);
-    ptx_subc_cc(cf, t[158], 0u);
-    t[159] = ptx_subc(cf, 0u, 0u);
-    t[164] = ptx_xor(t[160], t[157]);
-    t[164] = ptx_and(t[164], t[159]);
-    t[163] = ptx_xor(t[160], t[164]);
-    t[161] = ptx_add(t[159], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[161]);
-    t[165] = ptx_add_cc(cf, t[163], t[163]);
-    t[166] = ptx_addc(cf, 0u, 0u);
-    t[165] = ptx_or(t[165], 1u);
-    t[168] = ptx_sub_cc(cf, t[165], x[26]);
-    ptx_subc_cc(cf, t[166], 0u);
-    t[167] = ptx_subc(cf, 0u, 0u);
-    t[172] = ptx_xor(t[168], t[165]);
-    t[172] = ptx_and(t[172], t[167]);
-    t[171] = ptx_xor(t[168], t[172]);
-    t[169] = ptx_add(t[167], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[169]);
-    t[173] = ptx_add_cc(cf, t[171], t[171]);
-    t[174] = ptx_addc(cf, 0u, 0u);
-    t[173] = ptx_or(t[173], 1u);
-    t[176] = ptx_sub_cc(cf, t[173], x[26]);
-    ptx_subc_cc(cf, t[174], 0u);
-    t[175] = ptx_subc(cf, 0u, 0u);
-    t[180] = ptx_xor(t[176], t[173]);
-    t[180] = ptx_and(t[180], t[175]);
-    t[179] = ptx_xor(t[176], t[180]);
-    t[177] = ptx_add(t[175], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[177]);
-    t[181] = ptx_add_cc(cf, t[179], t[179]);
-    t[182] = ptx_addc(cf, 0u, 0u);
-    t[181] = ptx_or(t[181], 1u);
-    t[184] = ptx_sub_cc(cf, t[181], x[26]);
-    ptx_subc_cc(cf, t[182], 0u);
-    t[183] = ptx_subc(cf, 0u, 0u);
-    t[188] = ptx_xor(t[184], t[181]);
-    t[188] = ptx_and(t[188], t[183]);
-    t[187] = ptx_xor(t[184], t[188]);
-    t[185] = ptx_add(t[183], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[185]);
-    t[189] = ptx_add_cc(cf, t[187], t[187]);
-    t[190] = ptx_addc(cf, 0u, 0u);
-    t[189] = ptx_or(t[189], 1u);
-    t[192] = ptx_sub_cc(cf, t[189], x[26]);
-    ptx_subc_cc(cf, t[190], 0u);
-    t[191] = ptx_subc(cf, 0u, 0u);
-    t[196] = ptx_xor(t[192], t[189]);
-    t[196] = ptx_and(t[196], t[191]);
-    t[195] = ptx_xor(t[192], t[196]);
-    t[193] = ptx_add(t[191], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[193]);
-    t[197] = ptx_add_cc(cf, t[195], t[195]);
-    t[198] = ptx_addc(cf, 0u, 0u);
-    t[197] = ptx_or(t[197], 1u);
-    t[200] = ptx_sub_cc(cf, t[197], x[26]);
-    ptx_subc_cc(cf, t[198], 0u);
-    t[199] = ptx_subc(cf, 0u, 0u);
-    t[204] = ptx_xor(t[200], t[197]);
-    t[204] = ptx_and(t[204], t[199]);
-    t[203] = ptx_xor(t[200], t[204]);
-    t[201] = ptx_add(t[199], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[201]);
-    t[205] = ptx_add_cc(cf, t[203], t[203]);
-    t[206] = ptx_addc(cf, 0u, 0u);
-    t[205] = ptx_or(t[205], 1u);
-    t[208] = ptx_sub_cc(cf, t[205], x[26]);
-    ptx_subc_cc(cf, t[206], 0u);
-    t[207] = ptx_subc(cf, 0u, 0u);
-    t[212] = ptx_xor(t[208], t[205]);
-    t[212] = ptx_and(t[212], t[207]);
-    t[211] = ptx_xor(t[208], t[212]);
-    t[209] = ptx_add(t[207], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[209]);
-    t[213] = ptx_add_cc(cf, t[211], t[211]);
-    t[214] = ptx_addc(cf, 0u, 0u);
-    t[213] = ptx_or(t[213], 1u);
-    t[216] = ptx_sub_cc(cf, t[213], x[26]);
-    ptx_subc_cc(cf, t[214], 0u);
-    t[215] = ptx_subc(cf, 0u, 0u);
-    t[220] = ptx_xor(t[216], t[213]);
-    t[220] = ptx_and(t[220], t[215]);
-    t[219] = ptx_xor(t[216], t[220]);
-    t[217] = ptx_add(t[215], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[217]);
-    t[221] = ptx_add_cc(cf, t[219], t[219]);
-    t[222] = ptx_addc(cf, 0u, 0u);
-    t[221] = ptx_or(t[221], 1u);
-    t[224] = ptx_sub_cc(cf, t[221], x[26]);
-    ptx_subc_cc(cf, t[222], 0u);
-    t[223] = ptx_subc(cf, 0u, 0u);
-    t[228] = ptx_xor(t[224], t[221]);
-    t[228] = ptx_and(t[228], t[223]);
-    t[227] = ptx_xor(t[224], t[228]);
-    t[225] = ptx_add(t[223], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[225]);
-    t[229] = ptx_add_cc(cf, t[227], t[227]);
-    t[230] = ptx_addc(cf, 0u, 0u);
-    t[229] = ptx_or(t[229], 1u);
-    t[232] = ptx_sub_cc(cf, t[229], x[26]);
-    ptx_subc_cc(cf, t[230], 0u);
-    t[231] = ptx_subc(cf, 0u, 0u);
-    t[236] = ptx_xor(t[232], t[229]);
-    t[236] = ptx_and(t[236], t[231]);
-    t[235] = ptx_xor(t[232], t[236]);
-    t[233] = ptx_add(t[231], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[233]);
-    t[237] = ptx_add_cc(cf, t[235], t[235]);
-    t[238] = ptx_addc(cf, 0u, 0u);
-    t[237] = ptx_or(t[237], 1u);
-    t[240] = ptx_sub_cc(cf, t[237], x[26]);
-    ptx_subc_cc(cf, t[238], 0u);
-    t[239] = ptx_subc(cf, 0u, 0u);
-    t[244] = ptx_xor(t[240], t[237]);
-    t[244] = ptx_and(t[244], t[239]);
-    t[243] = ptx_xor(t[240], t[244]);
-    t[241] = ptx_add(t[239], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[241]);
-    t[245] = ptx_add_cc(cf, t[243], t[243]);
-    t[246] = ptx_addc(cf, 0u, 0u);
-    t[245] = ptx_or(t[245], 1u);
-    t[248] = ptx_sub_cc(cf, t[245], x[26]);
-    ptx_subc_cc(cf, t[246], 0u);
-    t[247] = ptx_subc(cf, 0u, 0u);
-    t[252] = ptx_xor(t[248], t[245]);
-    t[252] = ptx_and(t[252], t[247]);
-    t[251] = ptx_xor(t[248], t[252]);
-    t[249] = ptx_add(t[247], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[249]);
-    t[253] = ptx_add_cc(cf, t[251], t[251]);
-    t[254] = ptx_addc(cf, 0u, 0u);
-    t[253] = ptx_or(t[253], 1u);
-    t[256] = ptx_sub_cc(cf, t[253], x[26]);
-    ptx_subc_cc(cf, t[254], 0u);
-    t[255] = ptx_subc(cf, 0u, 0u);
-    t[260] = ptx_xor(t[256], t[253]);
-    t[260] = ptx_and(t[260], t[255]);
-    t[259] = ptx_xor(t[256], t[260]);
-    t[257] = ptx_add(t[255], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[257]);
-    t[261] = ptx_add_cc(cf, t[259], t[259]);
-    t[262] = ptx_addc(cf, 0u, 0u);
-    t[261] = ptx_or(t[261], 1u);
-    t[264] = ptx_sub_cc(cf, t[261], x[26]);
-    ptx_subc_cc(cf, t[262], 0u);
-    t[263] = ptx_subc(cf, 0u, 0u);
-    t[268] = ptx_xor(t[264], t[261]);
-    t[268] = ptx_and(t[268], t[263]);
-    ptx_xor(t[264], t[268]);
-    t[265] = ptx_add(t[263], 1u);
-    t[12] = ptx_add(t[12], t[12]);
-    t[12] = ptx_or(t[12], t[265]);
+    t[63] = ptx_not(t[63]);
+    t[60] = ptx_sub(t[53], t[63]);
+    t[64] = ptx_and(x[26], t[63]);
+    t[65] = ptx_sub_cc(cf, t[56], t[64]);
+    t[66] = ptx_subc(cf, t[57], 0u);
+    t[67] = ptx_sub_cc(cf, t[65], 1u);
+    t[68] = ptx_subc(cf, t[66], 0u);
+    ptx_sub_cc(cf, t[67], x[26]);
+    ptx_subc_cc(cf, t[68], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[72] = ptx_not(t[72]);
+    t[69] = ptx_sub(t[60], t[72]);
+    t[73] = ptx_and(x[26], t[72]);
+    t[74] = ptx_sub_cc(cf, t[65], t[73]);
+    t[75] = ptx_subc(cf, t[66], 0u);
+    t[76] = ptx_sub_cc(cf, t[74], 1u);
+    t[77] = ptx_subc(cf, t[75], 0u);
+    ptx_sub_cc(cf, t[76], x[26]);
+    ptx_subc_cc(cf, t[77], 0u);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[81] = ptx_not(t[81]);
+    t[78] = ptx_sub(t[69], t[81]);
+    t[82] = ptx_and(x[26], t[81]);
+    ptx_sub_cc(cf, t[74], t[82]);
+    ptx_subc(cf, t[75], 0u);
     y[0] = ptx_mov(x[18]);
     y[1] = ptx_mov(x[19]);
     y[2] = ptx_mov(x[20]);
@@ -46694,7 +43804,7 @@ struct sqrt_division_normalize_9 {
     y[25] = ptx_mov(x[7]);
     y[26] = ptx_mov(x[8]);
     y[27] = ptx_mov(t[10]);
-    y[28] = ptx_mov(t[12]);
+    y[28] = ptx_mov(t[78]);
     y[29] = ptx_not(t[9]);
   }
 #endif

@@ -5857,7 +5857,7 @@ struct value_ops {
 };
 using value = ::mpgen::uint_value<value_ops>;
 
-// division_normalize: a step that the loops below call; 434 instructions.
+// division_normalize: a step that the loops below call; 145 instructions.
 struct division_normalize {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
@@ -5865,7 +5865,7 @@ struct division_normalize {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<284>;\n\t"
+        ".reg .u32 t<100>;\n\t"
         "sub.cc.u32 t0, %9, %13;\n\t"
         "subc.cc.u32 t1, %10, %14;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
@@ -5905,392 +5905,103 @@ struct division_normalize {
         "shf.l.clamp.b32 t23, t16, t17, t21;\n\t"
         "shf.l.clamp.b32 t24, t17, t18, t21;\n\t"
         "shf.l.clamp.b32 t25, t18, t19, t21;\n\t"
-        "not.b32 t26, t13;\n\t"
-        "mov.b32 t27, 0;\n\t"
-        "add.cc.u32 t28, t26, t26;\n\t"
-        "addc.u32 t29, 0, 0;\n\t"
-        "or.b32 t28, t28, 1;\n\t"
-        "sub.cc.u32 t31, t28, t13;\n\t"
-        "subc.cc.u32 t33, t29, 0;\n\t"
-        "subc.u32 t30, 0, 0;\n\t"
-        "xor.b32 t35, t31, t28;\n\t"
-        "and.b32 t35, t35, t30;\n\t"
-        "xor.b32 t34, t31, t35;\n\t"
-        "add.u32 t32, t30, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t32;\n\t"
-        "add.cc.u32 t36, t34, t34;\n\t"
-        "addc.u32 t37, 0, 0;\n\t"
-        "or.b32 t36, t36, 1;\n\t"
-        "sub.cc.u32 t39, t36, t13;\n\t"
-        "subc.cc.u32 t41, t37, 0;\n\t"
-        "subc.u32 t38, 0, 0;\n\t"
-        "xor.b32 t43, t39, t36;\n\t"
-        "and.b32 t43, t43, t38;\n\t"
-        "xor.b32 t42, t39, t43;\n\t"
-        "add.u32 t40, t38, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t40;\n\t"
-        "add.cc.u32 t44, t42, t42;\n\t"
-        "addc.u32 t45, 0, 0;\n\t"
-        "or.b32 t44, t44, 1;\n\t"
-        "sub.cc.u32 t47, t44, t13;\n\t"
-        "subc.cc.u32 t49, t45, 0;\n\t"
-        "subc.u32 t46, 0, 0;\n\t"
-        "xor.b32 t51, t47, t44;\n\t"
-        "and.b32 t51, t51, t46;\n\t"
-        "xor.b32 t50, t47, t51;\n\t"
-        "add.u32 t48, t46, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t48;\n\t"
-        "add.cc.u32 t52, t50, t50;\n\t"
-        "addc.u32 t53, 0, 0;\n\t"
-        "or.b32 t52, t52, 1;\n\t"
-        "sub.cc.u32 t55, t52, t13;\n\t"
-        "subc.cc.u32 t57, t53, 0;\n\t"
-        "subc.u32 t54, 0, 0;\n\t"
-        "xor.b32 t59, t55, t52;\n\t"
-        "and.b32 t59, t59, t54;\n\t"
-        "xor.b32 t58, t55, t59;\n\t"
-        "add.u32 t56, t54, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t56;\n\t"
-        "add.cc.u32 t60, t58, t58;\n\t"
-        "addc.u32 t61, 0, 0;\n\t"
-        "or.b32 t60, t60, 1;\n\t"
-        "sub.cc.u32 t63, t60, t13;\n\t"
-        "subc.cc.u32 t65, t61, 0;\n\t"
-        "subc.u32 t62, 0, 0;\n\t"
-        "xor.b32 t67, t63, t60;\n\t"
-        "and.b32 t67, t67, t62;\n\t"
-        "xor.b32 t66, t63, t67;\n\t"
-        "add.u32 t64, t62, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t64;\n\t"
-        "add.cc.u32 t68, t66, t66;\n\t"
-        "addc.u32 t69, 0, 0;\n\t"
-        "or.b32 t68, t68, 1;\n\t"
-        "sub.cc.u32 t71, t68, t13;\n\t"
-        "subc.cc.u32 t73, t69, 0;\n\t"
-        "subc.u32 t70, 0, 0;\n\t"
-        "xor.b32 t75, t71, t68;\n\t"
-        "and.b32 t75, t75, t70;\n\t"
-        "xor.b32 t74, t71, t75;\n\t"
-        "add.u32 t72, t70, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t72;\n\t"
-        "add.cc.u32 t76, t74, t74;\n\t"
-        "addc.u32 t77, 0, 0;\n\t"
-        "or.b32 t76, t76, 1;\n\t"
-        "sub.cc.u32 t79, t76, t13;\n\t"
-        "subc.cc.u32 t81, t77, 0;\n\t"
+        "mul.hi.u32 t29, t13, 3340530120;\n\t"
+        "add.cc.u32 t27, t13, t29;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "add.cc.u32 t27, t27, 1;\n\t"
+        "addc.u32 t28, t28, 0;\n\t"
+        "sub.cc.u32 t26, 2863311530, t27;\n\t"
+        "subc.cc.u32 t30, 1, t28;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "not.b32 t31, t31;\n\t"
+        "and.b32 t26, t26, t31;\n\t"
+        "sub.u32 t32, 0, t13;\n\t"
+        "mul.lo.u32 t33, t13, t26;\n\t"
+        "mul.hi.u32 t34, t13, t26;\n\t"
+        "sub.cc.u32 t35, 0, t33;\n\t"
+        "subc.u32 t36, t32, t34;\n\t"
+        "mul.lo.u32 t37, t26, t36;\n\t"
+        "mul.hi.u32 t38, t26, t36;\n\t"
+        "mul.hi.u32 t39, t26, t35;\n\t"
+        "add.cc.u32 t37, t37, t35;\n\t"
+        "addc.u32 t38, t38, 0;\n\t"
+        "add.cc.u32 t37, t37, t39;\n\t"
+        "addc.u32 t38, t38, 0;\n\t"
+        "add.u32 t40, t36, t38;\n\t"
+        "add.u32 t41, t26, t40;\n\t"
+        "mul.lo.u32 t42, t13, t41;\n\t"
+        "mul.hi.u32 t43, t13, t41;\n\t"
+        "sub.cc.u32 t44, 0, t42;\n\t"
+        "subc.u32 t45, t32, t43;\n\t"
+        "mul.lo.u32 t46, t41, t45;\n\t"
+        "mul.hi.u32 t47, t41, t45;\n\t"
+        "mul.hi.u32 t48, t41, t44;\n\t"
+        "add.cc.u32 t46, t46, t44;\n\t"
+        "addc.u32 t47, t47, 0;\n\t"
+        "add.cc.u32 t46, t46, t48;\n\t"
+        "addc.u32 t47, t47, 0;\n\t"
+        "add.u32 t49, t45, t47;\n\t"
+        "add.u32 t50, t41, t49;\n\t"
+        "mul.lo.u32 t51, t13, t50;\n\t"
+        "mul.hi.u32 t52, t13, t50;\n\t"
+        "sub.cc.u32 t53, 0, t51;\n\t"
+        "subc.u32 t54, t32, t52;\n\t"
+        "mul.lo.u32 t55, t50, t54;\n\t"
+        "mul.hi.u32 t56, t50, t54;\n\t"
+        "mul.hi.u32 t57, t50, t53;\n\t"
+        "add.cc.u32 t55, t55, t53;\n\t"
+        "addc.u32 t56, t56, 0;\n\t"
+        "add.cc.u32 t55, t55, t57;\n\t"
+        "addc.u32 t56, t56, 0;\n\t"
+        "add.u32 t58, t54, t56;\n\t"
+        "add.u32 t59, t50, t58;\n\t"
+        "mul.lo.u32 t60, t13, t59;\n\t"
+        "mul.hi.u32 t61, t13, t59;\n\t"
+        "sub.cc.u32 t62, 0, t60;\n\t"
+        "subc.u32 t63, t32, t61;\n\t"
+        "mul.lo.u32 t64, t59, t63;\n\t"
+        "mul.hi.u32 t65, t59, t63;\n\t"
+        "mul.hi.u32 t66, t59, t62;\n\t"
+        "add.cc.u32 t64, t64, t62;\n\t"
+        "addc.u32 t65, t65, 0;\n\t"
+        "add.cc.u32 t64, t64, t66;\n\t"
+        "addc.u32 t65, t65, 0;\n\t"
+        "add.u32 t67, t63, t65;\n\t"
+        "add.u32 t68, t59, t67;\n\t"
+        "mul.lo.u32 t69, t13, t68;\n\t"
+        "mul.hi.u32 t70, t13, t68;\n\t"
+        "sub.cc.u32 t71, 0, t69;\n\t"
+        "subc.u32 t72, t32, t70;\n\t"
+        "sub.cc.u32 t73, t71, 1;\n\t"
+        "subc.u32 t74, t72, 0;\n\t"
+        "sub.cc.u32 t76, t73, t13;\n\t"
+        "subc.cc.u32 t77, t74, 0;\n\t"
         "subc.u32 t78, 0, 0;\n\t"
-        "xor.b32 t83, t79, t76;\n\t"
-        "and.b32 t83, t83, t78;\n\t"
-        "xor.b32 t82, t79, t83;\n\t"
-        "add.u32 t80, t78, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t80;\n\t"
-        "add.cc.u32 t84, t82, t82;\n\t"
-        "addc.u32 t85, 0, 0;\n\t"
-        "or.b32 t84, t84, 1;\n\t"
-        "sub.cc.u32 t87, t84, t13;\n\t"
-        "subc.cc.u32 t89, t85, 0;\n\t"
-        "subc.u32 t86, 0, 0;\n\t"
-        "xor.b32 t91, t87, t84;\n\t"
-        "and.b32 t91, t91, t86;\n\t"
-        "xor.b32 t90, t87, t91;\n\t"
-        "add.u32 t88, t86, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t88;\n\t"
-        "add.cc.u32 t92, t90, t90;\n\t"
-        "addc.u32 t93, 0, 0;\n\t"
-        "or.b32 t92, t92, 1;\n\t"
-        "sub.cc.u32 t95, t92, t13;\n\t"
-        "subc.cc.u32 t97, t93, 0;\n\t"
-        "subc.u32 t94, 0, 0;\n\t"
-        "xor.b32 t99, t95, t92;\n\t"
-        "and.b32 t99, t99, t94;\n\t"
-        "xor.b32 t98, t95, t99;\n\t"
-        "add.u32 t96, t94, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t96;\n\t"
-        "add.cc.u32 t100, t98, t98;\n\t"
-        "addc.u32 t101, 0, 0;\n\t"
-        "or.b32 t100, t100, 1;\n\t"
-        "sub.cc.u32 t103, t100, t13;\n\t"
-        "subc.cc.u32 t105, t101, 0;\n\t"
-        "subc.u32 t102, 0, 0;\n\t"
-        "xor.b32 t107, t103, t100;\n\t"
-        "and.b32 t107, t107, t102;\n\t"
-        "xor.b32 t106, t103, t107;\n\t"
-        "add.u32 t104, t102, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t104;\n\t"
-        "add.cc.u32 t108, t106, t106;\n\t"
-        "addc.u32 t109, 0, 0;\n\t"
-        "or.b32 t108, t108, 1;\n\t"
-        "sub.cc.u32 t111, t108, t13;\n\t"
-        "subc.cc.u32 t113, t109, 0;\n\t"
-        "subc.u32 t110, 0, 0;\n\t"
-        "xor.b32 t115, t111, t108;\n\t"
-        "and.b32 t115, t115, t110;\n\t"
-        "xor.b32 t114, t111, t115;\n\t"
-        "add.u32 t112, t110, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t112;\n\t"
-        "add.cc.u32 t116, t114, t114;\n\t"
-        "addc.u32 t117, 0, 0;\n\t"
-        "or.b32 t116, t116, 1;\n\t"
-        "sub.cc.u32 t119, t116, t13;\n\t"
-        "subc.cc.u32 t121, t117, 0;\n\t"
-        "subc.u32 t118, 0, 0;\n\t"
-        "xor.b32 t123, t119, t116;\n\t"
-        "and.b32 t123, t123, t118;\n\t"
-        "xor.b32 t122, t119, t123;\n\t"
-        "add.u32 t120, t118, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t120;\n\t"
-        "add.cc.u32 t124, t122, t122;\n\t"
-        "addc.u32 t125, 0, 0;\n\t"
-        "or.b32 t124, t124, 1;\n\t"
-        "sub.cc.u32 t127, t124, t13;\n\t"
-        "subc.cc.u32 t129, t125, 0;\n\t"
-        "subc.u32 t126, 0, 0;\n\t"
-        "xor.b32 t131, t127, t124;\n\t"
-        "and.b32 t131, t131, t126;\n\t"
-        "xor.b32 t130, t127, t131;\n\t"
-        "add.u32 t128, t126, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t128;\n\t"
-        "add.cc.u32 t132, t130, t130;\n\t"
-        "addc.u32 t133, 0, 0;\n\t"
-        "or.b32 t132, t132, 1;\n\t"
-        "sub.cc.u32 t135, t132, t13;\n\t"
-        "subc.cc.u32 t137, t133, 0;\n\t"
-        "subc.u32 t134, 0, 0;\n\t"
-        "xor.b32 t139, t135, t132;\n\t"
-        "and.b32 t139, t139, t134;\n\t"
-        "xor.b32 t138, t135, t139;\n\t"
-        "add.u32 t136, t134, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t136;\n\t"
-        "add.cc.u32 t140, t138, t138;\n\t"
-        "addc.u32 t141, 0, 0;\n\t"
-        "or.b32 t140, t140, 1;\n\t"
-        "sub.cc.u32 t143, t140, t13;\n\t"
-        "subc.cc.u32 t145, t141, 0;\n\t"
-        "subc.u32 t142, 0, 0;\n\t"
-        "xor.b32 t147, t143, t140;\n\t"
-        "and.b32 t147, t147, t142;\n\t"
-        "xor.b32 t146, t143, t147;\n\t"
-        "add.u32 t144, t142, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t144;\n\t"
-        "add.cc.u32 t148, t146, t146;\n\t"
-        "addc.u32 t149, 0, 0;\n\t"
-        "or.b32 t148, t148, 1;\n\t"
-        "sub.cc.u32 t151, t148, t13;\n\t"
-        "subc.cc.u32 t153, t149, 0;\n\t"
-        "subc.u32 t150, 0, 0;\n\t"
-        "xor.b32 t155, t151, t148;\n\t"
-        "and.b32 t155, t155, t150;\n\t"
-        "xor.b32 t154, t151, t155;\n\t"
-        "add.u32 t152, t150, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t152;\n\t"
-        "add.cc.u32 t156, t154, t154;\n\t"
-        "addc.u32 t157, 0, 0;\n\t"
-        "or.b32 t156, t156, 1;\n\t"
-        "sub.cc.u32 t159, t156, t13;\n\t"
-        "subc.cc.u32 t161, t157, 0;\n\t"
-        "subc.u32 t158, 0, 0;\n\t"
-        "xor.b32 t163, t159, t156;\n\t"
-        "and.b32 t163, t163, t158;\n\t"
-        "xor.b32 t162, t159, t163;\n\t"
-        "add.u32 t160, t158, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t160;\n\t"
-        "add.cc.u32 t164, t162, t162;\n\t"
-        "addc.u32 t165, 0, 0;\n\t"
-        "or.b32 t164, t164, 1;\n\t"
-        "sub.cc.u32 t167, t164, t13;\n\t"
-        "subc.cc.u32 t169, t165, 0;\n\t"
-        "subc.u32 t166, 0, 0;\n\t"
-        "xor.b32 t171, t167, t164;\n\t"
-        "and.b32 t171, t171, t166;\n\t"
-        "xor.b32 t170, t167, t171;\n\t"
-        "add.u32 t168, t166, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t168;\n\t"
-        "add.cc.u32 t172, t170, t170;\n\t"
-        "addc.u32 t173, 0, 0;\n\t"
-        "or.b32 t172, t172, 1;\n\t"
-        "sub.cc.u32 t175, t172, t13;\n\t"
-        "subc.cc.u32 t177, t173, 0;\n\t"
-        "subc.u32 t174, 0, 0;\n\t"
-        "xor.b32 t179, t175, t172;\n\t"
-        "and.b32 t179, t179, t174;\n\t"
-        "xor.b32 t178, t175, t179;\n\t"
-        "add.u32 t176, t174, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t176;\n\t"
-        "add.cc.u32 t180, t178, t178;\n\t"
-        "addc.u32 t181, 0, 0;\n\t"
-        "or.b32 t180, t180, 1;\n\t"
-        "sub.cc.u32 t183, t180, t13;\n\t"
-        "subc.cc.u32 t185, t181, 0;\n\t"
-        "subc.u32 t182, 0, 0;\n\t"
-        "xor.b32 t187, t183, t180;\n\t"
-        "and.b32 t187, t187, t182;\n\t"
-        "xor.b32 t186, t183, t187;\n\t"
-        "add.u32 t184, t182, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t184;\n\t"
-        "add.cc.u32 t188, t186, t186;\n\t"
-        "addc.u32 t189, 0, 0;\n\t"
-        "or.b32 t188, t188, 1;\n\t"
-        "sub.cc.u32 t191, t188, t13;\n\t"
-        "subc.cc.u32 t193, t189, 0;\n\t"
-        "subc.u32 t190, 0, 0;\n\t"
-        "xor.b32 t195, t191, t188;\n\t"
-        "and.b32 t195, t195, t190;\n\t"
-        "xor.b32 t194, t191, t195;\n\t"
-        "add.u32 t192, t190, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t192;\n\t"
-        "add.cc.u32 t196, t194, t194;\n\t"
-        "addc.u32 t197, 0, 0;\n\t"
-        "or.b32 t196, t196, 1;\n\t"
-        "sub.cc.u32 t199, t196, t13;\n\t"
-        "subc.cc.u32 t201, t197, 0;\n\t"
-        "subc.u32 t198, 0, 0;\n\t"
-        "xor.b32 t203, t199, t196;\n\t"
-        "and.b32 t203, t203, t198;\n\t"
-        "xor.b32 t202, t199, t203;\n\t"
-        "add.u32 t200, t198, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t200;\n\t"
-        "add.cc.u32 t204, t202, t202;\n\t"
-        "addc.u32 t205, 0, 0;\n\t"
-        "or.b32 t204, t204, 1;\n\t"
-        "sub.cc.u32 t207, t204, t13;\n\t"
-        "subc.cc.u32 t209, t205, 0;\n\t"
-        "subc.u32 t206, 0, 0;\n\t"
-        "xor.b32 t211, t207, t204;\n\t"
-        "and.b32 t211, t211, t206;\n\t"
-        "xor.b32 t210, t207, t211;\n\t"
-        "add.u32 t208, t206, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t208;\n\t"
-        "add.cc.u32 t212, t210, t210;\n\t"
-        "addc.u32 t213, 0, 0;\n\t"
-        "or.b32 t212, t212, 1;\n\t"
-        "sub.cc.u32 t215, t212, t13;\n\t"
-        "subc.cc.u32 t217, t213, 0;\n\t"
-        "subc.u32 t214, 0, 0;\n\t"
-        "xor.b32 t219, t215, t212;\n\t"
-        "and.b32 t219, t219, t214;\n\t"
-        "xor.b32 t218, t215, t219;\n\t"
-        "add.u32 t216, t214, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t216;\n\t"
-        "add.cc.u32 t220, t218, t218;\n\t"
-        "addc.u32 t221, 0, 0;\n\t"
-        "or.b32 t220, t220, 1;\n\t"
-        "sub.cc.u32 t223, t220, t13;\n\t"
-        "subc.cc.u32 t225, t221, 0;\n\t"
-        "subc.u32 t222, 0, 0;\n\t"
-        "xor.b32 t227, t223, t220;\n\t"
-        "and.b32 t227, t227, t222;\n\t"
-        "xor.b32 t226, t223, t227;\n\t"
-        "add.u32 t224, t222, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t224;\n\t"
-        "add.cc.u32 t228, t226, t226;\n\t"
-        "addc.u32 t229, 0, 0;\n\t"
-        "or.b32 t228, t228, 1;\n\t"
-        "sub.cc.u32 t231, t228, t13;\n\t"
-        "subc.cc.u32 t233, t229, 0;\n\t"
-        "subc.u32 t230, 0, 0;\n\t"
-        "xor.b32 t235, t231, t228;\n\t"
-        "and.b32 t235, t235, t230;\n\t"
-        "xor.b32 t234, t231, t235;\n\t"
-        "add.u32 t232, t230, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t232;\n\t"
-        "add.cc.u32 t236, t234, t234;\n\t"
-        "addc.u32 t237, 0, 0;\n\t"
-        "or.b32 t236, t236, 1;\n\t"
-        "sub.cc.u32 t239, t236, t13;\n\t"
-        "subc.cc.u32 t241, t237, 0;\n\t"
-        "subc.u32 t238, 0, 0;\n\t"
-        "xor.b32 t243, t239, t236;\n\t"
-        "and.b32 t243, t243, t238;\n\t"
-        "xor.b32 t242, t239, t243;\n\t"
-        "add.u32 t240, t238, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t240;\n\t"
-        "add.cc.u32 t244, t242, t242;\n\t"
-        "addc.u32 t245, 0, 0;\n\t"
-        "or.b32 t244, t244, 1;\n\t"
-        "sub.cc.u32 t247, t244, t13;\n\t"
-        "subc.cc.u32 t249, t245, 0;\n\t"
-        "subc.u32 t246, 0, 0;\n\t"
-        "xor.b32 t251, t247, t244;\n\t"
-        "and.b32 t251, t251, t246;\n\t"
-        "xor.b32 t250, t247, t251;\n\t"
-        "add.u32 t248, t246, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t248;\n\t"
-        "add.cc.u32 t252, t250, t250;\n\t"
-        "addc.u32 t253, 0, 0;\n\t"
-        "or.b32 t252, t252, 1;\n\t"
-        "sub.cc.u32 t255, t252, t13;\n\t"
-        "subc.cc.u32 t257, t253, 0;\n\t"
-        "subc.u32 t254, 0, 0;\n\t"
-        "xor.b32 t259, t255, t252;\n\t"
-        "and.b32 t259, t259, t254;\n\t"
-        "xor.b32 t258, t255, t259;\n\t"
-        "add.u32 t256, t254, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t256;\n\t"
-        "add.cc.u32 t260, t258, t258;\n\t"
-        "addc.u32 t261, 0, 0;\n\t"
-        "or.b32 t260, t260, 1;\n\t"
-        "sub.cc.u32 t263, t260, t13;\n\t"
-        "subc.cc.u32 t265, t261, 0;\n\t"
-        "subc.u32 t262, 0, 0;\n\t"
-        "xor.b32 t267, t263, t260;\n\t"
-        "and.b32 t267, t267, t262;\n\t"
-        "xor.b32 t266, t263, t267;\n\t"
-        "add.u32 t264, t262, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t264;\n\t"
-        "add.cc.u32 t268, t266, t266;\n\t"
-        "addc.u32 t269, 0, 0;\n\t"
-        "or.b32 t268, t268, 1;\n\t"
-        "sub.cc.u32 t271, t268, t13;\n\t"
-        "subc.cc.u32 t273, t269, 0;\n\t"
-        "subc.u32 t270, 0, 0;\n\t"
-        "xor.b32 t275, t271, t268;\n\t"
-        "and.b32 t275, t275, t270;\n\t"
-        "xor.b32 t274, t271, t275;\n\t"
-        "add.u32 t272, t270, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t272;\n\t"
-        "add.cc.u32 t276, t274, t274;\n\t"
-        "addc.u32 t277, 0, 0;\n\t"
-        "or.b32 t276, t276, 1;\n\t"
-        "sub.cc.u32 t279, t276, t13;\n\t"
-        "subc.cc.u32 t281, t277, 0;\n\t"
-        "subc.u32 t278, 0, 0;\n\t"
-        "xor.b32 t283, t279, t276;\n\t"
-        "and.b32 t283, t283, t278;\n\t"
-        "xor.b32 t282, t279, t283;\n\t"
-        "add.u32 t280, t278, 1;\n\t"
-        "add.u32 t27, t27, t27;\n\t"
-        "or.b32 t27, t27, t280;\n\t"
+        "not.b32 t78, t78;\n\t"
+        "sub.u32 t75, t68, t78;\n\t"
+        "and.b32 t79, t13, t78;\n\t"
+        "sub.cc.u32 t80, t71, t79;\n\t"
+        "subc.u32 t81, t72, 0;\n\t"
+        "sub.cc.u32 t82, t80, 1;\n\t"
+        "subc.u32 t83, t81, 0;\n\t"
+        "sub.cc.u32 t85, t82, t13;\n\t"
+        "subc.cc.u32 t86, t83, 0;\n\t"
+        "subc.u32 t87, 0, 0;\n\t"
+        "not.b32 t87, t87;\n\t"
+        "sub.u32 t84, t75, t87;\n\t"
+        "and.b32 t88, t13, t87;\n\t"
+        "sub.cc.u32 t89, t80, t88;\n\t"
+        "subc.u32 t90, t81, 0;\n\t"
+        "sub.cc.u32 t91, t89, 1;\n\t"
+        "subc.u32 t92, t90, 0;\n\t"
+        "sub.cc.u32 t94, t91, t13;\n\t"
+        "subc.cc.u32 t95, t92, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "not.b32 t96, t96;\n\t"
+        "sub.u32 t93, t84, t96;\n\t"
+        "and.b32 t97, t13, t96;\n\t"
+        "sub.cc.u32 t98, t89, t97;\n\t"
+        "subc.u32 t99, t90, 0;\n\t"
         "mov.b32 %0, t12;\n\t"
         "mov.b32 %1, t13;\n\t"
         "mov.b32 %2, t22;\n\t"
@@ -6298,7 +6009,7 @@ struct division_normalize {
         "mov.b32 %4, t24;\n\t"
         "mov.b32 %5, t25;\n\t"
         "mov.b32 %6, t3;\n\t"
-        "mov.b32 %7, t27;\n\t"
+        "mov.b32 %7, t93;\n\t"
         "not.b32 %8, t2;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
@@ -6311,7 +6022,7 @@ struct division_normalize {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[284];
+    uint32_t t[100];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     t[2] = ptx_subc(cf, 0u, 0u);
@@ -6351,392 +6062,103 @@ struct division_normalize {
     t[23] = ptx_shf_l_clamp(t[16], t[17], t[21]);
     t[24] = ptx_shf_l_clamp(t[17], t[18], t[21]);
     t[25] = ptx_shf_l_clamp(t[18], t[19], t[21]);
-    t[26] = ptx_not(t[13]);
-    t[27] = ptx_mov(0u);
-    t[28] = ptx_add_cc(cf, t[26], t[26]);
-    t[29] = ptx_addc(cf, 0u, 0u);
-    t[28] = ptx_or(t[28], 1u);
-    t[31] = ptx_sub_cc(cf, t[28], t[13]);
-    ptx_subc_cc(cf, t[29], 0u);
-    t[30] = ptx_subc(cf, 0u, 0u);
-    t[35] = ptx_xor(t[31], t[28]);
-    t[35] = ptx_and(t[35], t[30]);
-    t[34] = ptx_xor(t[31], t[35]);
-    t[32] = ptx_add(t[30], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[32]);
-    t[36] = ptx_add_cc(cf, t[34], t[34]);
-    t[37] = ptx_addc(cf, 0u, 0u);
-    t[36] = ptx_or(t[36], 1u);
-    t[39] = ptx_sub_cc(cf, t[36], t[13]);
-    ptx_subc_cc(cf, t[37], 0u);
-    t[38] = ptx_subc(cf, 0u, 0u);
-    t[43] = ptx_xor(t[39], t[36]);
-    t[43] = ptx_and(t[43], t[38]);
-    t[42] = ptx_xor(t[39], t[43]);
-    t[40] = ptx_add(t[38], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[40]);
-    t[44] = ptx_add_cc(cf, t[42], t[42]);
-    t[45] = ptx_addc(cf, 0u, 0u);
-    t[44] = ptx_or(t[44], 1u);
-    t[47] = ptx_sub_cc(cf, t[44], t[13]);
-    ptx_subc_cc(cf, t[45], 0u);
-    t[46] = ptx_subc(cf, 0u, 0u);
-    t[51] = ptx_xor(t[47], t[44]);
-    t[51] = ptx_and(t[51], t[46]);
-    t[50] = ptx_xor(t[47], t[51]);
-    t[48] = ptx_add(t[46], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[48]);
-    t[52] = ptx_add_cc(cf, t[50], t[50]);
-    t[53] = ptx_addc(cf, 0u, 0u);
-    t[52] = ptx_or(t[52], 1u);
-    t[55] = ptx_sub_cc(cf, t[52], t[13]);
-    ptx_subc_cc(cf, t[53], 0u);
-    t[54] = ptx_subc(cf, 0u, 0u);
-    t[59] = ptx_xor(t[55], t[52]);
-    t[59] = ptx_and(t[59], t[54]);
-    t[58] = ptx_xor(t[55], t[59]);
-    t[56] = ptx_add(t[54], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[56]);
-    t[60] = ptx_add_cc(cf, t[58], t[58]);
-    t[61] = ptx_addc(cf, 0u, 0u);
-    t[60] = ptx_or(t[60], 1u);
-    t[63] = ptx_sub_cc(cf, t[60], t[13]);
-    ptx_subc_cc(cf, t[61], 0u);
-    t[62] = ptx_subc(cf, 0u, 0u);
-    t[67] = ptx_xor(t[63], t[60]);
-    t[67] = ptx_and(t[67], t[62]);
-    t[66] = ptx_xor(t[63], t[67]);
-    t[64] = ptx_add(t[62], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[64]);
-    t[68] = ptx_add_cc(cf, t[66], t[66]);
-    t[69] = ptx_addc(cf, 0u, 0u);
-    t[68] = ptx_or(t[68], 1u);
-    t[71] = ptx_sub_cc(cf, t[68], t[13]);
-    ptx_subc_cc(cf, t[69], 0u);
-    t[70] = ptx_subc(cf, 0u, 0u);
-    t[75] = ptx_xor(t[71], t[68]);
-    t[75] = ptx_and(t[75], t[70]);
-    t[74] = ptx_xor(t[71], t[75]);
-    t[72] = ptx_add(t[70], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[72]);
-    t[76] = ptx_add_cc(cf, t[74], t[74]);
-    t[77] = ptx_addc(cf, 0u, 0u);
-    t[76] = ptx_or(t[76], 1u);
-    t[79] = ptx_sub_cc(cf, t[76], t[13]);
-    ptx_subc_cc(cf, t[77], 0u);
+    t[29] = ptx_mul_hi(t[13], 3340530120u);
+    t[27] = ptx_add_cc(cf, t[13], t[29]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    t[27] = ptx_add_cc(cf, t[27], 1u);
+    t[28] = ptx_addc(cf, t[28], 0u);
+    t[26] = ptx_sub_cc(cf, 2863311530u, t[27]);
+    ptx_subc_cc(cf, 1u, t[28]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_not(t[31]);
+    t[26] = ptx_and(t[26], t[31]);
+    t[32] = ptx_sub(0u, t[13]);
+    t[33] = ptx_mul_lo(t[13], t[26]);
+    t[34] = ptx_mul_hi(t[13], t[26]);
+    t[35] = ptx_sub_cc(cf, 0u, t[33]);
+    t[36] = ptx_subc(cf, t[32], t[34]);
+    t[37] = ptx_mul_lo(t[26], t[36]);
+    t[38] = ptx_mul_hi(t[26], t[36]);
+    t[39] = ptx_mul_hi(t[26], t[35]);
+    t[37] = ptx_add_cc(cf, t[37], t[35]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[37] = ptx_add_cc(cf, t[37], t[39]);
+    t[38] = ptx_addc(cf, t[38], 0u);
+    t[40] = ptx_add(t[36], t[38]);
+    t[41] = ptx_add(t[26], t[40]);
+    t[42] = ptx_mul_lo(t[13], t[41]);
+    t[43] = ptx_mul_hi(t[13], t[41]);
+    t[44] = ptx_sub_cc(cf, 0u, t[42]);
+    t[45] = ptx_subc(cf, t[32], t[43]);
+    t[46] = ptx_mul_lo(t[41], t[45]);
+    t[47] = ptx_mul_hi(t[41], t[45]);
+    t[48] = ptx_mul_hi(t[41], t[44]);
+    t[46] = ptx_add_cc(cf, t[46], t[44]);
+    t[47] = ptx_addc(cf, t[47], 0u);
+    t[46] = ptx_add_cc(cf, t[46], t[48]);
+    t[47] = ptx_addc(cf, t[47], 0u);
+    t[49] = ptx_add(t[45], t[47]);
+    t[50] = ptx_add(t[41], t[49]);
+    t[51] = ptx_mul_lo(t[13], t[50]);
+    t[52] = ptx_mul_hi(t[13], t[50]);
+    t[53] = ptx_sub_cc(cf, 0u, t[51]);
+    t[54] = ptx_subc(cf, t[32], t[52]);
+    t[55] = ptx_mul_lo(t[50], t[54]);
+    t[56] = ptx_mul_hi(t[50], t[54]);
+    t[57] = ptx_mul_hi(t[50], t[53]);
+    t[55] = ptx_add_cc(cf, t[55], t[53]);
+    t[56] = ptx_addc(cf, t[56], 0u);
+    t[55] = ptx_add_cc(cf, t[55], t[57]);
+    t[56] = ptx_addc(cf, t[56], 0u);
+    t[58] = ptx_add(t[54], t[56]);
+    t[59] = ptx_add(t[50], t[58]);
+    t[60] = ptx_mul_lo(t[13], t[59]);
+    t[61] = ptx_mul_hi(t[13], t[59]);
+    t[62] = ptx_sub_cc(cf, 0u, t[60]);
+    t[63] = ptx_subc(cf, t[32], t[61]);
+    t[64] = ptx_mul_lo(t[59], t[63]);
+    t[65] = ptx_mul_hi(t[59], t[63]);
+    t[66] = ptx_mul_hi(t[59], t[62]);
+    t[64] = ptx_add_cc(cf, t[64], t[62]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[64] = ptx_add_cc(cf, t[64], t[66]);
+    t[65] = ptx_addc(cf, t[65], 0u);
+    t[67] = ptx_add(t[63], t[65]);
+    t[68] = ptx_add(t[59], t[67]);
+    t[69] = ptx_mul_lo(t[13], t[68]);
+    t[70] = ptx_mul_hi(t[13], t[68]);
+    t[71] = ptx_sub_cc(cf, 0u, t[69]);
+    t[72] = ptx_subc(cf, t[32], t[70]);
+    t[73] = ptx_sub_cc(cf, t[71], 1u);
+    t[74] = ptx_subc(cf, t[72], 0u);
+    ptx_sub_cc(cf, t[73], t[13]);
+    ptx_subc_cc(cf, t[74], 0u);
     t[78] = ptx_subc(cf, 0u, 0u);
-    t[83] = ptx_xor(t[79], t[76]);
-    t[83] = ptx_and(t[83], t[78]);
-    t[82] = ptx_xor(t[79], t[83]);
-    t[80] = ptx_add(t[78], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[80]);
-    t[84] = ptx_add_cc(cf, t[82], t[82]);
-    t[85] = ptx_addc(cf, 0u, 0u);
-    t[84] = ptx_or(t[84], 1u);
-    t[87] = ptx_sub_cc(cf, t[84], t[13]);
-    ptx_subc_cc(cf, t[85], 0u);
-    t[86] = ptx_subc(cf, 0u, 0u);
-    t[91] = ptx_xor(t[87], t[84]);
-    t[91] = ptx_and(t[91], t[86]);
-    t[90] = ptx_xor(t[87], t[91]);
-    t[88] = ptx_add(t[86], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[88]);
-    t[92] = ptx_add_cc(cf, t[90], t[90]);
-    t[93] = ptx_addc(cf, 0u, 0u);
-    t[92] = ptx_or(t[92], 1u);
-    t[95] = ptx_sub_cc(cf, t[92], t[13]);
-    ptx_subc_cc(cf, t[93], 0u);
-    t[94] = ptx_subc(cf, 0u, 0u);
-    t[99] = ptx_xor(t[95], t[92]);
-    t[99] = ptx_and(t[99], t[94]);
-    t[98] = ptx_xor(t[95], t[99]);
-    t[96] = ptx_add(t[94], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[96]);
-    t[100] = ptx_add_cc(cf, t[98], t[98]);
-    t[101] = ptx_addc(cf, 0u, 0u);
-    t[100] = ptx_or(t[100], 1u);
-    t[103] = ptx_sub_cc(cf, t[100], t[13]);
-    ptx_subc_cc(cf, t[101], 0u);
-    t[102] = ptx_subc(cf, 0u, 0u);
-    t[107] = ptx_xor(t[103], t[100]);
-    t[107] = ptx_and(t[107], t[102]);
-    t[106] = ptx_xor(t[103], t[107]);
-    t[104] = ptx_add(t[102], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[104]);
-    t[108] = ptx_add_cc(cf, t[106], t[106]);
-    t[109] = ptx_addc(cf, 0u, 0u);
-    t[108] = ptx_or(t[108], 1u);
-    t[111] = ptx_sub_cc(cf, t[108], t[13]);
-    ptx_subc_cc(cf, t[109], 0u);
-    t[110] = ptx_subc(cf, 0u, 0u);
-    t[115] = ptx_xor(t[111], t[108]);
-    t[115] = ptx_and(t[115], t[110]);
-    t[114] = ptx_xor(t[111], t[115]);
-    t[112] = ptx_add(t[110], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[112]);
-    t[116] = ptx_add_cc(cf, t[114], t[114]);
-    t[117] = ptx_addc(cf, 0u, 0u);
-    t[116] = ptx_or(t[116], 1u);
-    t[119] = ptx_sub_cc(cf, t[116], t[13]);
-    ptx_subc_cc(cf, t[117], 0u);
-    t[118] = ptx_subc(cf, 0u, 0u);
-    t[123] = ptx_xor(t[119], t[116]);
-    t[123] = ptx_and(t[123], t[118]);
-    t[122] = ptx_xor(t[119], t[123]);
-    t[120] = ptx_add(t[118], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[120]);
-    t[124] = ptx_add_cc(cf, t[122], t[122]);
-    t[125] = ptx_addc(cf, 0u, 0u);
-    t[124] = ptx_or(t[124], 1u);
-    t[127] = ptx_sub_cc(cf, t[124], t[13]);
-    ptx_subc_cc(cf, t[125], 0u);
-    t[126] = ptx_subc(cf, 0u, 0u);
-    t[131] = ptx_xor(t[127], t[124]);
-    t[131] = ptx_and(t[131], t[126]);
-    t[130] = ptx_xor(t[127], t[131]);
-    t[128] = ptx_add(t[126], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[128]);
-    t[132] = ptx_add_cc(cf, t[130], t[130]);
-    t[133] = ptx_addc(cf, 0u, 0u);
-    t[132] = ptx_or(t[132], 1u);
-    t[135] = ptx_sub_cc(cf, t[132], t[13]);
-    ptx_subc_cc(cf, t[133], 0u);
-    t[134] = ptx_subc(cf, 0u, 0u);
-    t[139] = ptx_xor(t[135], t[132]);
-    t[139] = ptx_and(t[139], t[134]);
-    t[138] = ptx_xor(t[135], t[139]);
-    t[136] = ptx_add(t[134], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[136]);
-    t[140] = ptx_add_cc(cf, t[138], t[138]);
-    t[141] = ptx_addc(cf, 0u, 0u);
-    t[140] = ptx_or(t[140], 1u);
-    t[143] = ptx_sub_cc(cf, t[140], t[13]);
-    ptx_subc_cc(cf, t[141], 0u);
-    t[142] = ptx_subc(cf, 0u, 0u);
-    t[147] = ptx_xor(t[143], t[140]);
-    t[147] = ptx_and(t[147], t[142]);
-    t[146] = ptx_xor(t[143], t[147]);
-    t[144] = ptx_add(t[142], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[144]);
-    t[148] = ptx_add_cc(cf, t[146], t[146]);
-    t[149] = ptx_addc(cf, 0u, 0u);
-    t[148] = ptx_or(t[148], 1u);
-    t[151] = ptx_sub_cc(cf, t[148], t[13]);
-    ptx_subc_cc(cf, t[149], 0u);
-    t[150] = ptx_subc(cf, 0u, 0u);
-    t[155] = ptx_xor(t[151], t[148]);
-    t[155] = ptx_and(t[155], t[150]);
-    t[154] = ptx_xor(t[151], t[155]);
-    t[152] = ptx_add(t[150], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[152]);
-    t[156] = ptx_add_cc(cf, t[154], t[154]);
-    t[157] = ptx_addc(cf, 0u, 0u);
-    t[156] = ptx_or(t[156], 1u);
-    t[159] = ptx_sub_cc(cf, t[156], t[13]);
-    ptx_subc_cc(cf, t[157], 0u);
-    t[158] = ptx_subc(cf, 0u, 0u);
-    t[163] = ptx_xor(t[159], t[156]);
-    t[163] = ptx_and(t[163], t[158]);
-    t[162] = ptx_xor(t[159], t[163]);
-    t[160] = ptx_add(t[158], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[160]);
-    t[164] = ptx_add_cc(cf, t[162], t[162]);
-    t[165] = ptx_addc(cf, 0u, 0u);
-    t[164] = ptx_or(t[164], 1u);
-    t[167] = ptx_sub_cc(cf, t[164], t[13]);
-    ptx_subc_cc(cf, t[165], 0u);
-    t[166] = ptx_subc(cf, 0u, 0u);
-    t[171] = ptx_xor(t[167], t[164]);
-    t[171] = ptx_and(t[171], t[166]);
-    t[170] = ptx_xor(t[167], t[171]);
-    t[168] = ptx_add(t[166], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[168]);
-    t[172] = ptx_add_cc(cf, t[170], t[170]);
-    t[173] = ptx_addc(cf, 0u, 0u);
-    t[172] = ptx_or(t[172], 1u);
-    t[175] = ptx_sub_cc(cf, t[172], t[13]);
-    ptx_subc_cc(cf, t[173], 0u);
-    t[174] = ptx_subc(cf, 0u, 0u);
-    t[179] = ptx_xor(t[175], t[172]);
-    t[179] = ptx_and(t[179], t[174]);
-    t[178] = ptx_xor(t[175], t[179]);
-    t[176] = ptx_add(t[174], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[176]);
-    t[180] = ptx_add_cc(cf, t[178], t[178]);
-    t[181] = ptx_addc(cf, 0u, 0u);
-    t[180] = ptx_or(t[180], 1u);
-    t[183] = ptx_sub_cc(cf, t[180], t[13]);
-    ptx_subc_cc(cf, t[181], 0u);
-    t[182] = ptx_subc(cf, 0u, 0u);
-    t[187] = ptx_xor(t[183], t[180]);
-    t[187] = ptx_and(t[187], t[182]);
-    t[186] = ptx_xor(t[183], t[187]);
-    t[184] = ptx_add(t[182], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[184]);
-    t[188] = ptx_add_cc(cf, t[186], t[186]);
-    t[189] = ptx_addc(cf, 0u, 0u);
-    t[188] = ptx_or(t[188], 1u);
-    t[191] = ptx_sub_cc(cf, t[188], t[13]);
-    ptx_subc_cc(cf, t[189], 0u);
-    t[190] = ptx_subc(cf, 0u, 0u);
-    t[195] = ptx_xor(t[191], t[188]);
-    t[195] = ptx_and(t[195], t[190]);
-    t[194] = ptx_xor(t[191], t[195]);
-    t[192] = ptx_add(t[190], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[192]);
-    t[196] = ptx_add_cc(cf, t[194], t[194]);
-    t[197] = ptx_addc(cf, 0u, 0u);
-    t[196] = ptx_or(t[196], 1u);
-    t[199] = ptx_sub_cc(cf, t[196], t[13]);
-    ptx_subc_cc(cf, t[197], 0u);
-    t[198] = ptx_subc(cf, 0u, 0u);
-    t[203] = ptx_xor(t[199], t[196]);
-    t[203] = ptx_and(t[203], t[198]);
-    t[202] = ptx_xor(t[199], t[203]);
-    t[200] = ptx_add(t[198], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[200]);
-    t[204] = ptx_add_cc(cf, t[202], t[202]);
-    t[205] = ptx_addc(cf, 0u, 0u);
-    t[204] = ptx_or(t[204], 1u);
-    t[207] = ptx_sub_cc(cf, t[204], t[13]);
-    ptx_subc_cc(cf, t[205], 0u);
-    t[206] = ptx_subc(cf, 0u, 0u);
-    t[211] = ptx_xor(t[207], t[204]);
-    t[211] = ptx_and(t[211], t[206]);
-    t[210] = ptx_xor(t[207], t[211]);
-    t[208] = ptx_add(t[206], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[208]);
-    t[212] = ptx_add_cc(cf, t[210], t[210]);
-    t[213] = ptx_addc(cf, 0u, 0u);
-    t[212] = ptx_or(t[212], 1u);
-    t[215] = ptx_sub_cc(cf, t[212], t[13]);
-    ptx_subc_cc(cf, t[213], 0u);
-    t[214] = ptx_subc(cf, 0u, 0u);
-    t[219] = ptx_xor(t[215], t[212]);
-    t[219] = ptx_and(t[219], t[214]);
-    t[218] = ptx_xor(t[215], t[219]);
-    t[216] = ptx_add(t[214], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[216]);
-    t[220] = ptx_add_cc(cf, t[218], t[218]);
-    t[221] = ptx_addc(cf, 0u, 0u);
-    t[220] = ptx_or(t[220], 1u);
-    t[223] = ptx_sub_cc(cf, t[220], t[13]);
-    ptx_subc_cc(cf, t[221], 0u);
-    t[222] = ptx_subc(cf, 0u, 0u);
-    t[227] = ptx_xor(t[223], t[220]);
-    t[227] = ptx_and(t[227], t[222]);
-    t[226] = ptx_xor(t[223], t[227]);
-    t[224] = ptx_add(t[222], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[224]);
-    t[228] = ptx_add_cc(cf, t[226], t[226]);
-    t[229] = ptx_addc(cf, 0u, 0u);
-    t[228] = ptx_or(t[228], 1u);
-    t[231] = ptx_sub_cc(cf, t[228], t[13]);
-    ptx_subc_cc(cf, t[229], 0u);
-    t[230] = ptx_subc(cf, 0u, 0u);
-    t[235] = ptx_xor(t[231], t[228]);
-    t[235] = ptx_and(t[235], t[230]);
-    t[234] = ptx_xor(t[231], t[235]);
-    t[232] = ptx_add(t[230], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[232]);
-    t[236] = ptx_add_cc(cf, t[234], t[234]);
-    t[237] = ptx_addc(cf, 0u, 0u);
-    t[236] = ptx_or(t[236], 1u);
-    t[239] = ptx_sub_cc(cf, t[236], t[13]);
-    ptx_subc_cc(cf, t[237], 0u);
-    t[238] = ptx_subc(cf, 0u, 0u);
-    t[243] = ptx_xor(t[239], t[236]);
-    t[243] = ptx_and(t[243], t[238]);
-    t[242] = ptx_xor(t[239], t[243]);
-    t[240] = ptx_add(t[238], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[240]);
-    t[244] = ptx_add_cc(cf, t[242], t[242]);
-    t[245] = ptx_addc(cf, 0u, 0u);
-    t[244] = ptx_or(t[244], 1u);
-    t[247] = ptx_sub_cc(cf, t[244], t[13]);
-    ptx_subc_cc(cf, t[245], 0u);
-    t[246] = ptx_subc(cf, 0u, 0u);
-    t[251] = ptx_xor(t[247], t[244]);
-    t[251] = ptx_and(t[251], t[246]);
-    t[250] = ptx_xor(t[247], t[251]);
-    t[248] = ptx_add(t[246], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[248]);
-    t[252] = ptx_add_cc(cf, t[250], t[250]);
-    t[253] = ptx_addc(cf, 0u, 0u);
-    t[252] = ptx_or(t[252], 1u);
-    t[255] = ptx_sub_cc(cf, t[252], t[13]);
-    ptx_subc_cc(cf, t[253], 0u);
-    t[254] = ptx_subc(cf, 0u, 0u);
-    t[259] = ptx_xor(t[255], t[252]);
-    t[259] = ptx_and(t[259], t[254]);
-    t[258] = ptx_xor(t[255], t[259]);
-    t[256] = ptx_add(t[254], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[256]);
-    t[260] = ptx_add_cc(cf, t[258], t[258]);
-    t[261] = ptx_addc(cf, 0u, 0u);
-    t[260] = ptx_or(t[260], 1u);
-    t[263] = ptx_sub_cc(cf, t[260], t[13]);
-    ptx_subc_cc(cf, t[261], 0u);
-    t[262] = ptx_subc(cf, 0u, 0u);
-    t[267] = ptx_xor(t[263], t[260]);
-    t[267] = ptx_and(t[267], t[262]);
-    t[266] = ptx_xor(t[263], t[267]);
-    t[264] = ptx_add(t[262], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[264]);
-    t[268] = ptx_add_cc(cf, t[266], t[266]);
-    t[269] = ptx_addc(cf, 0u, 0u);
-    t[268] = ptx_or(t[268], 1u);
-    t[271] = ptx_sub_cc(cf, t[268], t[13]);
-    ptx_subc_cc(cf, t[269], 0u);
-    t[270] = ptx_subc(cf, 0u, 0u);
-    t[275] = ptx_xor(t[271], t[268]);
-    t[275] = ptx_and(t[275], t[270]);
-    t[274] = ptx_xor(t[271], t[275]);
-    t[272] = ptx_add(t[270], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[272]);
-    t[276] = ptx_add_cc(cf, t[274], t[274]);
-    t[277] = ptx_addc(cf, 0u, 0u);
-    t[276] = ptx_or(t[276], 1u);
-    t[279] = ptx_sub_cc(cf, t[276], t[13]);
-    ptx_subc_cc(cf, t[277], 0u);
-    t[278] = ptx_subc(cf, 0u, 0u);
-    t[283] = ptx_xor(t[279], t[276]);
-    t[283] = ptx_and(t[283], t[278]);
-    ptx_xor(t[279], t[283]);
-    t[280] = ptx_add(t[278], 1u);
-    t[27] = ptx_add(t[27], t[27]);
-    t[27] = ptx_or(t[27], t[280]);
+    t[78] = ptx_not(t[78]);
+    t[75] = ptx_sub(t[68], t[78]);
+    t[79] = ptx_and(t[13], t[78]);
+    t[80] = ptx_sub_cc(cf, t[71], t[79]);
+    t[81] = ptx_subc(cf, t[72], 0u);
+    t[82] = ptx_sub_cc(cf, t[80], 1u);
+    t[83] = ptx_subc(cf, t[81], 0u);
+    ptx_sub_cc(cf, t[82], t[13]);
+    ptx_subc_cc(cf, t[83], 0u);
+    t[87] = ptx_subc(cf, 0u, 0u);
+    t[87] = ptx_not(t[87]);
+    t[84] = ptx_sub(t[75], t[87]);
+    t[88] = ptx_and(t[13], t[87]);
+    t[89] = ptx_sub_cc(cf, t[80], t[88]);
+    t[90] = ptx_subc(cf, t[81], 0u);
+    t[91] = ptx_sub_cc(cf, t[89], 1u);
+    t[92] = ptx_subc(cf, t[90], 0u);
+    ptx_sub_cc(cf, t[91], t[13]);
+    ptx_subc_cc(cf, t[92], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[96] = ptx_not(t[96]);
+    t[93] = ptx_sub(t[84], t[96]);
+    t[97] = ptx_and(t[13], t[96]);
+    ptx_sub_cc(cf, t[89], t[97]);
+    ptx_subc(cf, t[90], 0u);
     y[0] = ptx_mov(t[12]);
     y[1] = ptx_mov(t[13]);
     y[2] = ptx_mov(t[22]);
@@ -6744,7 +6166,7 @@ struct division_normalize {
     y[4] = ptx_mov(t[24]);
     y[5] = ptx_mov(t[25]);
     y[6] = ptx_mov(t[3]);
-    y[7] = ptx_mov(t[27]);
+    y[7] = ptx_mov(t[93]);
     y[8] = ptx_not(t[2]);
   }
 #endif
