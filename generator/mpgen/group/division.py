@@ -12,20 +12,21 @@ the group holds, H = 32 T Q bits (no bit cleared):
       N = R 2^(32 Q) + L's top Q limbs
                                     R's top Q + 2 limbs and L's top Q broadcast, R moved
                                     up a thread (ShiftUp)
-      e = est - 1 (0 at least)      est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)) for
-                                    N's top Q + 2 limbs M: within 1 of floor(N / B) (the
-                                    truncated B adds under 2^-31 to N / B, the truncated M
-                                    and V take under 2^-31 from it), so floor(N / B) - 2
-                                    <= e <= floor(N / B)
+      e = est                       est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)) + 2^-30
+                                    for N's top Q + 2 limbs M, rounded down: floor(N / B) or,
+                                    rarely, one more (the truncated B adds under 2^-31 to N /
+                                    B, the truncated M and V take under 2^-31 from it, the
+                                    product's dropped low columns under 2^-59)
       R = N - e B                   each thread's Q-by-Q product; its high half (plus its
                                     chain's borrow) passed up a thread, one borrow scan;
                                     R's top word above the held width stays in `above`
-      twice: where R >= B, R - B and e + 1 (masked, one borrow scan each)
+      where that word is negative: R + B and e - 1 (masked, one carry scan)
       L moved up a thread, e into its bottom: L ends as the quotient
     r = R / 2^s                     a shift by s
 
-A step costs a thread two Q-by-Q products (the estimate's and e B's) and three scans, so
-the division costs about two products' multiplies plus T steps of exchanges. b = 0, and
+A step costs a thread a Q-by-Q product and most of another (the estimate's and e B's) and
+two scans, so the division costs about two products' multiplies plus T steps of
+exchanges. b = 0, and
 for div_qr_wide a quotient that does not fit (a's high half not below b): the flag, and
 every result word 0 (the per-thread tier's contract). modmul (any p at run time, even
 ones too) is the full product's remainder by the same steps."""
@@ -33,9 +34,9 @@ from __future__ import annotations
 
 from ..ir import MASK, Function, Reg
 from ..thread.columns import Columns
-from ..thread.common import all_ones_if_borrow, all_ones_if_carry, complement, select
+from ..thread.common import all_ones_if_borrow, all_ones_if_carry, all_ones_if_set
 from ..thread.division import knuth_step, word_reciprocal
-from .addsub import part
+from .addsub import add_or_sub, part
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
@@ -44,9 +45,6 @@ from .mul import check, mul
 from .powers import select_by_bit, zero_where
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
 from .words import copy, either
-
-# The estimate e is at most this many below the digit: as many masked subtractions of B.
-ROUNDS = 2
 
 
 def block_reciprocal(q: int) -> Function:
@@ -68,30 +66,31 @@ def block_reciprocal(q: int) -> Function:
     return fn
 
 
-def _product(fn: Function, a: list[Reg], b: list[Reg], limit: int) -> list[Reg]:
-    """a b's limbs below `limit`."""
+def _product(fn: Function, a: list[Reg], b: list[Reg], limit: int, low: int = 0) -> list[Reg]:
+    """a b's limbs from `low` to below `limit`; from low > 0, without the products whose low
+    half lands below low - 1: limb low then falls short by at most len(a) + len(b) units
+    (their carries)."""
     columns = Columns(fn, limit)
     for j, word in enumerate(a):
-        columns.add_row(word, [(j + i, b[i]) for i in range(len(b)) if j + i < limit])
-    product = fn.temps_list(limit)
-    columns.sum_into(product)
+        columns.add_row(word, [(j + i, b[i]) for i in range(len(b)) if max(low - 1, 0) <= j + i < limit])
+    product = fn.temps_list(limit - low)
+    columns.sum_into(product, low)
     return product
 
 
 def estimate(fn: Function, m: list[Reg], v: list[Reg], raised: bool) -> list[Reg]:
     """est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)) (M: N's top Q + 2 limbs, V: the
     reciprocal, Q + 1), rounded down and at most 2^(32 Q) - 1: within 1 of floor(N / B) (the
-    truncated B adds under 2^-31 to N / B, the truncated M and V take under 2^-31 from it).
+    truncated B adds under 2^-31 to N / B, the truncated M and V take under 2^-31 from it;
+    M V's limbs from Q + 1 without its products below limb Q, under (2 Q + 3) 2^-64 more).
     `raised`: 2^-30 added before rounding, so that est is floor(N / B) or, rarely, one more."""
     q = len(v) - 1
-    product = _product(fn, v, m, 2 * q + 4)
+    above = _product(fn, v, m, 2 * q + 4, low=q + 1)  # M V's limbs Q + 1 .. 2Q + 3
     if raised:  # M V < 2^(32 (2 Q + 3)): the top limb takes the carry
-        fn.chain("add", [(product[k], (product[k], 4 if k == q + 2 else 0)) for k in range(q + 2, 2 * q + 4)],
-                 carry_out=False)
+        fn.chain("add", [(above[k], (above[k], 4 if k == 1 else 0)) for k in range(1, q + 3)], carry_out=False)
     # M's low two limbs times 2^(32 (Q + 1)) added: S = M V + (M mod 2^64) 2^(32 (Q + 1))
     lifted = fn.temps_list(q + 3)  # S's limbs Q + 1 .. 2Q + 3
-    fn.chain("add", [(lifted[k], (product[q + 1 + k], m[k] if k < 2 else 0)) for k in range(q + 3)],
-             carry_out=False)
+    fn.chain("add", [(lifted[k], (above[k], m[k] if k < 2 else 0)) for k in range(q + 3)], carry_out=False)
     total = fn.temps_list(q + 1)  # M's top Q limbs plus S's limbs from Q + 3
     fn.chain("add", [(total[k], (lifted[k + 2], m[k + 2] if k < q else 0)) for k in range(q + 1)])
     carried = all_ones_if_carry(fn)
@@ -120,20 +119,14 @@ def multiply_subtract(fn: Function, e: list[Reg], b: list[Reg], n: list[Reg], y:
 
 def block_digit(q: int) -> Function:
     """x = M (N's top Q + 2 limbs), V (Q + 1), B's Q limbs, N's Q limbs (R moved up a
-    thread); y = N - e B and the excess (multiply_subtract), then e = est - 1 (at least 0),
-    so that floor(N / B) - 2 <= e <= floor(N / B)."""
+    thread); y = N - e B and the excess (multiply_subtract), then e: floor(N / B) or, rarely,
+    one more (the raised estimate)."""
     m_limbs, v_limbs = q + 2, q + 1
     fn = Function("division_digit", m_limbs + v_limbs + 2 * q, 3 * q)
     x = [Reg("x", i) for i in range(m_limbs + v_limbs + 2 * q)]
     m, v = x[:m_limbs], x[m_limbs:m_limbs + v_limbs]
     b, n = x[m_limbs + v_limbs:m_limbs + v_limbs + q], x[m_limbs + v_limbs + q:]
-    capped = estimate(fn, m, v, raised=False)
-    lowered = fn.temps_list(q)
-    fn.chain("sub", [(lowered[k], (capped[k], 1 if k == 0 else 0)) for k in range(q)])
-    kept = complement(fn, all_ones_if_borrow(fn))
-    e = fn.temps_list(q)
-    for k in range(q):
-        fn.emit("and", e[k], lowered[k], kept)
+    e = estimate(fn, m, v, raised=True)
     multiply_subtract(fn, e, b, n, 0)
     for k in range(q):
         fn.emit("mov", Reg("y", 2 * q + k), e[k])
@@ -144,7 +137,8 @@ def block_digit(q: int) -> Function:
 def block_settle(q: int) -> Function:
     """x = the lowered difference (Q), its borrow in (the scan's), M (Q + 2), the top
     thread's excess (its low word), the scan's borrow out; y = R's Q limbs, and R's word
-    above the held width: N's (M's limb 2) less the excess and the borrow (0 to 2)."""
+    above the held width: N's (M's limb 2) less the excess and the borrow (0, or negative
+    where e exceeds the digit)."""
     fn = Function("division_settle", 2 * q + 5, q + 1)
     x = [Reg("x", i) for i in range(2 * q + 5)]
     d, borrow, outgoing, excess, out = x[:q], x[q], x[q + 3], x[2 * q + 3], x[2 * q + 4]
@@ -157,26 +151,37 @@ def block_settle(q: int) -> Function:
     return fn
 
 
-def round_settle(q: int) -> Function:
-    """x = R - B over the thread's limbs (Q), its borrow in (the scan's), R (Q), R's word
-    above the held width, the scan's borrow out, e (Q); where that word covers the borrow
-    (R >= B): y = R - B, the word less the borrow, e + 1; else R, the word, e."""
-    fn = Function("division_round", 3 * q + 3, 2 * q + 1)
-    x = [Reg("x", i) for i in range(3 * q + 3)]
-    less, borrow, rest, above, out, estimate = x[:q], x[q], x[q + 1:2 * q + 1], x[2 * q + 1], x[2 * q + 2], \
-        x[2 * q + 3:]
-    settled = fn.temps_list(q)
-    fn.chain("sub", [(settled[0], (less[0], borrow))] + [(settled[i], (less[i], 0)) for i in range(1, q)],
-             carry_out=False)
-    lowered = fn.temp()
-    fn.emit("sub.cc", lowered, above, out)
-    keep = complement(fn, all_ones_if_borrow(fn))
+def lowered_where_negative(fn: Function, e: list[Reg], above: Reg) -> tuple[Reg, list[Reg]]:
+    """(all ones where R's word above the held width is negative: e exceeds the digit,
+    e - 1 there and e elsewhere)."""
+    sign = fn.temp()
+    fn.emit("shr", sign, above, 31)
+    negative = all_ones_if_set(fn, sign)
+    lowered = fn.temps_list(len(e))  # all ones in every limb: minus 1
+    fn.chain("add", [(lowered[i], (e[i], negative)) for i in range(len(e))], carry_out=False)
+    return negative, lowered
+
+
+def block_add_back(q: int) -> Function:
+    """x = B (Q), e (Q), R's word above the held width; y = B where that word is negative,
+    else 0; e - 1 there, else e."""
+    fn = Function("division_add_back", 2 * q + 1, 2 * q)
+    x = [Reg("x", i) for i in range(2 * q + 1)]
+    negative, lowered = lowered_where_negative(fn, x[q:2 * q], x[2 * q])
     for i in range(q):
-        select(fn, Reg("y", i), keep, settled[i], rest[i])
-    select(fn, Reg("y", q), keep, lowered, above)
-    one = fn.temp()
-    fn.emit("and", one, keep, 1)
-    fn.chain("add", [(Reg("y", q + 1 + i), (estimate[i], one if i == 0 else 0)) for i in range(q)], carry_out=False)
+        fn.emit("and", Reg("y", i), x[i], negative)
+        fn.emit("mov", Reg("y", q + i), lowered[i])
+    fn.check()
+    return fn
+
+
+def raise_above(q: int) -> Function:
+    """x = R's word above the held width, the carry out of the add back, the sum (Q); y =
+    the word plus the carry, the sum."""
+    fn = Function("division_raise_above", q + 2, q + 1)
+    fn.emit("add", Reg("y", 0), Reg("x", 0), Reg("x", 1))
+    for i in range(q):
+        fn.emit("mov", Reg("y", 1 + i), Reg("x", 2 + i))
     fn.check()
     return fn
 
@@ -270,20 +275,14 @@ class Division:
         self.step(copy(q), (high,), (("rest", q),))
         self.step(copy(q), (low,), (("quotient", q),))
 
-        def round_step(c: Composer) -> None:
-            c.step(ThreadStep(part("division_trial", q, True, 2), ("rest", divisor),
-                              (("less", q), ("borrow", 1), ("zeros", 1))))
-            c.step(CarryScan("borrow", "zeros", None, "borrow_in", "borrow_out"))
-            c.step(ThreadStep(round_settle(q), ("less", "borrow_in", "rest", "above", "borrow_out", "estimate"),
-                              (("rest", q), ("above", 1), ("estimate", q))))
-
         def digit_step(c: Composer) -> None:
             c.step(Broadcast("quotient", tuple(range(limbs - q, limbs)), "incoming"))
             self.moved_up(c, "incoming")
             c.step(ThreadStep(block_digit(q), ("window", "reciprocal", divisor, "moved"),
                               (("difference", q), ("excess", q), ("estimate", q))))
             self.settle(c)
-            c.repeat(ROUNDS, round_step)
+            self.add_back(c, ThreadStep(block_add_back(q), (divisor, "estimate", "above"),
+                                        (("addend", q), ("estimate", q))))
             c.step(ShiftUp("quotient", "estimate", "quotient", q))
         self.c.repeat(t if steps is None else steps, digit_step)
         return "quotient", "rest"
@@ -294,6 +293,14 @@ class Division:
         limbs, q = self.held.limbs, self.q
         c.step(Broadcast("rest", tuple(range(limbs - q - 2, limbs)), "window"))
         c.step(ShiftUp("rest", incoming, "moved", q))
+
+    def add_back(self, c: Composer, addend: ThreadStep) -> None:
+        """Where R's word above the held width went negative (e one too many): `addend`
+        (it writes the vector addend, 0 elsewhere, and the lowered estimate), R + addend,
+        and that word plus the carry out."""
+        c.step(addend)
+        total = c.call(add_or_sub("add", self.held, carry_in=False), "rest", "addend")
+        c.step(ThreadStep(raise_above(self.q), ("above", total.flag, total.result), (("above", 1), ("rest", self.q))))
 
     def settle(self, c: Composer) -> None:
         """rest = N - e B from each thread's difference less the excess of the thread below

@@ -36,13 +36,13 @@ from __future__ import annotations
 from ..ir import Function, Reg
 from ..size import Size
 from ..thread import sqrt as thread_sqrt
-from ..thread.common import all_ones_if_set, select
+from ..thread.common import select
 from ..thread.mul import square
 from .addsub import add_or_sub
 from .bits import shift_variable
 from .compare import compare
 from .compose import Composer
-from .division import Division, block_reciprocal, estimate, held_shape, multiply_subtract
+from .division import Division, block_reciprocal, estimate, held_shape, lowered_where_negative, multiply_subtract
 from .montgomery import constants
 from .powers import select_by_bit, zero_where
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
@@ -192,11 +192,7 @@ def add_back(q: int) -> Function:
     fn = Function("sqrt_add_back", 2 * q + 3, 2 * q)
     x = [Reg("x", i) for i in range(2 * q + 3)]
     d, slot, above_slot, e, above = x[:q], x[q], x[q + 1], x[q + 2:2 * q + 2], x[2 * q + 2]
-    sign = fn.temp()
-    fn.emit("shr", sign, above, 31)
-    negative = all_ones_if_set(fn, sign)
-    lowered = fn.temps_list(q)  # e - 1 where negative (e >= 1 there)
-    fn.chain("add", [(lowered[i], (e[i], negative)) for i in range(q)], carry_out=False)
+    negative, lowered = lowered_where_negative(fn, e, above)
     low, carry = _twice(fn, lowered)
     fn.emit("or", low[0], low[0], 1)  # 2 (e - 1) + 1
     _at_slot(fn, 0, d, slot, above_slot, low, carry, negative)
@@ -212,17 +208,6 @@ def place(q: int) -> Function:
     x = [Reg("x", i) for i in range(2 * q + 2)]
     low, carry = _twice(fn, x[q + 2:])
     _at_slot(fn, 0, x[:q], x[q], x[q + 1], low, carry, None)
-    fn.check()
-    return fn
-
-
-def raise_above(q: int) -> Function:
-    """x = W's word above the held width, the carry out of the add back, the sum (Q); y =
-    the word plus the carry, the sum."""
-    fn = Function("sqrt_raise_above", q + 2, q + 1)
-    fn.emit("add", Reg("y", 0), Reg("x", 0), Reg("x", 1))
-    for i in range(q):
-        fn.emit("mov", Reg("y", 1 + i), Reg("x", 2 + i))
     fn.check()
     return fn
 
@@ -292,10 +277,8 @@ def sqrt(shape: Shape) -> Program:
                              (("difference", q), ("excess", q), ("estimate", q))))
         d.settle(body)
         for _ in range(rounds):
-            body.step(ThreadStep(add_back(q), ("divisor", "slot", "above_slot", "estimate", "above"),
-                                 (("addend", q), ("estimate", q))))
-            total = body.call(add_or_sub("add", held, carry_in=False), "rest", "addend")
-            body.step(ThreadStep(raise_above(q), ("above", total.flag, total.result), (("above", 1), ("rest", q))))
+            d.add_back(body, ThreadStep(add_back(q), ("divisor", "slot", "above_slot", "estimate", "above"),
+                                        (("addend", q), ("estimate", q))))
         body.step(ThreadStep(place(q), ("divisor", "slot", "above_slot", "estimate"), (("divisor", q),)))
         body.step(ShiftDown("above_slot", "above_slot"))
 
