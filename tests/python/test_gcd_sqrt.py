@@ -54,10 +54,27 @@ def test_sqrt_digit_by_digit_agrees_with_python(bits):
 
 
 def newton_sqrt(size: Size, a: int) -> tuple[int, int]:
-    """sqrt's Newton lists in headers/loops.cuh's order (sqrt.compose_newton, which the
-    group tier's first digit runs too): (the root, the flag)."""
-    y = sqrt.compose_newton(size, execute, to_words(a, size.limbs), 0, 0xFFFFFFFF)
-    return value(y[:size.limbs]), y[size.limbs]
+    """sqrt's Newton lists in the order of headers/loops.cuh's square_root_newton and
+    root_level (divide as its loop runs division's lists): (the root, the flag)."""
+    n, h_all = size.limbs, sqrt.root_limbs(size)
+    lists = {fn.name: fn for fn in sqrt._steps(size)}
+    start = execute(lists["sqrt_newton_start"], to_words(a, n))
+    normal, s, exact, below = start[:2 * h_all], start[2 * h_all:3 * h_all], 0, 1
+    for h in sqrt.levels(size):
+        root = [0xFFFFFFFF] * (h - below) + s[h_all - below:]
+        top = normal[2 * (h_all - h):]
+        u = execute(lists[f"sqrt_division_normalize_{h}"], top[h:] + top[:h] + root)
+        window, quotient = u[2 * h:3 * h] + [0] + u[:h] + [u[3 * h + 1]], [0] * h
+        for j in reversed(range(h)):
+            window[h] = u[h + j]
+            digit = execute(lists[f"sqrt_division_step_{h}"], window)
+            window[:h], quotient[j] = digit[:h], digit[h]
+        out = execute(lists[f"sqrt_division_finish_{h}"], window[:h] + [u[3 * h]] + quotient + [u[3 * h + 2]])
+        mean = execute(lists[f"sqrt_newton_update_{h}"], root + out[:h] + [out[2 * h]])
+        checked = execute(lists[f"sqrt_newton_check_{h}"], mean + top)
+        s, exact, below = s[:h_all - h] + checked[:h], checked[h], h
+    y = execute(lists["sqrt_newton_root"], s + start[3 * h_all:3 * h_all + 2] + [exact])
+    return value(y[:n]), y[n]
 
 
 @pytest.mark.parametrize("bits", [128, 131, 256, 288, 521, 1024])

@@ -12,7 +12,8 @@ import pytest
 
 from mpgen.group import Shape, execute
 from mpgen.group.gcd import gcd, modinv
-from mpgen.group.sqrt import sqrt
+from mpgen.group.sqrt import first_digit, sqrt
+from mpgen.ir import execute as execute_list
 
 SHAPES = [(128, 8, 1), (100, 8, 1), (256, 8, 2), (600, 16, 3)]
 
@@ -69,3 +70,25 @@ def test_sqrt_against_python_integers(bits, threads, q):
     for a in values(bits, rng) + [4, 8, 9, root * root, root * root - 1, (root - 1) ** 2, rng.getrandbits(bits) ** 2
                                   >> bits] + with_large_digits(bits, q, rng):
         assert execute(program, [a], []) == (math.isqrt(a), int(math.isqrt(a) ** 2 == a)), hex(a)
+
+
+@pytest.mark.parametrize("q", [2, 3, 4, 8])
+def test_first_digit_against_python_integers(q):
+    """sqrt's first digit, limb by limb in one list, on its whole input range [beta^2 / 16,
+    beta^2 / 4): the ends, and squares of roots whose limbs are near all ones (Knuth's
+    estimate at its largest excess over the limb) plus 0, 1 and 2 s (the remainder's bound),
+    and random values."""
+    fn, beta, rng = first_digit(q), 1 << 32 * q, random.Random(q)
+    roots = [beta // 4, beta // 2 - 1]
+    for _ in range(60):
+        root = rng.randrange(beta // 4, beta // 2)
+        for k in range(q - 1):
+            if rng.randrange(2):
+                root |= ((1 << 32) - 1 - rng.randrange(3)) << 32 * k
+        roots.append(root)
+    values = [r * r + extra for r in roots for extra in (0, 1, 2 * r, rng.randrange(2 * r + 1))]
+    for x in values + [rng.randrange(beta * beta // 16, beta * beta // 4) for _ in range(40)]:
+        words = execute_list(fn, [x >> 32 * k & 0xFFFFFFFF for k in range(2 * q)])
+        root = math.isqrt(x)
+        assert [sum(w << 32 * k for k, w in enumerate(words[i * q:(i + 1) * q])) for i in (0, 1)] == \
+            [root, x - root * root], hex(x)

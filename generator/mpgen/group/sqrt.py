@@ -8,8 +8,8 @@ divisor that grows by the digit it finds, nothing branching on a:
     A = a' / 4, b = a' mod 4        so that A's root s has its top bit one below its
                                     T / 2 digits' top and D = 2 s is normalized
     s1 = floor(sqrt(A's top 2 digits)), R = those digits - s1^2
-                                    in every thread, by the per-thread tier's Newton
-                                    lists (thread/sqrt.py's compose_newton)
+                                    in every thread, one list: the top two limbs' root,
+                                    then the same steps a limb at a time (first_digit)
     D = 2 s1 at the top of the vector (thread T - 1), W = R beta^(T - 1) + (A's other
     digits) beta; then T/2 - 1 times, the slot the thread below D's lowest digit:
       e = floor(N / D) or one more  N = W moved up a thread (W's top limbs above the held
@@ -34,10 +34,10 @@ at the second (D's top limbs do not change after it)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..size import Size
-from ..thread import sqrt as thread_sqrt
+from ..thread.columns import Columns
 from ..thread.common import select
-from ..thread.mul import square
+from ..thread.division import estimate_digit, word_reciprocal
+from ..thread.sqrt import top_root
 from .addsub import add_or_sub
 from .bits import shift_variable
 from .compare import compare
@@ -46,7 +46,7 @@ from .division import Division, block_reciprocal, estimate, held_shape, lowered_
 from .montgomery import constants
 from .powers import select_by_bit, zero_where
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
-from .words import all_ones, moved
+from .words import all_ones
 
 # e's excess over the digit, at most: at the first step (D < beta), then.
 FIRST_ROUNDS, ROUNDS = 3, 2
@@ -61,60 +61,79 @@ def shift_halves() -> Function:
     return fn
 
 
-class _Words:
-    """A thread's words by (vector, index): runs the per-thread tier's lists on them, each
-    call's input gathered by a list of moves (which the compiler folds away)."""
+def _limb_step(fn: Function, root: list[Reg], rest: list[Reg], high: Reg, low: Reg, reciprocal: Reg,
+               rounds: int) -> tuple[list[Reg], list[Reg]]:
+    """The square root's next limb e, digit by digit in radix 2^32: for s (i limbs, its top
+    bit one below its top limb's) and R = (s's square's digits so far) - s^2 <= 2 s, with D =
+    2 s (normalized; `reciprocal` of its top limb), e is Knuth's estimate of floor((R 2^32 +
+    high) / D) (at most 2 above it, at most 2^32 - 1) and X = R 2^64 + high 2^32 + low -
+    (D 2^32 + e) e; then `rounds` times where X < 0: e - 1, X + D 2^32 + 2 e + 1 (the new e).
+    Returns (s 2^32 + e, X)."""
+    i = len(root)
+    d = fn.temps_list(i)  # 2 s
+    fn.emit("shl", d[0], root[0], 1)
+    for k in range(1, i):
+        fn.emit("shf.l.clamp", d[k], root[k - 1], root[k], 1)
+    window = [high] + rest  # R 2^32 + high
+    e = estimate_digit(fn, window[i], window[i - 1], d[i - 1], reciprocal)
+    columns = Columns(fn, i + 2)
+    columns.add_row(e, [(0, e)] + [(1 + k, d[k]) for k in range(i)])  # (D 2^32 + e) e
+    product = fn.temps_list(i + 2)
+    columns.sum_into(product)
+    x = fn.temps_list(i + 3)  # the difference and its sign word
+    dividend = [low] + window  # R 2^64 + high 2^32 + low
+    fn.chain("sub", [(x[k], (dividend[k], product[k])) for k in range(i + 2)])
+    fn.emit("subc", x[i + 2], 0, 0)
+    for _ in range(rounds):
+        negative = x[i + 2]
+        lowered = fn.temp()
+        fn.emit("add", lowered, e, negative)
+        e = lowered
+        twice, carry = fn.temp(), fn.temp()  # 2 e + 1 (the new e): its low word and carry
+        fn.emit("shl", twice, e, 1)
+        fn.emit("or", twice, twice, 1)
+        fn.emit("shr", carry, e, 31)
+        addend = [twice] + [fn.temp() for _ in range(i)]
+        fn.emit("add", addend[1], d[0], carry)  # D's low limb is even: no carry out of it
+        for k in range(1, i):
+            fn.emit("mov", addend[1 + k], d[k])
+        masked = fn.temps_list(i + 1)
+        for k in range(i + 1):
+            fn.emit("and", masked[k], addend[k], negative)
+        added = fn.temps_list(i + 3)
+        fn.chain("add", [(added[k], (x[k], masked[k] if k <= i else 0)) for k in range(i + 3)], carry_out=False)
+        x = added
+    return [e] + root, x[:i + 1]
 
-    def __init__(self, c: Composer, vectors: dict[str, int]):
-        self.c, self.widths = c, dict(vectors)
-        c.step(ThreadStep(_constant_words(), (), (("sqrt_zero", 1), ("sqrt_ones", 1))))
-        self.widths |= {"sqrt_zero": 1, "sqrt_ones": 1}
-        self.zero, self.ones = ("sqrt_zero", 0), ("sqrt_ones", 0)
 
-    def gather(self, words: list[tuple[str, int]], into: str) -> None:
-        names = list(dict.fromkeys(name for name, _ in words))
-        offsets = {name: sum(self.widths[n] for n in names[:k]) for k, name in enumerate(names)}
-        fn = moved(f"gather_{into}", sum(self.widths[n] for n in names), [offsets[n] + i for n, i in words])
-        self.c.step(ThreadStep(fn, tuple(names), ((into, len(words)),)))
-        self.widths[into] = len(words)
-
-    def run(self, fn: Function, words: list[tuple[str, int]]) -> list[tuple[str, int]]:
-        given, out = f"{fn.name}_in{len(self.widths)}", f"{fn.name}_out{len(self.widths)}"
-        self.gather(words, given)
-        self.c.step(ThreadStep(fn, (given,), ((out, fn.out_words),)))
-        self.widths[out] = fn.out_words
-        return [(out, i) for i in range(fn.out_words)]
-
-
-def _constant_words() -> Function:
-    fn = Function("sqrt_constant_words", 0, 2)
-    fn.emit("mov", Reg("y", 0), 0)
-    fn.emit("mov", Reg("y", 1), 0xFFFFFFFF)
+def first_digit(q: int) -> Function:
+    """x = A's top 2 digits (2Q limbs, between beta^2 / 16 and beta^2 / 4); y = s1 = floor(
+    sqrt(x)) (Q limbs), x - s1^2 (Q limbs: at most 2 s1 < beta). The top two limbs' root by
+    thread/sqrt.py's top_root, then Q - 1 limbs digit by digit (_limb_step: Knuth's estimate
+    exceeds the limb by at most 2 + 2 at the first, 2 + 1 after, D >= 2^63)."""
+    fn = Function("sqrt_first_digit", 2 * q, 2 * q)
+    x = [Reg("x", k) for k in range(2 * q)]
+    r = top_root(fn, x[2 * q - 1], x[2 * q - 2])
+    square_low, rest = fn.temp(), fn.temp()
+    fn.emit("mul.lo", square_low, r, r)
+    fn.emit("sub", rest, x[2 * q - 2], square_low)  # below 2^32: its low word
+    root, remainder = [r], [rest]
+    reciprocals = {}
+    for i in range(1, q):
+        top = fn.temp()  # D's top limb: 2 r, one more once s's second limb has its top bit
+        fn.emit("shl", top, root[-1], 1)
+        if i > 1:
+            fn.emit("shf.l.clamp", top, root[-2], root[-1], 1)
+        key = min(i, 2)
+        if key not in reciprocals:
+            reciprocals[key] = word_reciprocal(fn, top)
+        root, remainder = _limb_step(fn, root, remainder, x[2 * q - 2 * i - 1], x[2 * q - 2 * i - 2],
+                                     reciprocals[key], 4 if i == 1 else 3)
+    for k in range(q):
+        fn.emit("mov", Reg("y", k), root[k])
+        fn.emit("mov", Reg("y", q + k), remainder[k] if k < len(remainder) else 0)
     fn.check()
     return fn
-
-
-def first_rest(q: int) -> Function:
-    """x = A's top 2 digits (2Q limbs), s1 = their root (Q); y = their remainder (Q limbs:
-    it is at most 2 s1 < beta)."""
-    fn = Function("sqrt_first_rest", 3 * q, q)
-    top, root = [Reg("x", i) for i in range(2 * q)], [Reg("x", 2 * q + i) for i in range(q)]
-    squared = fn.temps_list(2 * q)
-    square(fn, squared, root, 2 * q)
-    fn.chain("sub", [(Reg("y", i), (top[i], squared[i])) for i in range(q)], carry_out=False)
-    fn.check()
-    return fn
-
-
-def first_digit(c: Composer, q: int) -> None:
-    """first = s1 = floor(sqrt(top)), first_rest = top - s1^2, for top (2Q limbs, in every
-    thread) A's top 2 digits."""
-    words = _Words(c, {"top": 2 * q})
-    y = thread_sqrt.compose_newton(Size(64 * q), words.run, [("top", i) for i in range(2 * q)], words.zero,
-                                   words.ones)
-    words.gather(y[:q], "first")
-    rest = words.run(first_rest(q), [("top", i) for i in range(2 * q)] + y[:q])
-    words.gather(rest, "first_rest")
 
 
 def start(q: int) -> Function:
@@ -263,7 +282,7 @@ def sqrt(shape: Shape) -> Program:
     c.step(ThreadStep(select_by_bit(q), (normal, halved, "odd"), (("even", q),)))
     quarter = d.shifted("shr", 2, "even")
     c.step(Broadcast(quarter, tuple(range(limbs - 2 * q, limbs)), "top"))
-    first_digit(c, q)
+    c.step(ThreadStep(first_digit(q), ("top",), (("first", q), ("first_rest", q))))
     c.step(ShiftUp(quarter, None, "quarter_up", q))
     c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
     c.step(ShiftDown("ones", "below_top"))

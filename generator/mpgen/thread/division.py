@@ -141,7 +141,7 @@ def _two_by_one(fn: Function, high: Reg, low: Operand, d: Operand, reciprocal: O
     return q1
 
 
-def _estimate_digit(fn: Function, top: Operand, below: Operand, divisor_top: Operand, reciprocal: Operand) -> Reg:
+def estimate_digit(fn: Function, top: Operand, below: Operand, divisor_top: Operand, reciprocal: Operand) -> Reg:
     """Knuth's q-hat: floor((top 2^32 + below) / divisor_top), or 2^32 - 1 where top equals
     divisor_top (top <= divisor_top, whose top bit is set)."""
     differs, equal, estimate = fn.temp(), fn.temp(), fn.temp()
@@ -161,7 +161,7 @@ def knuth_step(fn: Function, window: list[Operand], v: list[Operand], reciprocal
     floor(window / v): the estimate from the top two words, the multiply-subtract, and two
     masked add-backs (the estimate exceeds q by at most 2)."""
     n = len(v)
-    estimate = _estimate_digit(fn, window[n], window[n - 1], v[-1], reciprocal)
+    estimate = estimate_digit(fn, window[n], window[n - 1], v[-1], reciprocal)
     columns = Columns(fn, n + 1)
     columns.add_row(estimate, [(j, v[j]) for j in range(n)])
     product = fn.temps_list(n + 1)

@@ -20,8 +20,6 @@ measured faster for the size):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..ir import Function, Reg
 from ..size import Size
 from . import division
@@ -232,31 +230,6 @@ def _steps(size: Size) -> list[Function]:
                   division.step(half, f"sqrt_division_step_{h}"), division.finish(half, f"sqrt_division_finish_{h}"),
                   newton_update(h), newton_check(h)]
     return found
-
-
-def compose_newton(size: Size, run: Callable[[Function, list], list], a: list, zero, ones) -> list:
-    """The Newton lists in the order of headers/loops.cuh's square_root_newton and root_level
-    (the division's digits as its loop runs them), on words of any kind: run(list, its
-    input words) gives its output words; a's limbs, the words 0 and all ones. Returns
-    sqrt_newton_root's words: floor(sqrt(a)) (limbs), the flag."""
-    h_all = root_limbs(size)
-    lists = {fn.name: fn for fn in _steps(size)}
-    start = run(lists["sqrt_newton_start"], a)
-    normal, s, exact, below = start[:2 * h_all], start[2 * h_all:3 * h_all], zero, 1
-    for h in levels(size):
-        root = [ones] * (h - below) + s[h_all - below:]
-        top = normal[2 * (h_all - h):]
-        u = run(lists[f"sqrt_division_normalize_{h}"], top[h:] + top[:h] + root)
-        window, quotient = u[2 * h:3 * h] + [zero] + u[:h] + [u[3 * h + 1]], [zero] * h
-        for j in reversed(range(h)):
-            window[h] = u[h + j]
-            digit = run(lists[f"sqrt_division_step_{h}"], window)
-            window[:h], quotient[j] = digit[:h], digit[h]
-        out = run(lists[f"sqrt_division_finish_{h}"], window[:h] + [u[3 * h]] + quotient + [u[3 * h + 2]])
-        mean = run(lists[f"sqrt_newton_update_{h}"], root + out[:h] + [out[2 * h]])
-        checked = run(lists[f"sqrt_newton_check_{h}"], mean + top)
-        s, exact, below = s[:h_all - h] + checked[:h], checked[h], h
-    return run(lists["sqrt_newton_root"], s + start[3 * h_all:3 * h_all + 2] + [exact])
 
 
 def _call(size: Size) -> str:
