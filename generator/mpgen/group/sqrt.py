@@ -48,7 +48,7 @@ from .powers import select_by_bit, zero_where
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
 from .words import all_ones
 
-# e's excess over the digit, at most: at the first step (D < beta), then.
+# The masked add-backs a step: e's excess over the digit at the first step (D < beta), then.
 FIRST_ROUNDS, ROUNDS = 3, 2
 
 
@@ -118,17 +118,16 @@ def first_digit(q: int) -> Function:
     fn.emit("mul.lo", square_low, r, r)
     fn.emit("sub", rest, x[2 * q - 2], square_low)  # below 2^32: its low word
     root, remainder = [r], [rest]
-    reciprocals = {}
     for i in range(1, q):
-        top = fn.temp()  # D's top limb: 2 r, one more once s's second limb has its top bit
-        fn.emit("shl", top, root[-1], 1)
-        if i > 1:
-            fn.emit("shf.l.clamp", top, root[-2], root[-1], 1)
-        key = min(i, 2)
-        if key not in reciprocals:
-            reciprocals[key] = word_reciprocal(fn, top)
+        if i <= 2:  # D's top limb: 2 r, then with s's second limb's top bit (fixed from there)
+            top = fn.temp()
+            if i == 1:
+                fn.emit("shl", top, r, 1)
+            else:
+                fn.emit("shf.l.clamp", top, root[0], root[1], 1)
+            reciprocal = word_reciprocal(fn, top)
         root, remainder = _limb_step(fn, root, remainder, x[2 * q - 2 * i - 1], x[2 * q - 2 * i - 2],
-                                     reciprocals[key], 4 if i == 1 else 3)
+                                     reciprocal, 4 if i == 1 else 3)
     for k in range(q):
         fn.emit("mov", Reg("y", k), root[k])
         fn.emit("mov", Reg("y", q + k), remainder[k] if k < len(remainder) else 0)
