@@ -3,8 +3,10 @@ digit of Q limbs (radix 2^(32 Q): a thread's worth, as CGBN's div_qr), every ste
 an exchange of the tier, nothing branching on the values. Everything runs at the width
 the group holds, H = 32 T Q bits (no bit cleared):
 
-    B = b 2^s, A = a 2^s            s = b's leading zeros, found bit by bit from the top
-                                    (a stage: is B's top 2^k bits zero? then shift by 2^k)
+    B = b 2^s, A = a 2^s            s = b's leading zeros: its zero threads at the top by
+                                    a stage a bit of their count (are the top 2^k threads
+                                    zero? then move up 2^k threads), then the top nonzero
+                                    thread's limbs' (a broadcast); one variable shift each
     V = floor((2^(64 (Q + 1)) - 1) / Bt) - 2^(32 (Q + 1))
                                     Bt = B's top Q + 1 limbs; in every thread, by the
                                     per-thread tier's Knuth steps (thread/division.py)
@@ -204,6 +206,56 @@ def set_bit(k: int) -> Function:
     return fn
 
 
+def add_where(amount: int) -> Function:
+    """y = x[0] + amount where the bit x[1] is set, else x[0]."""
+    fn = Function(f"add_where{amount}", 2, 1)
+    mask, part = fn.temp(), fn.temp()
+    fn.emit("sub", mask, 0, Reg("x", 1))
+    fn.emit("and", part, mask, amount)
+    fn.emit("add", Reg("y", 0), Reg("x", 0), part)
+    fn.check()
+    return fn
+
+
+def leading_zeros(q: int, width: int) -> Function:
+    """x = the zero threads' count (in bits), the top thread's Q limbs; y = s = that count
+    plus the limbs' leading zeros, at most width - 1 (b = 0), then 1 where s = 0."""
+    fn = Function(f"leading_zeros{q}_{width}", q + 1, 2)
+    total, found = fn.temp(), fn.temp()
+    fn.emit("mov", total, Reg("x", 0))
+    fn.emit("mov", found, 0)
+    for i in reversed(range(q)):  # from the top limb: its zeros count until one is not 0
+        limb, zeros, nonzero, part = Reg("x", 1 + i), fn.temp(), fn.temp(), fn.temp()
+        fn.emit("clz", zeros, limb)
+        fn.emit("not", part, found)
+        fn.emit("and", part, part, zeros)
+        fn.emit("add", total, total, part)
+        fn.emit("sub.cc", fn.temp(), 0, limb)
+        fn.emit("subc", nonzero, 0, 0)  # all ones where the limb is not 0
+        fn.emit("or", found, found, nonzero)
+    fn.emit("sub.cc", fn.temp(), total, width)
+    below = all_ones_if_borrow(fn)  # s < width; else b = 0: width - 1
+    capped = fn.temp()
+    fn.emit("not", capped, below)
+    fn.emit("and", capped, capped, 1)
+    fn.emit("sub", Reg("y", 0), total, capped)
+    flag = fn.temp()
+    fn.emit("sub.cc", fn.temp(), 0, total)
+    fn.emit("subc", flag, 0, 0)
+    fn.emit("add", Reg("y", 1), flag, 1)  # 1 where s = 0
+    fn.check()
+    return fn
+
+
+def complement_shift(width: int) -> Function:
+    """y = width - s: the shift that brings the low half's top bits to the high half's
+    bottom (width, a shift to 0, where s = 0)."""
+    fn = Function(f"complement_shift{width}", 1, 1)
+    fn.emit("sub", Reg("y", 0), width, Reg("x", 0))
+    fn.check()
+    return fn
+
+
 def zero_word() -> Function:
     fn = Function("zero_word", 0, 1)
     fn.emit("mov", Reg("y", 0), 0)
@@ -245,23 +297,30 @@ class Division:
 
     def normalize(self, b: str, high: str | None = None, low: str | None = None) -> tuple[str, str, str, str]:
         """(B, A's high half, A's low half, s): b and A shifted left by b's leading zeros s
-        (H - 1 for b = 0), a stage for each bit of s from the top; without A, b alone."""
-        width, q = self.held.bits, self.q
+        (H - 1 for b = 0); without A, b alone. The zero threads at b's top first, a stage
+        for each bit of their count m (are b's top 2^k threads zero? then move it up 2^k
+        threads), then the leading zeros c of the top thread's limbs (one broadcast): s =
+        32 Q m + c, and each vector moved by s at once."""
+        width, q, threads = self.held.bits, self.q, self.held.threads
         self.step(zero_word(), (), (("shift", 1),))
-        for k in reversed(range((width - 1).bit_length())):
-            amount = 1 << k
-            empty = self.call(compare("is_zero", self.held), self.shifted("shr", width - amount, b)).result
-            moved = {"divisor": self.shifted("shl", amount, b)}
-            kept = {"divisor": b}
-            if high and low:
-                moved |= {"high": self._or(self.shifted("shl", amount, high), self.shifted("shr", width - amount, low)),
-                          "low": self.shifted("shl", amount, low)}
-                kept |= {"high": high, "low": low}
-            for name in moved:
-                self.step(select_by_bit(q), (kept[name], moved[name], empty), ((f"{name}{k}", q),))
-            b, high, low = f"divisor{k}", high and f"high{k}", low and f"low{k}"
-            self.step(set_bit(k), ("shift", empty), (("shift", 1),))
-        return b, high, low, "shift"
+        top = b
+        for k in reversed(range(threads.bit_length() - 1)):
+            amount = 32 * q << k
+            empty = self.call(compare("is_zero", self.held), self.shifted("shr", width - amount, top)).result
+            self.step(select_by_bit(q), (top, self.shifted("shl", amount, top), empty), ((f"top{k}", q),))
+            self.step(add_where(amount), ("shift", empty), (("shift", 1),))
+            top = f"top{k}"
+        self.c.step(Broadcast(top, tuple(range(width // 32 - q, width // 32)), "top_limbs"))
+        self.step(leading_zeros(q, width), ("shift", "top_limbs"), (("shift", 1), ("unshifted", 1)))
+        left = shift_variable("shl", self.held)
+        divisor = self.call(left, b, "shift").result
+        if not (high and low):
+            return divisor, None, None, "shift"
+        self.step(complement_shift(width), ("shift",), (("back", 1),))
+        carried = self.call(shift_variable("shr", self.held), low, "back").result
+        self.step(zero_where(q), (carried, "unshifted"), (("carried", q),))
+        moved_high = self._or(self.call(left, high, "shift").result, "carried")
+        return divisor, moved_high, self.call(left, low, "shift").result, "shift"
 
     def schoolbook(self, divisor: str, high: str, low: str, steps: int | None = None) -> tuple[str, str]:
         """(q, r) of A = high 2^H + low by B (its top bit set), high < B: a digit of Q limbs
