@@ -196,16 +196,6 @@ def not_bit() -> Function:
     return fn
 
 
-def set_bit(k: int) -> Function:
-    """y = x[0] | x[1] << k: bit k of the shift count."""
-    fn = Function(f"set_bit{k}", 2, 1)
-    moved = fn.temp()
-    fn.emit("shl", moved, Reg("x", 1), k)
-    fn.emit("or", Reg("y", 0), Reg("x", 0), moved)
-    fn.check()
-    return fn
-
-
 def add_where(amount: int) -> Function:
     """y = x[0] + amount where the bit x[1] is set, else x[0]."""
     fn = Function(f"add_where{amount}", 2, 1)

@@ -31,13 +31,23 @@ from .addsub import propagate_bit
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
-from .division import set_bit, zero_word
+from .division import zero_word
 from .powers import select_by_bit, zero_where
 from .program import All, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep
 from .words import all_ones, either, moved
 
 # A term of a combination: (the coefficient's index, the number's index).
 Terms = Sequence[tuple[int, int]]
+
+
+def set_bit(k: int) -> Function:
+    """y = x[0] | x[1] << k: bit k of the shift count."""
+    fn = Function(f"set_bit{k}", 2, 1)
+    moved = fn.temp()
+    fn.emit("shl", moved, Reg("x", 1), k)
+    fn.emit("or", Reg("y", 0), Reg("x", 0), moved)
+    fn.check()
+    return fn
 
 
 def combination(q: int, numbers: int, extra: int, coefficients: int, outputs: Sequence[Terms]) -> Function:
