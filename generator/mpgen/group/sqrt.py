@@ -24,7 +24,8 @@ divisor that grows by the digit it finds, nothing branching on a:
       D = D + 2 e at the slot       2 e's carry into the thread above, whose digit is
                                     even: no carry past it
     s = D / 2 (A's root), R = W / beta^(T/2) (A - s^2)
-    floor(sqrt(a')) = 2 s + c       c = 1 where (2 s + 1)^2 <= 4 A + b: R + [b > 0] > s
+    floor(sqrt(a')) = 2 s + c       c = 1 where (2 s + 1)^2 <= 4 A + b: R + [b > 0] > s, so
+                                    s < R, or s = R and b > 0
     floor(sqrt(a)) = that / 2^k     0 for a = 0; flag 1 where a' is a square (R = 0 and
                                     b = 0 for c = 0, R = s and b = 1 for c = 1) or a = 0
 
@@ -38,7 +39,6 @@ from ..thread.columns import Columns
 from ..thread.common import select
 from ..thread.division import estimate_digit, word_reciprocal
 from ..thread.sqrt import top_root
-from .addsub import add_or_sub
 from .bits import shift_variable
 from .compare import compare
 from .compose import Composer
@@ -257,12 +257,24 @@ def exactness() -> Function:
     return fn
 
 
-def nonzero_bit() -> Function:
-    """x = a''s low word; y = 1 where b = a' mod 4 is not 0."""
-    fn = Function("sqrt_b_nonzero", 1, 1)
-    b = fn.temp()
-    fn.emit("and", b, Reg("x", 0), 3)
-    fn.emit("xor", Reg("y", 0), _is_zero(fn, b), 1)
+def last_bit(q: int) -> Function:
+    """x = 2 s (Q), s < R, s = R (bits), a''s low word, all ones above thread 0 (a word); y
+    = 2 s + c, c: c = 1 where (2 s + 1)^2 <= 4 A + b, that is R + [b > 0] > s (2 s is even:
+    c lands in thread 0's lowest bit)."""
+    fn = Function("sqrt_last_bit", q + 4, q + 1)
+    x = [Reg("x", i) for i in range(q + 4)]
+    twice, smaller, equal, low, above_first = x[:q], x[q], x[q + 1], x[q + 2], x[q + 3]
+    b, c, here = fn.temp(), fn.temp(), fn.temp()
+    fn.emit("and", b, low, 3)
+    fn.emit("xor", b, _is_zero(fn, b), 1)  # b > 0
+    fn.emit("and", c, equal, b)
+    fn.emit("or", c, c, smaller)
+    fn.emit("not", here, above_first)
+    fn.emit("and", here, here, c)
+    fn.emit("or", Reg("y", 0), twice[0], here)
+    for i in range(1, q):
+        fn.emit("mov", Reg("y", i), twice[i])
+    fn.emit("mov", Reg("y", q), c)
     fn.check()
     return fn
 
@@ -312,16 +324,15 @@ def sqrt(shape: Shape) -> Program:
     twice = d.shifted("shr", half_width, "divisor")
     rest = d.shifted("shr", half_width, "rest")
     c.step(Broadcast("even", (0,), "lowest"))
-    c.step(ThreadStep(nonzero_bit(), ("lowest",), (("low_bits", 1),)))
-    raised = c.call(add_or_sub("add", held), rest, "zero", "low_bits").result
-    below = c.call(compare("lt", held), root, raised).result
-    doubled = c.call(add_or_sub("add", held), twice, "zero", below).result
-    moved_back = c.call(shift_variable("shr", held), doubled, "half").result
+    smaller = c.call(compare("lt", held), root, rest).result
+    equal = c.call(compare("eq", held), rest, root).result
+    c.step(ShiftUp("ones", None, "above_first"))
+    c.step(ThreadStep(last_bit(q), (twice, smaller, equal, "lowest", "above_first"), (("doubled", q), ("c", 1))))
+    moved_back = c.call(shift_variable("shr", held), "doubled", "half").result
     empty = c.call(compare("is_zero", held), "a").result
     c.step(ThreadStep(zero_where(q), (moved_back, empty), (("y", q),)))
-    equal = c.call(compare("eq", held), rest, root).result
     nothing = c.call(compare("is_zero", held), rest).result
-    c.step(ThreadStep(exactness(), (below, equal, nothing, "lowest", empty), (("exact", 1),)))
+    c.step(ThreadStep(exactness(), ("c", equal, nothing, "lowest", empty), (("exact", 1),)))
     return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
 
 
