@@ -37,6 +37,8 @@ from __future__ import annotations
 from ..ir import MASK, Function, Reg
 from ..thread.columns import Columns
 from ..thread.common import all_ones_if_borrow, all_ones_if_carry, all_ones_if_set
+from ..thread.bits import leading_zeros as limb_zeros
+from ..thread.compare import all_ones_if_nonzero
 from ..thread.division import knuth_step, word_reciprocal
 from .addsub import add_or_sub, part
 from .bits import shift_constant, shift_variable
@@ -211,28 +213,16 @@ def leading_zeros(q: int, width: int) -> Function:
     """x = the zero threads' count (in bits), the top thread's Q limbs; y = s = that count
     plus the limbs' leading zeros, at most width - 1 (b = 0), then 1 where s = 0."""
     fn = Function(f"leading_zeros{q}_{width}", q + 1, 2)
-    total, found = fn.temp(), fn.temp()
-    fn.emit("mov", total, Reg("x", 0))
-    fn.emit("mov", found, 0)
-    for i in reversed(range(q)):  # from the top limb: its zeros count until one is not 0
-        limb, zeros, nonzero, part = Reg("x", 1 + i), fn.temp(), fn.temp(), fn.temp()
-        fn.emit("clz", zeros, limb)
-        fn.emit("not", part, found)
-        fn.emit("and", part, part, zeros)
-        fn.emit("add", total, total, part)
-        fn.emit("sub.cc", fn.temp(), 0, limb)
-        fn.emit("subc", nonzero, 0, 0)  # all ones where the limb is not 0
-        fn.emit("or", found, found, nonzero)
+    total = fn.temp()
+    limb_zeros(fn, total, [Reg("x", 1 + i) for i in range(q)])
+    fn.emit("add", total, total, Reg("x", 0))
     fn.emit("sub.cc", fn.temp(), total, width)
     below = all_ones_if_borrow(fn)  # s < width; else b = 0: width - 1
     capped = fn.temp()
     fn.emit("not", capped, below)
     fn.emit("and", capped, capped, 1)
     fn.emit("sub", Reg("y", 0), total, capped)
-    flag = fn.temp()
-    fn.emit("sub.cc", fn.temp(), 0, total)
-    fn.emit("subc", flag, 0, 0)
-    fn.emit("add", Reg("y", 1), flag, 1)  # 1 where s = 0
+    fn.emit("add", Reg("y", 1), all_ones_if_nonzero(fn, [total]), 1)  # 1 where s = 0
     fn.check()
     return fn
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from ..ir import Function, Reg
 from ..thread.columns import Columns
 from ..thread.common import select
+from ..thread.compare import all_ones_if_nonzero
 from ..thread.division import estimate_digit, word_reciprocal
 from ..thread.sqrt import top_root
 from .bits import shift_variable
@@ -61,6 +62,18 @@ def shift_halves() -> Function:
     return fn
 
 
+def _twice(fn: Function, e: list[Reg]) -> tuple[list[Reg], Reg]:
+    """2 e's low Q limbs and its carry bit."""
+    q = len(e)
+    low = fn.temps_list(q)
+    fn.emit("shl", low[0], e[0], 1)
+    for i in range(1, q):
+        fn.emit("shf.l.clamp", low[i], e[i - 1], e[i], 1)
+    carry = fn.temp()
+    fn.emit("shr", carry, e[q - 1], 31)
+    return low, carry
+
+
 def _limb_step(fn: Function, root: list[Reg], rest: list[Reg], high: Reg, low: Reg, reciprocal: Reg,
                rounds: int) -> tuple[list[Reg], list[Reg]]:
     """The square root's next limb e, digit by digit in radix 2^32: for s (i limbs, its top
@@ -70,10 +83,7 @@ def _limb_step(fn: Function, root: list[Reg], rest: list[Reg], high: Reg, low: R
     (D 2^32 + e) e; then `rounds` times where X < 0: e - 1, X + D 2^32 + 2 e + 1 (the new e).
     Returns (s 2^32 + e, X)."""
     i = len(root)
-    d = fn.temps_list(i)  # 2 s
-    fn.emit("shl", d[0], root[0], 1)
-    for k in range(1, i):
-        fn.emit("shf.l.clamp", d[k], root[k - 1], root[k], 1)
+    d, _ = _twice(fn, root)  # 2 s (s below 2^(32 i - 1): no carry)
     window = [high] + rest  # R 2^32 + high
     e = estimate_digit(fn, window[i], window[i - 1], d[i - 1], reciprocal)
     columns = Columns(fn, i + 2)
@@ -142,13 +152,9 @@ def start(q: int) -> Function:
     root, rest, moved_up = ([Reg("x", k * q + i) for i in range(q)] for k in range(3))
     top = fn.temp()
     fn.emit("not", top, Reg("x", 3 * q))
+    twice, _ = _twice(fn, root)  # 2 s1 < beta
     for i in range(q):
-        twice = fn.temp()
-        if i == 0:
-            fn.emit("shl", twice, root[0], 1)
-        else:
-            fn.emit("shf.l.clamp", twice, root[i - 1], root[i], 1)
-        fn.emit("and", Reg("y", i), twice, top)
+        fn.emit("and", Reg("y", i), twice[i], top)
         select(fn, Reg("y", q + i), top, rest[i], moved_up[i])
     fn.emit("mov", Reg("y", 2 * q), top)
     fn.check()
@@ -171,18 +177,6 @@ def digit(q: int) -> Function:
         fn.emit("mov", Reg("y", 2 * q + i), e[i])
     fn.check()
     return fn
-
-
-def _twice(fn: Function, e: list[Reg]) -> tuple[list[Reg], Reg]:
-    """2 e's low Q limbs and its carry bit."""
-    q = len(e)
-    low = fn.temps_list(q)
-    fn.emit("shl", low[0], e[0], 1)
-    for i in range(1, q):
-        fn.emit("shf.l.clamp", low[i], e[i - 1], e[i], 1)
-    carry = fn.temp()
-    fn.emit("shr", carry, e[q - 1], 31)
-    return low, carry
 
 
 def _at_slot(fn: Function, y: int, d: list[Reg], slot: Reg, above_slot: Reg, low: list[Reg], carry: Reg,
@@ -231,10 +225,9 @@ def place(q: int) -> Function:
 
 
 def _is_zero(fn: Function, word: Reg) -> Reg:
-    """1 where word (below 2^31) is 0, else 0."""
+    """1 where word is 0, else 0."""
     flag = fn.temp()
-    fn.emit("sub", flag, word, 1)
-    fn.emit("shr", flag, flag, 31)
+    fn.emit("add", flag, all_ones_if_nonzero(fn, [word]), 1)
     return flag
 
 
