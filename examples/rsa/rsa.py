@@ -6,14 +6,18 @@ sample of the signatures checked against that library's own (PKCS #1 v1.5, SHA-2
     python examples/rsa/rsa.py key.pem [more.pem ...] [--count N] [--batch B] [--device auto|cpu|gpu]
 
 Prints, per key, the private- and public-key operations per second over N messages, B at a
-time (a progress line on a terminal between batches). Every step of a batch is a batch of
-mpgen's (the reductions by p and q, the recombination too): Python touches a message only
-to put its integer into limbs and back.
+time (a progress line on a terminal between batches), from the batch's limb array to the
+results' (on the GPU: the upload, every step, the download), then the rate end to end with
+Python's conversions between integers and limbs. Every step of a batch is a batch of
+mpgen's (the reductions by p and q, the recombination too), on the GPU on CuPy arrays that
+stay there from the first step to the last: Python touches a message only to put its
+integer into limbs and back.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import os
 import sys
 import time
@@ -26,6 +30,13 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 # DER of SHA-256's DigestInfo before the digest (RFC 8017, section 9.2, note 1)
 SHA256_DIGEST_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
+
+
+# From 2048-bit halves (RSA-4096 and up) the group tier's modexp: 254 K against the per-thread
+# tier's 215 K full-width exponentiations a second at 2048 bits (one H200, 2026-11-28, one
+# call, test kernels from memory checked against GMP), and constant time where the per-thread
+# one is not (README, "Constant time"). mpgen's own auto picks a tier per size, for products.
+GROUP_HALVES_FROM_BITS = 2048
 
 
 class InputError(Exception):
@@ -64,9 +75,9 @@ def to_ints(rows: np.ndarray) -> list[int]:
     return [int.from_bytes(row.tobytes(), "little") for row in np.ascontiguousarray(rows, dtype="<u4")]
 
 
-def widened(rows: np.ndarray, limbs: int) -> np.ndarray:
-    """rows with zero limbs above them, `limbs` a row."""
-    out = np.zeros((rows.shape[0], limbs), dtype=np.uint32)
+def widened(xp, rows, limbs: int):
+    """rows with zero limbs above them, `limbs` a row (xp: NumPy or CuPy, where rows are)."""
+    out = xp.zeros((rows.shape[0], limbs), dtype=xp.uint32)
     out[:, :rows.shape[1]] = rows
     return out
 
@@ -80,28 +91,32 @@ class Key:
         self.key, self.n, self.e = key, numbers.public_numbers.n, numbers.public_numbers.e
         self.p, self.q, self.dp, self.dq, self.q_inverse = numbers.p, numbers.q, numbers.dmp1, numbers.dmq1, numbers.iqmp
         half = max(self.p.bit_length(), self.q.bit_length())
+        if tier == "auto" and half >= GROUP_HALVES_FROM_BITS:
+            tier = "group"
         self.halves = mpgen.compile(half, ["modexp", "modmul", "rem", "add", "sub"], device=device, tier=tier)
         self.whole = mpgen.compile(self.n.bit_length(), ["modmul", "rem", "mad"], device=device)
         self.half_limbs, self.limbs = -(-half // 32), -(-self.n.bit_length() // 32)
-        self.p_limbs = to_limbs([self.p], self.half_limbs)
+        # the batch's arrays: CuPy's on the GPU, where every step's operands and results stay
+        self.xp = importlib.import_module("cupy") if self.halves.device == "gpu" else np
+        self.p_limbs = self.xp.asarray(to_limbs([self.p], self.half_limbs))
 
-    def private(self, c: np.ndarray) -> np.ndarray:
+    def private(self, c):
         """c^d mod n for each row of c: m1 = c^dp mod p, m2 = c^dq mod q, then
         m = m2 + q ((m1 - m2) q^-1 mod p), each step a batch of mpgen's."""
-        half = self.half_limbs
+        half, xp = self.half_limbs, self.xp
         m = []
         for prime, exponent in ((self.p, self.dp), (self.q, self.dq)):
             reduced, _ = self.whole.rem(c, prime)
-            power, _ = self.halves.modexp(np.ascontiguousarray(reduced[:, :half]), exponent, prime)
+            power, _ = self.halves.modexp(xp.ascontiguousarray(reduced[:, :half]), exponent, prime)
             m.append(power)
         m1, m2 = m
         m2_mod_p, _ = self.halves.rem(m2, self.p)  # m2 < q < 2p
         difference, borrow = self.halves.sub(m1, m2_mod_p)
-        lifted, _ = self.halves.add(difference, np.where(borrow[:, None] != 0, self.p_limbs, 0).astype(np.uint32))
+        lifted, _ = self.halves.add(difference, xp.where(borrow[:, None] != 0, self.p_limbs, 0).astype(xp.uint32))
         h, _ = self.halves.modmul(self.q_inverse, lifted, self.p)
-        return self.whole.mad(self.q, widened(h, self.limbs), widened(m2, self.limbs))[:, :self.limbs]
+        return self.whole.mad(self.q, widened(xp, h, self.limbs), widened(xp, m2, self.limbs))[:, :self.limbs]
 
-    def public(self, s: np.ndarray) -> np.ndarray:
+    def public(self, s):
         """s^e mod n for each row of s, by e's bits from the top (e is public and short: 65537
         takes 16 squares and a product, where modexp would run all of n's bits)."""
         m = s
@@ -119,17 +134,31 @@ def run_key(path: str, count: int, sample: int, device: str, batch: int, tier: s
     n_bytes = (key.n.bit_length() + 7) // 8
     messages = [os.urandom(32) for _ in range(count)]
     em = [encoded(m, n_bytes) for m in messages]
-    key.public(key.private(to_limbs(em[:1], key.limbs)))  # the first use compiles (NVRTC on the GPU): not timed
-    signatures, recovered, private_seconds, public_seconds = [], [], 0.0, 0.0
+    xp = key.xp
+
+    def host(rows):  # the rows in the host's memory (from the GPU: a copy, after every step queued)
+        return rows if xp is np else xp.asnumpy(rows)
+    # a whole batch once, untimed: the first use compiles (NVRTC on the GPU); after a one-message
+    # warm-up RSA-2048's first timed batch still took seconds (H200, 2026-11-28: 31 K private-key
+    # operations a second over two batches of 65,536, where the warm steps run 1.36 M)
+    host(key.public(key.private(xp.asarray(to_limbs(em[:batch], key.limbs)))))
+    signatures, recovered = [], []
+    private_seconds = public_seconds = conversion_seconds = 0.0
     progress = sys.stderr.isatty() and count > batch
     for first in range(0, count, batch):
         start = time.perf_counter()
-        signed = key.private(to_limbs(em[first:first + batch], key.limbs))
-        signatures += to_ints(signed)
+        rows = to_limbs(em[first:first + batch], key.limbs)
+        converted = time.perf_counter()
+        signed = key.private(xp.asarray(rows))
+        signed_rows = host(signed)
         middle = time.perf_counter()
-        recovered += to_ints(key.public(signed))
-        private_seconds += middle - start
-        public_seconds += time.perf_counter() - middle
+        recovered_rows = host(key.public(signed))
+        end = time.perf_counter()
+        signatures += to_ints(signed_rows)
+        recovered += to_ints(recovered_rows)
+        private_seconds += middle - converted
+        public_seconds += end - middle
+        conversion_seconds += converted - start + time.perf_counter() - end
         if progress:
             print(f"\rRSA-{key.n.bit_length()}: {len(signatures):,} of {count:,}, "
                   f"{len(signatures) / private_seconds:,.0f} private-key operations a second", end="", file=sys.stderr)
@@ -139,7 +168,9 @@ def run_key(path: str, count: int, sample: int, device: str, batch: int, tier: s
     theirs = [int.from_bytes(key.key.sign(m, padding.PKCS1v15(), hashes.SHA256()), "big") for m in checked]
     wrong = sum(a != b for a, b in zip(signatures, theirs)) + sum(a != b for a, b in zip(recovered, em))
     print(f"RSA-{key.n.bit_length()} ({path}) on the {key.halves.device}: {count} private-key operations "
-          f"{count / private_seconds:,.0f}/s, public-key {count / public_seconds:,.0f}/s; "
+          f"{count / private_seconds:,.0f}/s, public-key {count / public_seconds:,.0f}/s (limb arrays in and out); "
+          f"signed and verified end to end {count / (private_seconds + public_seconds + conversion_seconds):,.0f}/s "
+          f"(Python's conversions {1e6 * conversion_seconds / count:.1f} us a message); "
           f"{len(checked)} signatures against cryptography's and {count} public-key results: "
           + ("all agree" if not wrong else f"{wrong} wrong"))
     return not wrong
@@ -153,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=65536, help="messages a batch (default 65536)")
     parser.add_argument("--device", choices=["auto", "cpu", "gpu"], default="auto")
     parser.add_argument("--tier", choices=["auto", "thread", "group"], default="auto",
-                        help="the halves' tier (group: from 2048 bits, whose modexp is constant time)")
+                        help="the halves' tier (auto: group from 2048-bit halves, thread below; group: from 2048 "
+                             "bits, whose modexp is constant time)")
     args = parser.parse_args(argv)
     if args.count < 1 or args.batch < 1 or args.sample < 0:
         parser.error("--count and --batch must be at least 1, --sample at least 0")

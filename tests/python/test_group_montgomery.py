@@ -14,9 +14,10 @@ from mpgen.group.montgomery import by_products, frommont, interleaved, interleav
     montmul, montredc, montsqr, newton_steps, reduction_by_products, tomont
 from mpgen.group.mul import mul_lo
 from mpgen.group.powers import modexp, mont_radix_squared
-from mpgen.group.program import Program, Repeat, ThreadStep
+from mpgen.group.program import Program, Repeat, ThreadStep, flat
 from mpgen.group.words import copy
 from mpgen.ir import Function, Reg
+from mpgen.tiers import GROUP_TABLE
 from mpgen.printers import group as printer
 
 # bits, T, Q: 16 limbs in 16 (R's limbs held exactly), 15 in 16, 500 bits (16 limbs, the top
@@ -158,3 +159,75 @@ def _done_at_bit_40() -> Function:
     fn.emit("or", Reg("y", 2), Reg("y", 2), zero)
     fn.check()
     return fn
+
+
+def test_a_call_keeps_its_own_width_and_refuses_what_would_clobber_its_operands():
+    shape = Shape(512, 8, 2)
+    narrow = Shape(500, 8, 2)
+    c = Composer(shape)
+    total = c.call(add_or_sub("add", narrow, carry_in=False), "a", "b")
+    program = Program("add500", shape, ("a", "b"), (), tuple(c.steps), total.result, total.flag)
+    top = (1 << 500) - 1
+    assert execute(program, [top, 1], []) == (0, 1)  # the carry out of 500 bits, not 512
+    with pytest.raises(ValueError, match="called with"):
+        c.call(mul_lo(shape), "a")
+    with pytest.raises(ValueError, match="called with"):
+        c.call(mul_lo(Shape(512, 16, 2)), "a", "b")
+    with pytest.raises(ValueError, match="called with"):
+        c.call(add_or_sub("add", shape, carry_in=False), "a", "b", into="a")
+    clobber = Function("clobber", 2, 2)
+    for i in range(2):
+        clobber.emit("mov", Reg("y", i), Reg("x", i))
+    writes_operand = Program("clobber", shape, ("a",), (), (ThreadStep(clobber, ("a",), (("a", 2),)),), "a", None)
+    with pytest.raises(ValueError, match="writes one of its operands"):
+        Composer(shape).call(writes_operand, "v")
+
+
+def test_two_different_lists_of_one_name_in_a_program_are_refused():
+    shape = Shape(512, 8, 2)
+    one, two = Function("same", 1, 1), Function("same", 1, 1)
+    one.emit("mov", Reg("y", 0), Reg("x", 0))
+    two.emit("not", Reg("y", 0), Reg("x", 0))
+    program = Program("twice", shape, ("a",), (), (ThreadStep(one, ("a",), (("b", 1),)),
+                                                   ThreadStep(two, ("b",), (("c", 1),))), "c", None)
+    with pytest.raises(ValueError, match="two different lists are called same"):
+        printer.lists(program)
+
+
+# modexp runs 2 L Montgomery products in the interpreter: small widths on the smallest group
+# (64 bits on 8 threads of 2 limbs; 100 bits, R = 2^128 on 16 limbs), few cases.
+@pytest.mark.parametrize("bits", [64, 100])
+def test_modexp_computes_its_constants_and_agrees_with_python(bits):
+    program = modexp(Shape(bits, 8, 2))
+    rng = random.Random(bits)
+    top = (1 << bits) - 1
+    for p in (1, 3, top, rng.getrandbits(bits) | 1 | 1 << (bits - 1), rng.getrandbits(40) | 1):
+        a = rng.randrange(p)
+        # every base and exponent edge at the full-width modulus, one random pair elsewhere
+        pairs = ((a, rng.getrandbits(bits)), (p - 1, top), (0, 0), (a, 1)) if p >> (bits - 1) else ((a, rng.getrandbits(bits)),)
+        for base, exponent in pairs:
+            assert execute(program, [base, exponent, p], []) == (pow(base, exponent, p), 0), (p, base, exponent)
+    assert execute(program, [1, 5, 6], []) == (0, 1)  # p even: the flag, and 0
+
+
+@pytest.mark.parametrize("by_division", [True, False])
+@pytest.mark.parametrize("bits, threads, q", [(64, 8, 2), (500, 8, 2), (3000, 16, 6)])
+def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_division, monkeypatch):
+    # the doublings run where the division does not fit a block (data/group.toml): here by
+    # the threshold moved below the size
+    if not by_division:
+        monkeypatch.setitem(GROUP_TABLE["montgomery"], "radix_by_division_up_to_bits", 0)
+    shape = Shape(bits, threads, q)
+    radix = 1 << 32 * shape.limbs
+    program = mont_radix_squared(shape)
+    assert any(step.fn.name == "division_digit" for step in flat(program.steps) if isinstance(step, ThreadStep)) \
+        == by_division
+    rng = random.Random(bits)
+    # 1 (R mod 1 = 0: the division's flag), short ones (the normalization's longest shifts),
+    # all ones, R's half plus one, random; past 1000 bits the doublings (the interpreter's
+    # pace) take the all-ones modulus alone
+    moduli = [1, 3, (1 << 32) - 1, (1 << bits) - 1, (1 << (bits - 1)) + 1, rng.getrandbits(bits) | 1,
+              rng.getrandbits(bits // 2) | 1]
+    for p in moduli if by_division or bits < 1000 else moduli[3:4]:
+        assert execute(program, [p], []) == (radix * radix % p, 0), p
+    assert execute(program, [10], []) == (0, 1)

@@ -28,8 +28,8 @@ from .compare import compare
 from .division import Division
 from .montgomery import constants, radix_shape
 from .mul import mul, mul_lo
-from .powers import complement, select_by_bit, zero_where
 from .program import Program, Shape, ThreadStep
+from .words import complement, select_by_bit, zero_where
 
 
 class _Width:

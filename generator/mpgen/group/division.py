@@ -46,9 +46,8 @@ from .compare import compare
 from .compose import Composer
 from .montgomery import constants, held_shape
 from .mul import check, mul
-from .powers import select_by_bit, zero_where
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
-from .words import copy, either
+from .words import copy, either, select_by_bit, zero_where
 
 
 def block_reciprocal(q: int) -> Function:
@@ -354,11 +353,13 @@ class Division:
                           (("rest", q), ("above", 1))))
 
 
-def _division(name: str, shape: Shape, wide: bool, quotient: bool, remainder: bool) -> Program:
+def _division(name: str, shape: Shape, operands: tuple[str, ...], quotient: bool, remainder: bool) -> Program:
+    """The division of A = a + a_high 2^(32 limbs) by b, for operands (a, b), (a, a_high, b)
+    (wide: the flag where a_high >= b) or (a_high, b) (a = 0)."""
     d = Division(shape)
     q, held = d.q, d.held
-    operands = ("a", "a_high", "b") if wide else ("a", "b")
-    high, low = d.dividend("a", "a_high" if wide else None, shape.limbs)
+    wide = "a_high" in operands
+    high, low = d.dividend("a" if "a" in operands else "zero", "a_high" if wide else None, shape.limbs)
     divisor, high, low, shift = d.normalize("b", high, low)
     quotient_vector, rest = d.schoolbook(divisor, high, low)
     if wide:
@@ -379,19 +380,25 @@ def _division(name: str, shape: Shape, wide: bool, quotient: bool, remainder: bo
 
 
 def div_qr(shape: Shape) -> Program:
-    return _division("div_qr", shape, False, True, True)
+    return _division("div_qr", shape, ("a", "b"), True, True)
 
 
 def div(shape: Shape) -> Program:
-    return _division("div", shape, False, True, False)
+    return _division("div", shape, ("a", "b"), True, False)
 
 
 def rem(shape: Shape) -> Program:
-    return _division("rem", shape, False, False, True)
+    return _division("rem", shape, ("a", "b"), False, True)
 
 
 def div_qr_wide(shape: Shape) -> Program:
-    return _division("div_qr_wide", shape, True, True, True)
+    return _division("div_qr_wide", shape, ("a", "a_high", "b"), True, True)
+
+
+def radix_remainder(shape: Shape) -> Program:
+    """a_high R mod b (R = 2^(32 limbs)) for a_high < b; elsewhere (b = 1 among them) the
+    flag and 0. Not an operation of its own: the Montgomery constants' (group/powers.py)."""
+    return _division("radix_remainder", shape, ("a_high", "b"), False, True)
 
 
 def modmul(shape: Shape) -> Program:

@@ -32,9 +32,8 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .division import zero_word
-from .powers import select_by_bit, zero_where
 from .program import All, Broadcast, CarryScan, Program, Shape, ShiftDown, ShiftUp, ThreadStep
-from .words import all_ones, either, moved
+from .words import all_ones, either, moved, select_by_bit, zero_where
 
 # A term of a combination: (the coefficient's index, the number's index).
 Terms = Sequence[tuple[int, int]]

@@ -4,51 +4,32 @@ exponent's bits, every step a call of the tier's own programs (compose.py), noth
 branching on the values:
 
     -p^-1 mod R                     mont_minus_inverse (Newton, in a Repeat)
-    R mod p                         1 doubled L times mod p (a doubling: add, sub, select)
-    R^2 mod p                       2^o R by o more doublings, then v Montgomery squarings
-                                    (L = 2^v o, o odd): (2^o)^(2^v) R = 2^L R; alone, this
-                                    is mont_radix_squared
+    R mod p, R^2 mod p              the remainders of R and of (R mod p) R by the schoolbook
+                                    division (group/division.py), as the per-thread tier's
+                                    (above 65536 bits: doublings mod p and Montgomery
+                                    squarings); alone, this is mont_radix_squared
     a R mod p                       montmul(a, R^2)
     a^k R mod p, k < 2^w            a table of 2^w powers (2^w - 2 products)
     x = R; for each w bits of e from the top: x = x^(2^w) R^-(2^w - 1), then x a^k R R^-1
     with k those bits, the entry read by masks over the whole table: fixed windows
     a^e = x R^-1                    frommont
 
-The doublings cost L additions' worth (two carry scans each), small beside the 1.25 L
-Montgomery products of the exponent (w = 4); the schoolbook division (group/division.py)
-would take R^2 mod p in about two products' multiplies (still to come)."""
+The two divisions cost about two products' multiplies and 2 T steps between threads (the L
+doublings mod p 25 times the instructions and 35 times the steps between threads at 4096
+bits), small beside the 1.25 L Montgomery products of the exponent (w = 4)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
 from ..size import LIMB_BITS
-from ..thread.common import all_ones_if_borrow, all_ones_if_set, complement as complement_mask, select
+from ..thread.common import all_ones_if_borrow, complement as complement_mask
+from ..tiers import GROUP_TABLE
 from .addsub import add_or_sub
 from .compose import Composer
+from .division import radix_remainder
 from .montgomery import choose, frommont, integer_one, mont_minus_inverse, product, radix_shape
 from .mul import check
 from .program import Broadcast, Program, Shape, ShiftUp, ThreadStep
-from .words import copy, moved
-
-
-def complement(q: int) -> Function:
-    """~x, limb by limb."""
-    fn = Function("complement", q, q)
-    for i in range(q):
-        fn.emit("not", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
-
-
-def select_by_bit(q: int) -> Function:
-    """y = x[Q:2Q] where the bit x[2Q] is set, else x[:Q]: no branch."""
-    fn = Function("select_by_bit", 2 * q + 1, q)
-    bit = fn.temp()
-    fn.emit("and", bit, Reg("x", 2 * q), 1)
-    mask = all_ones_if_set(fn, bit)
-    for i in range(q):
-        select(fn, Reg("y", i), mask, Reg("x", q + i), Reg("x", i))
-    fn.check()
-    return fn
+from .words import copy, moved, zero_where
 
 
 # modexp's fixed windows: the powers a^0 .. a^(2^w - 1) R mod p in a table that every
@@ -96,17 +77,6 @@ def window_entry(q: int) -> Function:
     return fn
 
 
-def zero_where(q: int) -> Function:
-    """y = x[:Q] where the flag x[Q] is 0, else 0."""
-    fn = Function("zero_where_flag", q + 1, q)
-    mask = fn.temp()
-    fn.emit("sub", mask, Reg("x", q), 1)
-    for i in range(q):
-        fn.emit("and", Reg("y", i), Reg("x", i), mask)
-    fn.check()
-    return fn
-
-
 def double(c: Composer, x: str, p: str) -> None:
     """x = 2 x mod p (x < p): the sum's carry out of L bits, or no borrow from 2 x - p,
     takes the difference."""
@@ -117,12 +87,22 @@ def double(c: Composer, x: str, p: str) -> None:
 
 
 def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
-    """unit = R mod p (1 in Montgomery form), square = R^2 mod p: 1 doubled L times, then
-    o times more, then squared v times in Montgomery form (L = 2^v o, o odd)."""
+    """unit = R mod p (1 in Montgomery form), square = R^2 mod p. Up to data/group.toml's
+    [montgomery] radix_by_division_up_to_bits: the remainders of R and of (R mod p) R by
+    the division (as the per-thread tier's), one copy of its steps run twice. Above it (where
+    the division's exchanges beside the products' pass a block's static shared memory): 1
+    doubled L times, o times more, then squared v times in Montgomery form (L = 2^v o, o
+    odd)."""
     radix, q = radix_shape(c.shape), c.shape.limbs_per_thread
+    integer_one(c, radix, square)
+    if c.shape.bits <= GROUP_TABLE["montgomery"]["radix_by_division_up_to_bits"]:
+        def remainder(body: Composer) -> None:  # unit = the last power, square = it times R mod p
+            body.step(ThreadStep(copy(q), (square,), ((unit, q),)))
+            body.call(radix_remainder(c.shape), unit, p, into=square)
+        c.repeat(2, remainder)
+        return
     width = radix.bits
     v = (width & -width).bit_length() - 1
-    integer_one(c, radix, square)
     c.repeat(width, lambda body: double(body, square, p))
     c.step(ThreadStep(copy(q), (square,), ((unit, q),)))
     c.repeat(width >> v, lambda body: double(body, square, p))

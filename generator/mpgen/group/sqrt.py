@@ -45,9 +45,8 @@ from .compare import compare
 from .compose import Composer
 from .division import Division, block_reciprocal, estimate, held_shape, lowered_where_negative, multiply_subtract
 from .montgomery import constants
-from .powers import select_by_bit, zero_where
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
-from .words import all_ones
+from .words import all_ones, select_by_bit, zero_where
 
 # The masked add-backs a step: e's excess over the digit at the first step (D < beta), then.
 FIRST_ROUNDS, ROUNDS = 3, 2
