@@ -386,6 +386,27 @@ TEST_CASE("the group tier's division and sqrt at 3000 bits agree with GMP, compi
   }
 }
 
+// RSA-3072's modulus size (no default size: 96 limbs on 16 threads of 6, the group tier's
+// held width exactly), compiled on demand: the division by constructed quotients, sqrt and
+// gcd; on the CPU a quarter of the host's usual cases (the 3000-bit case above runs the
+// division's every path at a width not held exactly), on the GPU all of them.
+TEST_CASE("RSA-3072's modulus size: the group tier's division, sqrt and gcd at 3072 bits agree with GMP") {
+  const bool gpu = gpu_for_tests();
+  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+    if (device == mpgen::Device::gpu && !gpu) continue;
+    const bool cpu = device == mpgen::Device::cpu;
+    for (const mpgen::OpInfo* found : mpgen::compile_on_demand(3072, {"div_qr", "sqrt", "gcd"}, device)) {
+      const mpgen::OpInfo& op = *found;
+      CHECK(op.tier == "group");
+      std::mt19937_64 rng(test_seed() ^ 3072);
+      if (op.name == "div_qr")
+        check_against_gmp(op, reference_for(op), thinned(constructed_division_cases(op, rng), cpu ? 25 : SIZE_MAX),
+                          cpu, !cpu);
+      check_operation(op, cpu, !cpu, test_seed(), cpu ? 6 : random_cases() / 10, cpu ? 25 : 300);
+    }
+  }
+}
+
 // The group tier at the sizes that are not built in (3000 bits: 94 limbs, the top thread
 // partly used; 32768; 262144, the largest), generated and compiled on demand for each
 // device (the shifts by a constant: across limbs, and across threads at 3000 bits; by a

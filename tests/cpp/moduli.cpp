@@ -247,6 +247,26 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
   CHECK(checked >= 8);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv, modmul at least
 }
 
+// RSA-3072's sizes, which no default size is: its CRT halves (1536 bits, one a thread) and
+// its modulus (3072 bits, the group tier: 96 limbs on 16 threads of 6), compiled on demand.
+// On the CPU (the host's interpreter past 768 bits) a few cases each, spread over the edge
+// moduli and a random one; on the GPU the edge cases and a tenth of the random ones.
+TEST_CASE("RSA-3072's sizes agree with GMP: 1536 bits one a thread, 3072 in the group tier") {
+  const bool gpu = gpu_for_tests();
+  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+    if (device == mpgen::Device::gpu && !gpu) continue;
+    const bool cpu = device == mpgen::Device::cpu;
+    for (unsigned bits : {1536u, 3072u})
+      for (const mpgen::OpInfo* found : mpgen::compile_on_demand(bits, {"modexp", "montredc", "modmul", "modinv"}, device)) {
+        const mpgen::OpInfo& op = *found;
+        CHECK(op.tier == (bits == 1536 ? "thread" : "group"));
+        const auto cases = modulus_cases(op, cpu ? 1 : random_cases() / 10, test_seed());
+        check_against_gmp(op, montgomery_reference(op), cpu ? spread(cases, op.name == "modexp" ? 2 : 12) : cases, cpu,
+                          !cpu);
+      }
+  }
+}
+
 TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reciprocal, the values below it") {
   const mpgen::OpInfo& op = mpgen::find(256, "montmul");
   REQUIRE(op.modulus_operand == 2);
