@@ -94,8 +94,10 @@ class Key:
         if tier == "auto" and half >= GROUP_HALVES_FROM_BITS:
             tier = "group"
         self.halves = mpgen.compile(half, ["modexp", "modmul", "rem", "add", "sub"], device=device, tier=tier)
-        self.whole = mpgen.compile(self.n.bit_length(), ["modmul", "rem", "mad"], device=device)
+        self.whole = mpgen.compile(self.n.bit_length(), ["rem", "mad", "tomont", "montsqr", "montmul", "frommont"],
+                                   device=device)
         self.half_limbs, self.limbs = -(-half // 32), -(-self.n.bit_length() // 32)
+        self.radix_squared = pow(2, 64 * self.limbs, self.n)  # R^2 mod n, R = 2^(32 limbs): tomont's
         # the batch's arrays: CuPy's on the GPU, where every step's operands and results stay
         self.xp = importlib.import_module("cupy") if self.halves.device == "gpu" else np
         self.p_limbs = self.xp.asarray(to_limbs([self.p], self.half_limbs))
@@ -117,14 +119,18 @@ class Key:
         return self.whole.mad(self.q, widened(xp, h, self.limbs), widened(xp, m2, self.limbs))[:, :self.limbs]
 
     def public(self, s):
-        """s^e mod n for each row of s, by e's bits from the top (e is public and short: 65537
-        takes 16 squares and a product, where modexp would run all of n's bits)."""
-        m = s
+        """s^e mod n for each row of s, in Montgomery form (n is odd): s R mod n, then e's bits
+        from the top after the first, a square each and a product by s R where the bit is set
+        (e is public and short: 65537 takes 16 squares and a product, where modexp would run
+        all of n's bits), then out of the form. A Montgomery square costs a product and a
+        reduction, where modmul's remainder is a division."""
+        in_form = self.whole.tomont(s, self.radix_squared, self.n)
+        m = in_form
         for bit in bin(self.e)[3:]:
-            m, _ = self.whole.modmul(m, m, self.n)
+            m = self.whole.montsqr(m, self.n)
             if bit == "1":
-                m, _ = self.whole.modmul(m, s, self.n)
-        return m
+                m = self.whole.montmul(m, in_form, self.n)
+        return self.whole.frommont(m, self.n)
 
 
 def run_key(path: str, count: int, sample: int, device: str, batch: int, tier: str = "auto") -> bool:

@@ -194,6 +194,10 @@ inline bool gpu_for_tests() {
 // compile at first use, on demand), which the tests check through that path.
 inline const std::vector<unsigned> on_demand_sizes = {1024, 2048, 4096, 8192};
 
+// RSA-3072's modulus size (no default size), one module of what its tests check there
+// (arith.cpp's division, sqrt and gcd; moduli.cpp's Montgomery operations and modmul).
+inline const std::vector<std::string> rsa3072_ops = {"div_qr", "sqrt", "gcd", "modexp", "montredc", "modmul", "modinv"};
+
 // Runs each(op, cpu, gpu) over every operation built in (on the CPU, and on the GPU where
 // `gpu`), then over `on_demand_ops` at the on-demand sizes: compiled for the CPU, and apart
 // for the GPU where `gpu` (a module of them all for each size and device).

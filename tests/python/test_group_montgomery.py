@@ -210,11 +210,11 @@ def test_modexp_computes_its_constants_and_agrees_with_python(bits):
     assert execute(program, [1, 5, 6], []) == (0, 1)  # p even: the flag, and 0
 
 
-@pytest.mark.parametrize("by_division", [True, False])
-@pytest.mark.parametrize("bits, threads, q", [(64, 8, 2), (500, 8, 2), (3000, 16, 6)])
+@pytest.mark.parametrize("bits, threads, q, by_division", [(64, 8, 2, True), (500, 8, 2, True), (3000, 16, 6, True),
+                                                           (64, 8, 2, False), (500, 8, 2, False)])
 def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_division, monkeypatch):
     # the doublings run where the division does not fit a block (data/group.toml): here by
-    # the threshold moved below the size
+    # the threshold moved below the size (at 3000 bits not: the interpreter's pace)
     if not by_division:
         monkeypatch.setitem(GROUP_TABLE["montgomery"], "radix_by_division_up_to_bits", 0)
     shape = Shape(bits, threads, q)
@@ -224,10 +224,9 @@ def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_divisio
         == by_division
     rng = random.Random(bits)
     # 1 (R mod 1 = 0: the division's flag), short ones (the normalization's longest shifts),
-    # all ones, R's half plus one, random; past 1000 bits the doublings (the interpreter's
-    # pace) take the all-ones modulus alone
+    # all ones, R's half plus one, random
     moduli = [1, 3, (1 << 32) - 1, (1 << bits) - 1, (1 << (bits - 1)) + 1, rng.getrandbits(bits) | 1,
               rng.getrandbits(bits // 2) | 1]
-    for p in moduli if by_division or bits < 1000 else moduli[3:4]:
+    for p in moduli:
         assert execute(program, [p], []) == (radix * radix % p, 0), p
     assert execute(program, [10], []) == (0, 1)
