@@ -74,3 +74,17 @@ def run_mpgen(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture
 def mpgen():
     return run_mpgen
+
+
+# The heaviest files first (their tests' CPU seconds in a run on 2 cores): pytest-xdist hands
+# whole files to its workers in collection order (--dist loadfile, scripts/test), so that a
+# heavy file collected last (alphabetically, test_runtime.py was) kept one worker busy after
+# the other had run out of files.
+HEAVY_FILES_FIRST = ("test_runtime.py", "test_modular.py", "test_docs.py", "test_ptx.py", "test_group_montgomery.py",
+                     "test_cli.py", "test_plans.py", "test_output.py", "test_cli_errors.py", "test_group.py",
+                     "test_wheel.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: k for k, name in enumerate(HEAVY_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests stay in order
