@@ -32,10 +32,11 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 SHA256_DIGEST_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
 
 
-# From 2048-bit halves (RSA-4096 and up) the group tier's modexp: 254 K against the per-thread
-# tier's 215 K full-width exponentiations a second at 2048 bits (one H200, 2026-11-28, one
-# call, test kernels from memory checked against GMP), and constant time where the per-thread
-# one is not (README, "Constant time"). mpgen's own auto picks a tier per size, for products.
+# From 2048-bit halves (RSA-4096 and up) the group tier's modexp: 265 K against the per-thread
+# tier's 207 K full-width exponentiations a second at 2048 bits, 1.28x (one H200, 2026-11-28,
+# one call, test kernels from memory checked against GMP: docs/performance.md, "RSA"), and
+# constant time where the per-thread one is not (README, "Constant time"). mpgen's own auto
+# picks a tier per size, for products.
 GROUP_HALVES_FROM_BITS = 2048
 
 
