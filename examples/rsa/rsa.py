@@ -38,6 +38,11 @@ SHA256_DIGEST_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
 # constant time where the per-thread one is not (README, "Constant time"). mpgen's own auto
 # picks a tier per size, for products.
 GROUP_HALVES_FROM_BITS = 2048
+# The modulus' own operations (the reductions by p and q, the recombination, the public key) in
+# the group tier from 2048 bits too: the per-thread tier's 2048-bit module of them took nvcc
+# 147 s to compile for sm_90, the group tier's 7 s (NVRTC compiles it on the first use: RSA-2048's
+# first batch stalled for minutes on the H200).
+GROUP_MODULUS_FROM_BITS = 2048
 
 
 class InputError(Exception):
@@ -96,7 +101,7 @@ class Key:
             tier = "group"
         self.halves = mpgen.compile(half, ["modexp", "modmul", "rem", "add", "sub"], device=device, tier=tier)
         self.whole = mpgen.compile(self.n.bit_length(), ["rem", "mad", "tomont", "montsqr", "montmul", "frommont"],
-                                   device=device)
+                                   device=device, tier="group" if self.n.bit_length() >= GROUP_MODULUS_FROM_BITS else "auto")
         self.half_limbs, self.limbs = -(-half // 32), -(-self.n.bit_length() // 32)
         self.radix_squared = pow(2, 64 * self.limbs, self.n)  # R^2 mod n, R = 2^(32 limbs): tomont's
         # the batch's arrays: CuPy's on the GPU, where every step's operands and results stay
@@ -145,9 +150,8 @@ def run_key(path: str, count: int, sample: int, device: str, batch: int, tier: s
 
     def host(rows):  # the rows in the host's memory (from the GPU: a copy, after every step queued)
         return rows if xp is np else xp.asnumpy(rows)
-    # a whole batch once, untimed: the first use compiles (NVRTC on the GPU); after a one-message
-    # warm-up RSA-2048's first timed batch still took seconds (H200, 2026-11-28: 31 K private-key
-    # operations a second over two batches of 65,536, where the warm steps run 1.36 M)
+    # a whole batch once, untimed: the first use compiles (NVRTC on the GPU), and the first launch
+    # of a kernel on a whole batch takes longer than the next
     host(key.public(key.private(xp.asarray(to_limbs(em[:batch], key.limbs)))))
     signatures, recovered = [], []
     private_seconds = public_seconds = conversion_seconds = 0.0
