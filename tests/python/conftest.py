@@ -1,9 +1,14 @@
+import contextlib
+import io
+import os
 import shutil
+import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from mpgen import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,8 +72,23 @@ def one_line(r: subprocess.CompletedProcess, status: int, message: str) -> None:
 
 
 def run_mpgen(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mpgen", *args], capture_output=True, text=True,
-                          cwd=ROOT)
+    """`python -m mpgen args` from the checkout's root, run in this process: cli.main() (which
+    __main__ passes to sys.exit), its exit status and output. A process a call cost the tests
+    a Python start and mpgen's imports (0.5 s) some hundred times; the tests of what only a
+    process shows (signals, a closed or full output, the installed command) start their own."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    pipe_handler, folder = signal.getsignal(signal.SIGPIPE), os.getcwd()  # main() sets the first
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                status = cli.main(list(args))
+            except SystemExit as e:  # argparse's refusals, --help and --version
+                status = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+    finally:
+        os.chdir(folder)
+        signal.signal(signal.SIGPIPE, pipe_handler)
+    return subprocess.CompletedProcess(["mpgen", *args], status, stdout.getvalue(), stderr.getvalue())
 
 
 @pytest.fixture
@@ -80,9 +100,8 @@ def mpgen():
 # whole files to its workers in collection order (--dist loadfile, scripts/test), so that a
 # heavy file collected last (alphabetically, test_runtime.py was) kept one worker busy after
 # the other had run out of files.
-HEAVY_FILES_FIRST = ("test_runtime.py", "test_modular.py", "test_docs.py", "test_ptx.py", "test_group_montgomery.py",
-                     "test_cli.py", "test_plans.py", "test_output.py", "test_cli_errors.py", "test_group.py",
-                     "test_wheel.py")
+HEAVY_FILES_FIRST = ("test_docs.py", "test_runtime.py", "test_ptx.py", "test_modular.py", "test_plans.py",
+                     "test_group_montgomery.py", "test_wheel.py", "test_api.py", "test_group.py", "test_rsa_example.py")
 
 
 def pytest_collection_modifyitems(items):
