@@ -301,7 +301,8 @@ TEST_CASE("every operation at every size agrees with GMP") {
 }
 
 // Division by constructed quotients: a = q b + r for divisors b among the edge values
-// (b = 1, powers of two, 2^k - 1, all ones, ...) and random ones, quotients of all ones,
+// (b = 1, powers of two, 2^k - 1, all ones, ...; in the group tier those at its threads'
+// ends) and random ones, quotients of all ones,
 // all ones less 1, a top bit alone, 1 and 0 (all ones makes every digit's estimate 2^32 - 1
 // or its corrections), remainders 0, b - 1 and random: for div_qr_wide quotients below
 // 2^(32 limbs) (a's high half below b), for div_qr, div and rem (and div_qr_wide where bits
@@ -309,7 +310,7 @@ TEST_CASE("every operation at every size agrees with GMP") {
 std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& op, std::mt19937_64& rng) {
   const unsigned bits = op.bits, n = (bits + 31) / 32;
   std::vector<Limbs> divisors;
-  for (const Limbs& b : edge_values(bits))
+  for (const Limbs& b : edge_values(bits, op.limbs_per_thread, op.threads_per_instance))  // the group's: its threads' ends
     if (std::any_of(b.begin(), b.end(), [](uint32_t w) { return w != 0; })) divisors.push_back(b);
   for (int i = 0; i < 40; ++i) {
     Limbs b = random_value(rng, 1 + rng() % bits);
@@ -362,28 +363,33 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
   });
 }
 
-// The group tier's division where the group holds more limbs than the size (3000 bits: 94
-// limbs in 96, a wide dividend's high half moved to the held width, the remainder after
-// the size's limbs), compiled on demand: constructed quotients, edge values and random
-// operands (on the host a few dozen of each); and its square root (the division's steps
-// on a value whose top limbs the group holds as zeros).
-TEST_CASE("the group tier's division and sqrt at 3000 bits agree with GMP, compiled on demand") {
+// The group tier's division and square root compiled on demand: at 3000 bits, where the
+// group holds more limbs than the size (94 limbs in 96, a wide dividend's high half moved to
+// the held width, the remainder after the size's limbs); at 16384 and 65536 bits (the largest
+// its exchanges fit a block's 48 KB of static shared memory at) and 50000 (1563 limbs, the
+// top limb part used, 128 threads of 13 in 1664). Constructed quotients (of all ones among
+// them, divisors of powers of two and 2^k - 1, remainders 0 and b - 1), edge values and
+// random operands: on the host a few dozen of each (past 16384 bits a quarter of that, for
+// CI's time), on the GPU all; sqrt's steps are the division's, on a value whose top limbs the
+// group holds as zeros at 3000 and 50000 bits.
+TEST_CASE("the group tier's division and sqrt at 3000, 16384, 50000 and 65536 bits agree with GMP, compiled on demand") {
   const bool gpu = gpu_for_tests();
-  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
-    if (device == mpgen::Device::gpu && !gpu) continue;
-    for (const mpgen::OpInfo* divide : mpgen::compile_on_demand(3000, {"div_qr_wide", "div_qr", "sqrt"}, device)) {
-      const mpgen::OpInfo& op = *divide;
-      CHECK(op.tier == "group");
-      std::mt19937_64 rng(test_seed() ^ 3000);
-      const bool cpu = device == mpgen::Device::cpu;
-      if (op.name != "sqrt") {
-        const auto cases = constructed_division_cases(op, rng);
-        check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host_divisions) : cases, cpu, !cpu);
+  for (const unsigned bits : {3000u, 16384u, 50000u, 65536u})
+    for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+      if (device == mpgen::Device::gpu && !gpu) continue;
+      for (const mpgen::OpInfo* divide : mpgen::compile_on_demand(bits, {"div_qr_wide", "div_qr", "sqrt"}, device)) {
+        const mpgen::OpInfo& op = *divide;
+        CHECK(op.tier == "group");
+        std::mt19937_64 rng(test_seed() ^ bits);
+        const bool cpu = device == mpgen::Device::cpu;
+        const std::size_t host = bits > 16384 ? host_divisions / 4 : host_divisions;
+        if (op.name != "sqrt") {
+          const auto cases = constructed_division_cases(op, rng);
+          check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host) : cases, cpu, !cpu);
+        }
+        check_operation(op, cpu, !cpu, test_seed(), cpu ? host / 4 : random_cases() / 10, cpu ? host : 300);
       }
-      check_operation(op, cpu, !cpu, test_seed(), cpu ? host_divisions / 4 : random_cases() / 10,
-                      cpu ? host_divisions : 300);
     }
-  }
 }
 
 // RSA-3072's modulus size (no default size: 96 limbs on 16 threads of 6, the group tier's
