@@ -100,9 +100,10 @@ class Key:
         if tier == "auto" and half >= GROUP_HALVES_FROM_BITS:
             tier = "group"
         self.halves = mpgen.compile(half, ["modexp", "modmul", "rem", "add", "sub"], device=device, tier=tier)
-        self.whole = mpgen.compile(self.n.bit_length(), ["rem", "mad", "tomont", "montsqr", "montmul", "frommont"],
-                                   device=device, tier="group" if self.n.bit_length() >= GROUP_MODULUS_FROM_BITS else "auto")
-        self.half_limbs, self.limbs = -(-half // 32), -(-self.n.bit_length() // 32)
+        modulus_bits = self.n.bit_length()
+        self.whole = mpgen.compile(modulus_bits, ["rem", "mad", "tomont", "montsqr", "montmul", "frommont"],
+                                   device=device, tier="group" if modulus_bits >= GROUP_MODULUS_FROM_BITS else "auto")
+        self.half_limbs, self.limbs = -(-half // 32), -(-modulus_bits // 32)
         self.radix_squared = pow(2, 64 * self.limbs, self.n)  # R^2 mod n, R = 2^(32 limbs): tomont's
         # the batch's arrays: CuPy's on the GPU, where every step's operands and results stay
         self.xp = importlib.import_module("cupy") if self.halves.device == "gpu" else np
