@@ -222,8 +222,9 @@ def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_divisio
     shape = Shape(bits, threads, q)
     radix = 1 << 32 * shape.limbs
     program = mont_radix_squared(shape)
-    assert any(step.fn.name == "division_digit" for step in flat(program.steps) if isinstance(step, ThreadStep)) \
-        == by_division
+    names = {step.fn.name for step in flat(program.steps) if isinstance(step, ThreadStep)}
+    assert ("division_digit" in names) == by_division
+    assert ("even_flag" in names) == by_division  # -p^-1 mod R only for the doublings' squarings
     rng = random.Random(bits)
     # 1 (R mod 1 = 0: the division's flag), short ones (the normalization's longest shifts),
     # all ones, R's half plus one, random

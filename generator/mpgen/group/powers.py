@@ -86,16 +86,31 @@ def double(c: Composer, x: str, p: str) -> None:
     c.step(ThreadStep(choose(q, True), (twice.result, less.result, twice.flag, less.flag), ((x, q),)))
 
 
-def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
+def by_division(shape: Shape) -> bool:
+    """Whether R mod p and R^2 mod p are the division's remainders at this size."""
+    return shape.bits <= GROUP_TABLE["montgomery"]["radix_by_division_up_to_bits"]
+
+
+def even_flag() -> Function:
+    """x = p's lowest word; y = 1 where p is even."""
+    fn = Function("even_flag", 1, 1)
+    low_bit = fn.temp()
+    fn.emit("and", low_bit, Reg("x", 0), 1)
+    fn.emit("xor", Reg("y", 0), low_bit, 1)
+    fn.check()
+    return fn
+
+
+def radix_powers(c: Composer, p: str, np: str | None, unit: str, square: str) -> None:
     """unit = R mod p (1 in Montgomery form), square = R^2 mod p. Up to data/group.toml's
     [montgomery] radix_by_division_up_to_bits: the remainders of R and of (R mod p) R by
     the division (as the per-thread tier's), one copy of its steps run twice. Above it (where
     the division's exchanges beside the products' pass a block's static shared memory): 1
     doubled L times, o times more, then squared v times in Montgomery form (L = 2^v o, o
-    odd)."""
+    odd; np = -p^-1 mod R for those, None below)."""
     radix, q = radix_shape(c.shape), c.shape.limbs_per_thread
     integer_one(c, radix, square)
-    if c.shape.bits <= GROUP_TABLE["montgomery"]["radix_by_division_up_to_bits"]:
+    if by_division(c.shape):
         def remainder(body: Composer) -> None:  # unit = the last power, square = it times R mod p
             body.step(ThreadStep(copy(q), (square,), ((unit, q),)))
             body.call(radix_remainder(c.shape), unit, p, into=square)
@@ -110,13 +125,21 @@ def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
 
 
 def mont_radix_squared(shape: Shape) -> Program:
-    """R^2 mod p for odd p (what tomont multiplies by); flag 1 and 0 where p is even."""
+    """R^2 mod p for odd p (what tomont multiplies by); flag 1 and 0 where p is even. -p^-1
+    mod R only where the doublings' Montgomery squarings need it; by the division, p's
+    lowest bit gives the flag."""
     q = check(shape)
     c = Composer(shape)
-    inverse = c.call(mont_minus_inverse(shape), "p")
-    radix_powers(c, "p", inverse.result, "unit", "square")
-    c.step(ThreadStep(zero_where(q), ("square", inverse.flag), (("y", q),)))
-    return Program("mont_radix_squared", shape, ("p",), (), tuple(c.steps), "y", inverse.flag)
+    if by_division(shape):
+        c.step(Broadcast("p", (0,), "p_low"))
+        c.step(ThreadStep(even_flag(), ("p_low",), (("even", 1),)))
+        np, flag = None, "even"
+    else:
+        inverse = c.call(mont_minus_inverse(shape), "p")
+        np, flag = inverse.result, inverse.flag
+    radix_powers(c, "p", np, "unit", "square")
+    c.step(ThreadStep(zero_where(q), ("square", flag), (("y", q),)))
+    return Program("mont_radix_squared", shape, ("p",), (), tuple(c.steps), "y", flag)
 
 
 def modexp(shape: Shape) -> Program:
