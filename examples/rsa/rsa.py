@@ -32,17 +32,16 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 SHA256_DIGEST_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
 
 
-# From 2048-bit halves (RSA-4096 and up) the group tier's modexp: 265 K against the per-thread
-# tier's 207 K full-width exponentiations a second at 2048 bits, 1.28x (one H200, 2026-11-28,
-# one call, test kernels from memory checked against GMP: docs/performance.md, "RSA"), and
-# constant time where the per-thread one is not (README, "Constant time"). mpgen's own auto
-# picks a tier per size, for products.
-GROUP_HALVES_FROM_BITS = 2048
-# The modulus' own operations (the reductions by p and q, the recombination, the public key) in
-# the group tier from 2048 bits too: the per-thread tier's 2048-bit module of them took nvcc
-# 147 s to compile for sm_90, the group tier's 7 s (NVRTC compiles it on the first use: RSA-2048's
-# first batch stalled for minutes on the H200).
-GROUP_MODULUS_FROM_BITS = 2048
+# The group tier from 2048 bits, for the halves (RSA-4096 and up) and the modulus' own
+# operations (the reductions by p and q, the recombination, the public key): the group tier's
+# modexp ran 265 K full-width exponentiations a second against the per-thread tier's 207 K at
+# 2048 bits, 1.28x (one H200, 2026-11-28, one call, test kernels from memory checked against
+# GMP: docs/performance.md, "RSA"), and is constant time where the per-thread one is not
+# (README, "Constant time"); the per-thread tier's 2048-bit module of the modulus' operations
+# took nvcc 147 s to compile for sm_90, the group tier's 7 s (NVRTC compiles it on the first
+# use: RSA-2048's first batch stalled for minutes on the H200). mpgen's own auto picks a tier
+# per size, for products.
+GROUP_FROM_BITS = 2048
 
 
 class InputError(Exception):
@@ -97,12 +96,12 @@ class Key:
         self.key, self.n, self.e = key, numbers.public_numbers.n, numbers.public_numbers.e
         self.p, self.q, self.dp, self.dq, self.q_inverse = numbers.p, numbers.q, numbers.dmp1, numbers.dmq1, numbers.iqmp
         half = max(self.p.bit_length(), self.q.bit_length())
-        if tier == "auto" and half >= GROUP_HALVES_FROM_BITS:
+        if tier == "auto" and half >= GROUP_FROM_BITS:
             tier = "group"
         self.halves = mpgen.compile(half, ["modexp", "modmul", "rem", "add", "sub"], device=device, tier=tier)
         modulus_bits = self.n.bit_length()
         self.whole = mpgen.compile(modulus_bits, ["rem", "mad", "tomont", "montsqr", "montmul", "frommont"],
-                                   device=device, tier="group" if modulus_bits >= GROUP_MODULUS_FROM_BITS else "auto")
+                                   device=device, tier="group" if modulus_bits >= GROUP_FROM_BITS else "auto")
         self.half_limbs, self.limbs = -(-half // 32), -(-modulus_bits // 32)
         self.radix_squared = pow(2, 64 * self.limbs, self.n)  # R^2 mod n, R = 2^(32 limbs): tomont's
         # the batch's arrays: CuPy's on the GPU, where every step's operands and results stay

@@ -226,7 +226,7 @@ def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_divisio
     assert ("division_digit" in names) == by_division
     assert ("even_flag" in names) == by_division  # -p^-1 mod R only for the doublings' squarings
     rng = random.Random(bits)
-    # 1 (R mod 1 = 0: the division's flag), short ones (the normalization's longest shifts),
+    # 1 (R mod 1 = 0, where the division raises a flag of its own), short ones (the normalization's longest shifts),
     # all ones, R's half plus one, random
     moduli = [1, 3, (1 << 32) - 1, (1 << bits) - 1, (1 << (bits - 1)) + 1, rng.getrandbits(bits) | 1,
               rng.getrandbits(bits // 2) | 1]
