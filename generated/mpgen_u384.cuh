@@ -1548,9 +1548,20 @@ struct ntt_prime {
 #ifdef __CUDACC__
 // Every thread of the block runs every step (threads of instances past the batch's end
 // too, on zeros), so that ballots over whole warps and block barriers are well defined.
-template <unsigned T>
+// Pool: the words of the block's one array for the exchanges of whole vectors through
+// shared memory (group/program.py's exchange_pool_words, the largest one takes): each of
+// them synchronizes the block before it writes, so that they take the array in turn, and
+// moves at most `chunk` words a thread at a time, so that the array stays small beside the
+// products' tables (16 KB for 512 threads: 2^18 bits fit with the transforms' 198 KB).
+template <unsigned T, unsigned Pool>
 struct on_device {
+  static constexpr unsigned chunk = 8;
   __device__ __forceinline__ static unsigned rank() { return threadIdx.x % T; }
+
+  __device__ __forceinline__ static uint32_t* pool() {
+    __shared__ uint32_t words[Pool ? Pool : 1];
+    return words;
+  }
 
   // carry: the carry into this thread's limbs; out: the carry out of the group. From each
   // thread's generate and propagate bits: the carries are the bits of (P + 2 G + carry_in)
@@ -1677,10 +1688,10 @@ struct on_device {
       const unsigned base = threadIdx.x % 32 / T * T;
 #pragma unroll
       for (unsigned w = 0; w < W; ++w) out[w] = __shfl_sync(~0u, v[w], base + T - 1 - t);
-    } else {  // C words at a time, so that the slots stay small beside the product's tables
-      constexpr unsigned C = W < 16 ? W : 16;
-      __shared__ uint32_t slots[IPB * T * C];
-      uint32_t* const own = slots + threadIdx.x / T * T * C;
+    } else {
+      constexpr unsigned C = W < chunk ? W : chunk;
+      static_assert(IPB * T * C <= Pool);
+      uint32_t* const own = pool() + threadIdx.x / T * T * C;
 #pragma unroll
       for (unsigned first = 0; first < W; first += C) {
         __syncthreads();
@@ -1708,16 +1719,21 @@ struct on_device {
         low_in[w] = t ? l : 0, high_in[w] = t ? h : l;
       }
     } else {
-      __shared__ uint32_t slots[IPB * 2 * T * W];
-      uint32_t* const own = slots + threadIdx.x / T * 2 * T * W;  // the group's: lows, then highs
-      __syncthreads();
+      constexpr unsigned C = W < chunk ? W : chunk;
+      static_assert(IPB * 2 * T * C <= Pool);
+      uint32_t* const own = pool() + threadIdx.x / T * 2 * T * C;  // the group's: lows, then highs
 #pragma unroll
-      for (unsigned w = 0; w < W; ++w) own[t * W + w] = low[w], own[(T + t) * W + w] = high[w];
-      __syncthreads();
+      for (unsigned first = 0; first < W; first += C) {
+        __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < W; ++w) {
-        low_in[w] = t ? own[(t - 1) * W + w] : 0;
-        high_in[w] = t ? own[(T + t - 1) * W + w] : own[(T - 1) * W + w];
+        for (unsigned w = 0; w < C && first + w < W; ++w)
+          own[t * C + w] = low[first + w], own[(T + t) * C + w] = high[first + w];
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w) {
+          low_in[first + w] = t ? own[(t - 1) * C + w] : 0;
+          high_in[first + w] = t ? own[(T + t - 1) * C + w] : own[(T - 1) * C + w];
+        }
       }
     }
   }
@@ -1726,19 +1742,24 @@ struct on_device {
   // offset, then of thread t + offset + 1, zeros outside the group; through shared memory.
   template <unsigned W, unsigned IPB>
   __device__ __forceinline__ static void neighbours(const uint32_t* v, int offset, uint32_t* out) {
-    __shared__ uint32_t table[IPB * T * W];
-    uint32_t* const own = table + threadIdx.x / T * T * W;
+    constexpr unsigned C = W < chunk ? W : chunk;
+    static_assert(IPB * T * C <= Pool);
+    uint32_t* const own = pool() + threadIdx.x / T * T * C;
     const int t = int(rank());
-    __syncthreads();
 #pragma unroll
-    for (unsigned w = 0; w < W; ++w) own[t * W + w] = v[w];
-    __syncthreads();
+    for (unsigned first = 0; first < W; first += C) {
+      __syncthreads();
 #pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      const int from = t + offset + k;
-      const bool inside = from >= 0 && from < int(T);
+      for (unsigned w = 0; w < C && first + w < W; ++w) own[t * C + w] = v[first + w];
+      __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < W; ++w) out[k * W + w] = inside ? own[(inside ? from : 0) * W + w] : 0;
+      for (int k = 0; k < 2; ++k) {
+        const int from = t + offset + k;
+        const bool inside = from >= 0 && from < int(T);
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w)
+          out[k * W + first + w] = inside ? own[(inside ? from : 0) * C + w] : 0;
+      }
     }
   }
 
@@ -1777,15 +1798,19 @@ struct on_device {
       for (unsigned w = 0; w < K; ++w)
         got[w] = Below ? __shfl_up_sync(~0u, words[w], 1, T) : __shfl_down_sync(~0u, words[w], 1, T);
     } else {
-      __shared__ uint32_t exchanged[IPB * T * K];
-      uint32_t* const own = exchanged + threadIdx.x / T * T * K;
+      constexpr unsigned C = K < chunk ? K : chunk;
+      static_assert(IPB * T * C <= Pool);
+      uint32_t* const own = pool() + threadIdx.x / T * T * C;
       const unsigned t = rank(), from = Below ? (t ? t - 1 : 0) : (t + 1 < T ? t + 1 : t);
-      __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < K; ++w) own[t * K + w] = words[w];
-      __syncthreads();
+      for (unsigned first = 0; first < K; first += C) {
+        __syncthreads();
 #pragma unroll
-      for (unsigned w = 0; w < K; ++w) got[w] = own[from * K + w];
+        for (unsigned w = 0; w < C && first + w < K; ++w) own[t * C + w] = words[first + w];
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < K; ++w) got[first + w] = own[from * C + w];
+      }
     }
   }
 

@@ -13,7 +13,7 @@ from .fields import Field, preset_curve, to_words
 from .gf import GfField, fft
 from .group.ntt import transform_length
 from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep, planner as group_planner, segments
-from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat
+from .group.program import exchange_shared_bytes, flat
 from .ir import Function
 from .ntt import auto_method
 from .rns.lists import Chunk, chunks
@@ -202,15 +202,17 @@ def with_needs(size: Size, ops: list) -> list:
 
 
 def dynamic_shared_bytes(program: Program, tier: Tier) -> int:
-    """A block's dynamic shared memory: the quadratic product's tables (table_words), or
-    the residues of the transforms (each prime's N points, a padding word every 32)."""
+    """A block's dynamic shared memory, the most its products take in turn: the quadratic
+    products' tables (table_words), the transforms' residues (each prime's N points, a
+    padding word every 32)."""
+    words = [0]
     for step in flat(program.steps):
         if isinstance(step, ProductRows):
-            return 4 * tier.instances_per_block * table_words(tier.threads_per_instance, tier.limbs_per_thread)
-        if isinstance(step, Convolution):
+            words.append(table_words(tier.threads_per_instance, tier.limbs_per_thread))
+        elif isinstance(step, Convolution):
             n = step.transform.length
-            return 4 * tier.instances_per_block * len(step.transform.primes) * (n + n // 32)
-    return 0
+            words.append(len(step.transform.primes) * (n + n // 32))
+    return 4 * tier.instances_per_block * max(words)
 
 
 @lru_cache(maxsize=None)
@@ -226,12 +228,13 @@ def group_program(size: Size, name: str) -> Program:
         raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "
                          f"{tier.limbs_per_thread} limbs need {dynamic / 1024:.1f} KB of shared memory a block for "
                          f"{name}; a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
-    shared = exchange_shared_bytes(program, tier.instances_per_block)
-    if shared > BLOCK_STATIC_SHARED_BYTES:
-        raise ValueError(f"{tier.threads_per_instance} threads of {tier.limbs_per_thread} limbs, "
-                         f"{tier.instances_per_block} a block: its exchanges take {shared / 1024:.1f} KB of "
-                         f"static shared memory, a block at most {BLOCK_STATIC_SHARED_BYTES // 1024} KB; "
-                         f"give fewer threads or instances per block")
+    shared = exchange_shared_bytes(program, tier.instances_per_block)  # under 48 KB: 8 words a thread at most
+    if dynamic + shared > BLOCK_SHARED_BYTES:
+        raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "
+                         f"{tier.limbs_per_thread} limbs need {(dynamic + shared) / 1024:.1f} KB of shared memory a "
+                         f"block for {name} (the products' {dynamic / 1024:.1f} KB and the exchanges' "
+                         f"{shared / 1024:.1f} KB); a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer "
+                         f"threads or instances per block")
     return program
 
 

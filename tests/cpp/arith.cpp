@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -204,9 +205,10 @@ std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
 constexpr std::size_t all_pairs_up_to = 250, partners = 6;
 
 // At most about `most` of the cases: every k-th, the first and the last kept.
-std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, std::size_t most) {
+template <class Case>
+std::vector<Case> thinned(std::vector<Case> cases, std::size_t most) {
   if (cases.size() <= most) return cases;
-  std::vector<std::vector<Limbs>> kept;
+  std::vector<Case> kept;
   const std::size_t k = (cases.size() + most - 1) / most;
   for (std::size_t i = 0; i < cases.size(); i += k) kept.push_back(cases[i]);
   kept.push_back(cases.back());
@@ -235,27 +237,31 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
   const unsigned arity = op.operand_bits.size();
   std::vector<std::vector<Limbs>> edges;
   for (unsigned k = 0; k < arity; ++k) edges.push_back(operand_edges(op, k));
-  // Pairs of edge values of the first two operands; a third runs through its own.
-  std::vector<std::vector<Limbs>> cases;
-  const auto add_case = [&](const Limbs& a, const Limbs& b) {
-    if (arity == 2) cases.push_back({a, b});
+  // Pairs of edge values of the first two operands; a third runs through its own. Picked
+  // as indices and thinned before they are built: the group tier's widths have thousands.
+  std::vector<std::array<std::size_t, 3>> picks;
+  const auto add_case = [&](std::size_t a, std::size_t b) {
+    if (arity == 2) picks.push_back({a, b, 0});
     else if (edges[2].size() <= 2)
-      for (const auto& c : edges[2]) cases.push_back({a, b, c});
+      for (std::size_t c = 0; c < edges[2].size(); ++c) picks.push_back({a, b, c});
     else
-      cases.push_back({a, b, edges[2][cases.size() % edges[2].size()]});
+      picks.push_back({a, b, picks.size() % edges[2].size()});
   };
   for (std::size_t i = 0; i < edges[0].size(); ++i) {
-    const Limbs& a = edges[0][i];
-    if (arity == 1) cases.push_back({a});
+    if (arity == 1) picks.push_back({i, 0, 0});
     else if (edges[0].size() <= all_pairs_up_to || edges[1].size() <= all_pairs_up_to)
-      for (const auto& b : edges[1]) add_case(a, b);
+      for (std::size_t j = 0; j < edges[1].size(); ++j) add_case(i, j);
     else
       for (std::size_t k = 0; k < partners; ++k) {
-        add_case(a, edges[1][k]);
-        if (i >= partners && i < edges[1].size()) add_case(edges[0][k], edges[1][i]);
+        add_case(i, k);
+        if (i >= partners && i < edges[1].size()) add_case(k, i);
       }
   }
-  cases = thinned(std::move(cases), most_edge_cases);
+  std::vector<std::vector<Limbs>> cases;
+  for (const auto& pick : thinned(std::move(picks), most_edge_cases)) {
+    cases.emplace_back();
+    for (unsigned k = 0; k < arity; ++k) cases.back().push_back(edges[k][pick[k]]);
+  }
   std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
   for (std::size_t i = 0; i < random_count; ++i) {
     std::vector<Limbs> operands;
@@ -307,7 +313,8 @@ TEST_CASE("every operation at every size agrees with GMP") {
 // or its corrections), remainders 0, b - 1 and random: for div_qr_wide quotients below
 // 2^(32 limbs) (a's high half below b), for div_qr, div and rem (and div_qr_wide where bits
 // is not a multiple of 32) the largest that keeps a within its width.
-std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& op, std::mt19937_64& rng) {
+std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& op, std::mt19937_64& rng,
+                                                           std::size_t most = SIZE_MAX) {
   const unsigned bits = op.bits, n = (bits + 31) / 32;
   std::vector<Limbs> divisors;
   for (const Limbs& b : edge_values(bits, op.limbs_per_thread, op.threads_per_instance))
@@ -317,6 +324,7 @@ std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& 
     b[0] |= 1u << (rng() % 32);  // nonzero
     divisors.push_back(mask_to(b, bits));
   }
+  divisors = thinned(std::move(divisors), std::max<std::size_t>(most / 15, 1));  // 15 cases a divisor
   std::vector<std::vector<Limbs>> cases;
   for (const Limbs& b : divisors) {
     const Mpz bm(b);
@@ -365,16 +373,16 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
 
 // The group tier's division and square root compiled on demand: at 3000 bits, where the
 // group holds more limbs than the size (94 limbs in 96, a wide dividend's high half moved to
-// the held width, the remainder after the size's limbs); at 16384 and 65536 bits (the largest
-// its exchanges fit a block's 48 KB of static shared memory at) and 50000 (1563 limbs, the
-// top limb part used, 128 threads of 13 in 1664). Constructed quotients (of all ones among
-// them, divisors of powers of two and 2^k - 1, remainders 0 and b - 1), edge values and
-// random operands: on the host a few dozen of each (past 16384 bits a quarter of that, for
-// CI's time), on the GPU all; sqrt's steps are the division's, on a value whose top limbs the
-// group holds as zeros at 3000 and 50000 bits.
-TEST_CASE("the group tier's division and sqrt at 3000 to 65536 bits agree with GMP, compiled on demand") {
+// the held width, the remainder after the size's limbs); at 16384, 65536 and 262144 bits (the
+// tier's largest: 512 steps of 512 threads) and 50000 (1563 limbs, the top limb part used,
+// 128 threads of 13 in 1664). Constructed quotients (of all ones among them, divisors of
+// powers of two and 2^k - 1, remainders 0 and b - 1), edge values and random operands: on the
+// host a few dozen of each (past 16384 bits a quarter of that, at 262144 a handful, for CI's
+// time), on the GPU all (at 262144 bits 3000 constructed ones); sqrt's steps are the
+// division's, on a value whose top limbs the group holds as zeros at 3000 and 50000 bits.
+TEST_CASE("the group tier's division and sqrt at 3000 to 262144 bits agree with GMP, compiled on demand") {
   const bool gpu = gpu_for_tests();
-  for (const unsigned bits : {3000u, 16384u, 50000u, 65536u})
+  for (const unsigned bits : {3000u, 16384u, 50000u, 65536u, 262144u})
     for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
       if (device == mpgen::Device::gpu && !gpu) continue;
       for (const mpgen::OpInfo* divide : mpgen::compile_on_demand(bits, {"div_qr_wide", "div_qr", "sqrt"}, device)) {
@@ -382,9 +390,9 @@ TEST_CASE("the group tier's division and sqrt at 3000 to 65536 bits agree with G
         CHECK(op.tier == "group");
         std::mt19937_64 rng(test_seed() ^ bits);
         const bool cpu = device == mpgen::Device::cpu;
-        const std::size_t host = bits > 16384 ? host_divisions / 4 : host_divisions;
-        if (op.name != "sqrt") {
-          const auto cases = constructed_division_cases(op, rng);
+        const std::size_t host = bits > 65536 ? 8 : bits > 16384 ? host_divisions / 4 : host_divisions;
+        if (op.name != "sqrt") {  // at 262144 bits all would be 47 K cases of 64 KB: 3000 on the GPU
+          const auto cases = constructed_division_cases(op, rng, cpu ? 15 * host : bits > 65536 ? 3000 : SIZE_MAX);
           check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host) : cases, cpu, !cpu);
         }
         check_operation(op, cpu, !cpu, test_seed(), cpu ? host / 4 : random_cases() / 10, cpu ? host : 300);

@@ -53,9 +53,10 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "262144", "--ops", "mul", "--threads", "128", "--instances-per-block", "4"],
      "--ops: mul at 262144 bits in the group tier: 4 instances of 128 threads of 64 limbs need 258 KB of product "
      "tables a block; a block has at most 227 KB: give fewer instances per block"),
-    (["--bits", "262144", "--threads", "1024", "--ops", "add,mul_lo", "--mul", "schoolbook"],
-     "--ops: mul_lo at 262144 bits in the group tier: 1024 threads of 8 limbs, 1 a block: its exchanges take "
-     "48.2 KB of static shared memory, a block at most 48 KB; give fewer threads or instances per block"),
+    (["--bits", "262144", "--threads", "1024", "--ops", "add,div_qr"],
+     "--ops: div_qr at 262144 bits in the group tier: 1 instances of 1024 threads of 8 limbs need 230.5 KB of "
+     "shared memory a block for div_qr (the products' 198.0 KB and the exchanges' 32.5 KB); a block has at most "
+     "227 KB: give fewer threads or instances per block"),
     (["--bits", "4096", "--threads", "popcount"], "--threads: 'popcount' is neither a whole number nor an "
                                                   "operation of the group tier"),
     (["--bits", "4096", "--threads", "12"], "--bits: 4096 bits in the group tier: 12 threads: a group is a "
@@ -92,17 +93,17 @@ def test_bad_request_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, m
 
 
 def test_a_group_size_without_ops_gets_those_that_fit_a_block(mpgen, tmp_path):
-    # At 131072 bits the division's and sqrt's exchanges take more static shared memory than
-    # a block has: the defaults leave them out (it was a traceback), and naming one is the
+    # On 1024 threads at 262144 bits the division's transforms beside its exchanges take more
+    # shared memory than a block has: the defaults leave it out, and naming it is the
     # one-line refusal.
-    r = mpgen("generate", "--bits", "131072", "--out", str(tmp_path / "d"))
+    r = mpgen("generate", "--bits", "262144", "--threads", "1024", "--out", str(tmp_path / "d"))
     assert r.returncode == 0, r.stderr
     (module,) = json.loads((tmp_path / "d" / "mpgen_manifest.json").read_text())["modules"]
     names = [op["name"] for op in module["operations"]]
-    assert not {"sqrt", "div_qr"} & set(names) and {"add", "mul", "gcd", "modexp"} <= set(names)
-    r = mpgen("generate", "--bits", "131072", "--ops", "sqrt", "--out", str(tmp_path / "e"))
+    assert not {"div_qr", "mont_radix_squared", "modexp"} & set(names) and {"add", "mul", "sqrt", "gcd"} <= set(names)
+    r = mpgen("generate", "--bits", "262144", "--threads", "1024", "--ops", "rem", "--out", str(tmp_path / "e"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
-    assert r.stderr.startswith("mpgen: error: --ops: sqrt at 131072 bits in the group tier: ")
+    assert r.stderr.startswith("mpgen: error: --ops: rem at 262144 bits in the group tier: ")
 
 
 def test_unwritable_output_is_refused(mpgen, tmp_path):

@@ -8,6 +8,7 @@ import pytest
 
 from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, segments, shift_constant, \
     shift_variable
+from mpgen.group.division import div_qr
 from mpgen.group.mul import mad, mul, mul_lo, sqr
 from mpgen.group.program import exchange_shared_bytes, iterations
 
@@ -183,12 +184,14 @@ def test_a_product_needs_two_limbs_a_thread():
 
 
 @pytest.mark.parametrize("program, instances_per_block, arrays", [
-    # headers/group.cuh's arrays, word by word: Mirror's slots (16 of its 18 words at a time),
-    # Neighbours' (2 words), the carry scan's (2 a warp): ptxas -v says 37120 bytes.
-    (mul_lo(Shape(262144, 512, 16)), 1, [512 * 16, 512 * 2, 64]),
-    (mul_lo(Shape(262144, 1024, 8)), 1, [1024 * 10, 1024 * 2, 64]),  # 49408: over the 48 KB
-    (mul(Shape(32768, 128, 8)), 2, [2 * 2 * 128 * 2, 64]),  # Handoff's lows and highs; ptxas: 4352
-    (add_or_sub("add", Shape(4096, 32, 4)), 8, []),  # within a warp: ballots and shuffles only
+    # headers/group.cuh's arrays, word by word: the pool of the largest exchange, 8 words a
+    # thread at a time (Mirror's 18 and 10, the division's shifts of 16), the carry scan's
+    # (2 a warp), the vote's and the broadcast's.
+    (mul_lo(Shape(262144, 512, 16)), 1, [512 * 8, 64]),
+    (mul_lo(Shape(262144, 1024, 8)), 1, [1024 * 8, 64]),
+    (mul(Shape(32768, 128, 8)), 2, [2 * 2 * 128 * 2, 64]),  # Handoff's lows and highs
+    (add_or_sub("add", Shape(4096, 32, 4)), 8, [0]),  # within a warp: ballots and shuffles only
+    (div_qr(Shape(262144, 512, 16)), 1, [512 * 8, 64, 32, 32]),
 ])
 def test_the_exchanges_static_shared_memory_is_cuda_group_cuh_s(program, instances_per_block, arrays):
     assert exchange_shared_bytes(program, instances_per_block) == 4 * sum(arrays)

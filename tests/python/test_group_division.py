@@ -1,5 +1,5 @@
-"""The group tier's division by Knuth's algorithm D over the group (group/division.py), run
-on the host by the group executor against Python's integers: divisors at the ends of the
+"""The group tier's division by Knuth's algorithm D over the group (group/division.py), and
+by Newton's reciprocal after the schoolbook's first digits (group/newton.py), run on the host by the group executor against Python's integers: divisors at the ends of the
 normalization (1, a top bit alone, all ones, one bit below the top), q-hat's hardest (a
 top word followed by all ones or zeros: estimates 2 too large), quotients of all ones,
 the flag for b = 0 and for a wide quotient that does not fit; shapes where the group
@@ -9,9 +9,12 @@ import random
 
 import pytest
 
-from mpgen.group import Shape, execute
+from mpgen.group import Convolution, Shape, ThreadStep, execute
 from mpgen.group.division import block_digit, block_reciprocal, div, div_qr, div_qr_wide, modmul, rem
+from mpgen.group.newton import by_newton
+from mpgen.group.program import flat
 from mpgen.ir import execute as execute_list
+from mpgen.tiers import GROUP_TABLE
 
 # bits, T, Q: 16 limbs held exactly; 250 bits (8 limbs, the top one short) in 16 (a wide
 # dividend's high half moves to the held width).
@@ -31,8 +34,18 @@ def expected(a: int, b: int, limbs: int, fits: bool = True) -> tuple[int, int]:
     return a // b + (a % b << 32 * limbs), 0
 
 
+@pytest.fixture(params=["schoolbook", 1, 3], ids=lambda m: m if m == "schoolbook" else f"newton{m}")
+def method(request, monkeypatch):
+    """The division by the schoolbook alone, or by Newton's reciprocal after m halvings (here
+    from the schoolbook's T / 2 and T / 8 digits: 8 threads)."""
+    if request.param != "schoolbook":
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_from_bits", 0)
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_iterations", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("bits, threads, q", SHAPES)
-def test_division_against_python_integers(bits, threads, q):
+def test_division_against_python_integers(bits, threads, q, method):
     shape = Shape(bits, threads, q)
     n = shape.limbs
     programs = div_qr(shape), div(shape), rem(shape)
@@ -47,7 +60,7 @@ def test_division_against_python_integers(bits, threads, q):
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES)
-def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q):
+def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q, method):
     shape = Shape(bits, threads, q)
     n = shape.limbs
     program = div_qr_wide(shape)
@@ -62,6 +75,17 @@ def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q):
         assert execute(program, [b << 32 * n, b], []) == (0, 1)  # a's high half = b: no room
         assert execute(program, [(1 << 64 * n) - 1, b], []) == (0, 1)
     assert execute(program, [12345, 0], []) == (0, 1)
+
+
+@pytest.mark.parametrize("bits, newton, transform", [(32768, False, False), (65536, True, True),
+                                                     (262144, True, True)])
+def test_newton_divides_from_data_group_toml_s_size_by_the_transform_s_products(bits, newton, transform):
+    shape = Shape(bits, bits // 32 // 16, 16)
+    assert by_newton(shape) == newton
+    steps = list(flat(div_qr(shape).steps))
+    names = [step.fn.name for step in steps if isinstance(step, ThreadStep)]
+    assert names.count("newton_correction") == newton  # one list, in a Repeat
+    assert any(isinstance(step, Convolution) for step in steps) == transform
 
 
 def limbs(value: int, count: int) -> list[int]:

@@ -14,11 +14,11 @@ from mpgen.group.montgomery import by_products, frommont, interleaved, interleav
     montmul, montredc, montsqr, newton_steps, reduction_by_products, tomont
 from mpgen.group.mul import mul_lo
 from mpgen.group.powers import modexp, mont_radix_squared
-from mpgen.group.program import Program, Repeat, ThreadStep, flat
+from mpgen.group.program import Program, Repeat, ThreadStep, flat, vectors
 from mpgen.group.words import copy
 from mpgen.ir import Function, Reg
-from mpgen.tiers import GROUP_TABLE
 from mpgen.printers import group as printer
+from mpgen.tiers import GROUP_TABLE
 
 # bits, T, Q: 16 limbs in 16 (R's limbs held exactly), 15 in 16, 500 bits (16 limbs, the top
 # one short) and 94 limbs in 96 (3000 bits). A default size's geometry (4096 and 8192 bits)
@@ -212,19 +212,21 @@ def test_modexp_computes_its_constants_and_agrees_with_python(bits):
     assert execute(program, [1, 5, 6], []) == (0, 1)  # p even: the flag, and 0
 
 
-@pytest.mark.parametrize("bits, threads, q, by_division", [(64, 8, 2, True), (500, 8, 2, True), (3000, 16, 6, True),
-                                                           (64, 8, 2, False), (500, 8, 2, False)])
-def test_radix_squared_by_division_and_by_doublings(bits, threads, q, by_division, monkeypatch):
-    # the doublings run where the division does not fit a block (data/group.toml): here by
-    # the threshold moved below the size (at 3000 bits not: the interpreter's pace)
-    if not by_division:
-        monkeypatch.setitem(GROUP_TABLE["montgomery"], "radix_by_division_up_to_bits", 0)
+@pytest.mark.parametrize("bits, threads, q, newton", [(64, 8, 2, False), (500, 8, 2, False), (3000, 16, 6, False),
+                                                     (500, 8, 2, True)])
+def test_radix_squared_by_the_division(bits, threads, q, newton, monkeypatch):
+    # the division by the schoolbook, and by Newton's reciprocal as from data/group.toml's
+    # [division] newton_from_bits (after the schoolbook's T / 4 digits)
+    if newton:
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_from_bits", 0)
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_iterations", 2)
     shape = Shape(bits, threads, q)
     radix = 1 << 32 * shape.limbs
     program = mont_radix_squared(shape)
     names = {step.fn.name for step in flat(program.steps) if isinstance(step, ThreadStep)}
-    assert ("division_digit" in names) == by_division
-    assert ("even_flag" in names) == by_division  # -p^-1 mod R only for the doublings' squarings
+    assert "division_digit" in names
+    assert "even_flag" in names  # the flag from p's lowest bit, no -p^-1 mod R computed
+    assert not any(name.startswith("mont_minus_inverse") for name in vectors(program))
     rng = random.Random(bits)
     # 1 (R mod 1 = 0, where the division raises a flag of its own), short ones (the normalization's longest shifts),
     # all ones, R's half plus one, random

@@ -46,8 +46,9 @@ from .compare import compare
 from .compose import Composer
 from .montgomery import constants, held_shape
 from .mul import check, mul
+from . import newton
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
-from .words import copy, either, select_by_bit, zero_where
+from .words import copy, either, not_bit, select_by_bit, zero_where
 
 
 def block_reciprocal(q: int) -> Function:
@@ -185,14 +186,6 @@ def raise_above(q: int) -> Function:
     fn.emit("add", Reg("y", 0), Reg("x", 0), Reg("x", 1))
     for i in range(q):
         fn.emit("mov", Reg("y", 1 + i), Reg("x", 2 + i))
-    fn.check()
-    return fn
-
-
-def not_bit() -> Function:
-    """1 - x (x is 0 or 1)."""
-    fn = Function("not_bit", 1, 1)
-    fn.emit("xor", Reg("y", 0), Reg("x", 0), 1)
     fn.check()
     return fn
 
@@ -361,7 +354,8 @@ def _division(name: str, shape: Shape, operands: tuple[str, ...], quotient: bool
     wide = "a_high" in operands
     high, low = d.dividend("a" if "a" in operands else "zero", "a_high" if wide else None, shape.limbs)
     divisor, high, low, shift = d.normalize("b", high, low)
-    quotient_vector, rest = d.schoolbook(divisor, high, low)
+    quotient_vector, rest = (newton.divide(d, divisor, high, low) if newton.by_newton(shape) else
+                             d.schoolbook(divisor, high, low))
     if wide:
         fits = d.call(compare("lt", held), "a_high", "b").result
         d.step(not_bit(), (fits,), (("flag", 1),))

@@ -5,28 +5,27 @@ branching on the values:
 
     -p^-1 mod R                     mont_minus_inverse (Newton, in a Repeat)
     R mod p, R^2 mod p              the remainders of R and of (R mod p) R by the schoolbook
-                                    division (group/division.py), as the per-thread tier's
-                                    (above 65536 bits: doublings mod p and Montgomery
-                                    squarings); alone, this is mont_radix_squared
+                                    division (group/division.py), as the per-thread tier's;
+                                    alone, this is mont_radix_squared
     a R mod p                       montmul(a, R^2)
     a^k R mod p, k < 2^w            a table of 2^w powers (2^w - 2 products)
     x = R; for each w bits of e from the top: x = x^(2^w) R^-(2^w - 1), then x a^k R R^-1
     with k those bits, the entry read by masks over the whole table: fixed windows
     a^e = x R^-1                    frommont
 
-The two divisions cost about two products' multiplies and 2 T steps between threads (the L
-doublings mod p 25 times the instructions and 35 times the steps between threads at 4096
-bits), small beside the 1.25 L Montgomery products of the exponent (w = 4)."""
+The two divisions cost about two products' multiplies and 2 T steps between threads, small
+beside the 1.25 L Montgomery products of the exponent (w = 4). The L doublings mod p they
+replaced took 25 times the instructions and 35 times the steps between threads at 4096 bits
+(510 K list instructions against 20.7 K), and CGBN's powm_odd workload ran 257 K/s with
+them against 276.5 K with the divisions (512-bit exponent, mpgen-bench, H200, 2026-11-28)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
 from ..size import LIMB_BITS
 from ..thread.common import all_ones_if_borrow, complement as complement_mask
-from ..tiers import GROUP_TABLE
-from .addsub import add_or_sub
 from .compose import Composer
 from .division import radix_remainder
-from .montgomery import choose, frommont, integer_one, mont_minus_inverse, product, radix_shape
+from .montgomery import frommont, integer_one, mont_minus_inverse, product, radix_shape
 from .mul import check
 from .program import Broadcast, Program, Shape, ShiftUp, ThreadStep
 from .words import copy, moved, zero_where
@@ -77,20 +76,6 @@ def window_entry(q: int) -> Function:
     return fn
 
 
-def double(c: Composer, x: str, p: str) -> None:
-    """x = 2 x mod p (x < p): the sum's carry out of L bits, or no borrow from 2 x - p,
-    takes the difference."""
-    radix, q = radix_shape(c.shape), c.shape.limbs_per_thread
-    twice = c.call(add_or_sub("add", radix, carry_in=False), x, x)
-    less = c.call(add_or_sub("sub", radix, carry_in=False), twice.result, p)
-    c.step(ThreadStep(choose(q, True), (twice.result, less.result, twice.flag, less.flag), ((x, q),)))
-
-
-def by_division(shape: Shape) -> bool:
-    """Whether R mod p and R^2 mod p are the division's remainders at this size."""
-    return shape.bits <= GROUP_TABLE["montgomery"]["radix_by_division_up_to_bits"]
-
-
 def even_flag() -> Function:
     """x = p's lowest word; y = 1 where p is even."""
     fn = Function("even_flag", 1, 1)
@@ -101,45 +86,28 @@ def even_flag() -> Function:
     return fn
 
 
-def radix_powers(c: Composer, p: str, np: str | None, unit: str, square: str) -> None:
-    """unit = R mod p (1 in Montgomery form), square = R^2 mod p. Up to data/group.toml's
-    [montgomery] radix_by_division_up_to_bits: the remainders of R and of (R mod p) R by
-    the division (as the per-thread tier's), one copy of its steps run twice. Above it (where
-    the division's exchanges beside the products' pass a block's static shared memory): 1
-    doubled L times, o times more, then squared v times in Montgomery form (L = 2^v o, o
-    odd; np = -p^-1 mod R for those, None below)."""
-    radix, q = radix_shape(c.shape), c.shape.limbs_per_thread
-    integer_one(c, radix, square)
-    if by_division(c.shape):
-        def remainder(body: Composer) -> None:  # unit = the last power, square = it times R mod p
-            body.step(ThreadStep(copy(q), (square,), ((unit, q),)))
-            body.call(radix_remainder(c.shape), unit, p, into=square)
-        c.repeat(2, remainder)
-        return
-    width = radix.bits
-    v = (width & -width).bit_length() - 1
-    c.repeat(width, lambda body: double(body, square, p))
-    c.step(ThreadStep(copy(q), (square,), ((unit, q),)))
-    c.repeat(width >> v, lambda body: double(body, square, p))
-    c.repeat(v, lambda body: product(body, square, None, p, np, square))
+def radix_powers(c: Composer, p: str, unit: str, square: str) -> None:
+    """unit = R mod p (1 in Montgomery form), square = R^2 mod p: the remainders of R and of
+    (R mod p) R by the division (as the per-thread tier's), one copy of its steps run twice."""
+    q = c.shape.limbs_per_thread
+    integer_one(c, radix_shape(c.shape), square)
+
+    def remainder(body: Composer) -> None:  # unit = the last power, square = it times R mod p
+        body.step(ThreadStep(copy(q), (square,), ((unit, q),)))
+        body.call(radix_remainder(c.shape), unit, p, into=square)
+    c.repeat(2, remainder)
 
 
 def mont_radix_squared(shape: Shape) -> Program:
-    """R^2 mod p for odd p (what tomont multiplies by); flag 1 and 0 where p is even. -p^-1
-    mod R only where the doublings' Montgomery squarings need it; by the division, p's
-    lowest bit gives the flag."""
+    """R^2 mod p for odd p (what tomont multiplies by); flag 1 and 0 where p is even (p's
+    lowest bit: no -p^-1 mod R is needed)."""
     q = check(shape)
     c = Composer(shape)
-    if by_division(shape):
-        c.step(Broadcast("p", (0,), "p_low"))
-        c.step(ThreadStep(even_flag(), ("p_low",), (("even", 1),)))
-        np, flag = None, "even"
-    else:
-        inverse = c.call(mont_minus_inverse(shape), "p")
-        np, flag = inverse.result, inverse.flag
-    radix_powers(c, "p", np, "unit", "square")
-    c.step(ThreadStep(zero_where(q), ("square", flag), (("y", q),)))
-    return Program("mont_radix_squared", shape, ("p",), (), tuple(c.steps), "y", flag)
+    c.step(Broadcast("p", (0,), "p_low"))
+    c.step(ThreadStep(even_flag(), ("p_low",), (("even", 1),)))
+    radix_powers(c, "p", "unit", "square")
+    c.step(ThreadStep(zero_where(q), ("square", "even"), (("y", q),)))
+    return Program("mont_radix_squared", shape, ("p",), (), tuple(c.steps), "y", "even")
 
 
 def modexp(shape: Shape) -> Program:
@@ -148,7 +116,7 @@ def modexp(shape: Shape) -> Program:
     c = Composer(shape)
     inverse = c.call(mont_minus_inverse(shape), "p")
     np, even = inverse.result, inverse.flag
-    radix_powers(c, "p", np, "power", "square")
+    radix_powers(c, "p", "power", "square")
     product(c, "a", "square", "p", np, "base")
     c.step(ThreadStep(first_entries(q), ("base", "power"), (("table", ENTRIES * q),)))
 

@@ -373,35 +373,44 @@ def top_wanted(step: Top, program: Program, names: set[str]) -> tuple[bool, bool
     return step.flag is not None and step.flag in names, step.vector in names
 
 
-BLOCK_STATIC_SHARED_BYTES = 48 * 1024  # a kernel's static shared memory (the exchanges')
+EXCHANGE_CHUNK = 8  # words a thread an exchange moves at a time (headers/group.cuh's chunk)
+
+
+def exchange_pool_words(program: Program, instances_per_block: int) -> int:
+    """The words of the block's one array for the exchanges of whole vectors through shared
+    memory (headers/group.cuh's on_device<T, Pool>::pool): the largest that one exchange
+    takes, since each synchronizes the block before it writes, EXCHANGE_CHUNK words a
+    thread at a time. Within a warp (T <= 32) shuffles need none, except Neighbours."""
+    t, ipb, sizes = program.shape.threads, instances_per_block, vectors(program)
+    words = [0]
+    for step in flat(program.steps):
+        if isinstance(step, Neighbours):
+            words.append(ipb * t * min(sizes[step.vector], EXCHANGE_CHUNK))
+        elif t <= 32:
+            continue
+        elif isinstance(step, Mirror):
+            words.append(ipb * t * min(sizes[step.vector], EXCHANGE_CHUNK))
+        elif isinstance(step, Handoff):
+            words.append(ipb * 2 * t * min(sizes[step.low], EXCHANGE_CHUNK))
+        elif isinstance(step, (ShiftUp, ShiftDown)):
+            words.append(ipb * t * min(step.limbs, EXCHANGE_CHUNK))
+    return max(words)
 
 
 def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
     """The static shared memory of the program's exchanges in one block, as headers/group.cuh's
-    on_device declares it: within a warp (T <= 32) shuffles and ballots need none, except
-    Neighbours; one array per kind of step and width, shared by its calls."""
-    t, ipb, sizes = program.shape.threads, instances_per_block, vectors(program)
-    arrays: dict[tuple[str, int], int] = {}
-    for step in flat(program.steps):
-        if isinstance(step, Neighbours):
-            arrays[("neighbours", sizes[step.vector])] = ipb * t * sizes[step.vector]
-        elif t <= 32:
-            continue
-        elif isinstance(step, CarryScan):
-            arrays[("carry_scan", 0)] = 2 * 32
+    on_device declares it: the pool (exchange_pool_words) and, across warps (T > 32), the
+    carry scan's, the vote's and the broadcast's few words a warp."""
+    t = program.shape.threads
+    arrays: dict[str, int] = {"pool": exchange_pool_words(program, instances_per_block)}
+    for step in flat(program.steps) if t > 32 else ():
+        if isinstance(step, CarryScan):
+            arrays["carry_scan"] = 2 * 32
         elif isinstance(step, All):
-            arrays[("all", 0)] = 32
-        elif isinstance(step, Mirror):
-            arrays[("mirror", sizes[step.vector])] = ipb * t * min(sizes[step.vector], 16)
-        elif isinstance(step, Handoff):
-            arrays[("handoff", sizes[step.low])] = ipb * 2 * t * sizes[step.low]
+            arrays["all"] = 32
         elif isinstance(step, Top) and step.flag and step.width(program.shape) != program.shape.held_bits or \
                 isinstance(step, Broadcast):
-            arrays[("broadcast", 0)] = 32
-        elif isinstance(step, ShiftUp):
-            arrays[("shift_up", step.limbs)] = ipb * t * step.limbs
-        elif isinstance(step, ShiftDown):
-            arrays[("shift_down", step.limbs)] = ipb * t * step.limbs
+            arrays["broadcast"] = 32
     return 4 * sum(arrays.values())
 
 

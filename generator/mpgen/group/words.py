@@ -52,6 +52,14 @@ def complement(q: int) -> Function:
     return fn
 
 
+def not_bit() -> Function:
+    """1 - x (x is 0 or 1)."""
+    fn = Function("not_bit", 1, 1)
+    fn.emit("xor", Reg("y", 0), Reg("x", 0), 1)
+    fn.check()
+    return fn
+
+
 def select_by_bit(q: int) -> Function:
     """y = x[Q:2Q] where the bit x[2Q] is set, else x[:Q]: no branch."""
     fn = Function("select_by_bit", 2 * q + 1, q)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
     ShiftDown, ShiftUp, ThreadStep, Top
-from ..group.program import SCHEDULES, accumulator_words, flat, read, top_wanted, vectors
+from ..group.program import SCHEDULES, accumulator_words, exchange_pool_words, flat, read, top_wanted, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
@@ -162,7 +162,8 @@ class _DeviceSteps(_Steps):
 
     def __init__(self, program: Program, instances_per_block: int):
         super().__init__(program)
-        self.per_block, self.on = instances_per_block, f"::mpgen::group::on_device<{self.threads}>"
+        self.per_block = instances_per_block
+        self.on = f"::mpgen::group::on_device<{self.threads}, {exchange_pool_words(program, instances_per_block)}>"
 
     def thread_step(self, step: ThreadStep) -> list[str]:
         return _thread_step(step, self.sizes)
