@@ -1,10 +1,10 @@
 """Builds bench/group/sweep.cu for the group tier's div_qr by each method at each size given
 (default 65536 131072 262144 bits): the schoolbook (group/division.py), Newton's reciprocal
-after m = 1 .. 4 halvings (group/newton.py; data/group.toml's [division] newton_iterations),
-and mul at the same size, the product Newton's steps take. Into build/group-sweep/ (nvcc
-here, 2 at a time); run them on the GPU with:
-    for b in build/group-sweep/division_*; do $b; done
-Their figures set [division] newton_from_bits and newton_iterations."""
+after the schoolbook's first T / 2^m digits, m = 1 .. 4 (group/newton.py; data/group.toml's
+[division] newton_schoolbook_digits), and mul at the same size, the product Newton's steps
+take. Into build/group-sweep/ (nvcc
+here, 2 at a time); `--run` runs them (on the GPU), each line after its binary's name.
+Their figures set [division] newton_from_bits and newton_schoolbook_digits."""
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "generator"))
 
 from mpgen import cli  # noqa: E402
 from mpgen.plan import group_program  # noqa: E402
+from mpgen.size import Size  # noqa: E402
 from mpgen.tiers import GROUP_TABLE  # noqa: E402
 
 OUT = ROOT / "build" / "group-sweep"
@@ -25,7 +26,8 @@ def generate(bits: int, op: str, method: str) -> list[str]:
     """The generated header's folder for one variant, and the nvcc command that builds it."""
     table = GROUP_TABLE["division"]
     table["newton_from_bits"] = bits if METHODS.get(method) else 1 << 30
-    table["newton_iterations"] = METHODS.get(method) or 0
+    threads = Size(bits, tier_name="group").tier_for(op).threads_per_instance
+    table["newton_schoolbook_digits"] = threads >> (METHODS.get(method) or 0)
     group_program.cache_clear()  # planned once per size and name otherwise
     folder = OUT / "gen" / f"division_{bits}_{op}_{method}"
     if cli.main(["generate", "--bits", str(bits), "--tier", "group", "--ops", op, "--clean", "--out", str(folder)]):
@@ -34,7 +36,15 @@ def generate(bits: int, op: str, method: str) -> list[str]:
             f"-DOP={op}", str(ROOT / "bench/group/sweep.cu"), "-o", str(OUT / f"division_{bits}_{op}_{method}")]
 
 
+def run() -> None:
+    for binary in sorted(OUT.glob("division_*")):
+        done = subprocess.run([str(binary)], capture_output=True, text=True)
+        print(f"{binary.name}: {done.stdout.strip()}{done.stderr.strip()}", flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--run"]:
+        return run()
     sizes = [int(b) for b in sys.argv[1:]] or [65536, 131072, 262144]
     commands = [generate(bits, "div_qr", method) for bits in sizes for method in METHODS] + \
         [generate(bits, "mul", "product") for bits in sizes]

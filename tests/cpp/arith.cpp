@@ -374,7 +374,7 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
 // The group tier's division and square root compiled on demand: at 3000 bits, where the
 // group holds more limbs than the size (94 limbs in 96, a wide dividend's high half moved to
 // the held width, the remainder after the size's limbs); at 16384, 65536 and 262144 bits (the
-// tier's largest: 512 steps of 512 threads) and 50000 (1563 limbs, the top limb part used,
+// tier's largest, by Newton's reciprocal: data/group.toml's [division]) and 50000 (1563 limbs, the top limb part used,
 // 128 threads of 13 in 1664). Constructed quotients (of all ones among them, divisors of
 // powers of two and 2^k - 1, remainders 0 and b - 1), edge values and random operands: on the
 // host a few dozen of each (past 16384 bits a quarter of that, at 262144 a handful, for CI's

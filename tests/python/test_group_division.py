@@ -11,7 +11,7 @@ import pytest
 
 from mpgen.group import Convolution, Shape, ThreadStep, execute
 from mpgen.group.division import block_digit, block_reciprocal, div, div_qr, div_qr_wide, modmul, rem
-from mpgen.group.newton import by_newton
+from mpgen.group.newton import by_newton, iterations
 from mpgen.group.program import flat
 from mpgen.ir import execute as execute_list
 from mpgen.tiers import GROUP_TABLE
@@ -34,13 +34,13 @@ def expected(a: int, b: int, limbs: int, fits: bool = True) -> tuple[int, int]:
     return a // b + (a % b << 32 * limbs), 0
 
 
-@pytest.fixture(params=["schoolbook", 1, 3], ids=lambda m: m if m == "schoolbook" else f"newton{m}")
+@pytest.fixture(params=["schoolbook", 4, 1], ids=lambda k: k if k == "schoolbook" else f"newton_from_{k}_digits")
 def method(request, monkeypatch):
-    """The division by the schoolbook alone, or by Newton's reciprocal after m halvings (here
-    from the schoolbook's T / 2 and T / 8 digits: 8 threads)."""
+    """The division by the schoolbook alone, or by Newton's reciprocal after the
+    schoolbook's first k digits (8 threads: one Newton step, and three)."""
     if request.param != "schoolbook":
         monkeypatch.setitem(GROUP_TABLE["division"], "newton_from_bits", 0)
-        monkeypatch.setitem(GROUP_TABLE["division"], "newton_iterations", request.param)
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_schoolbook_digits", request.param)
     return request.param
 
 
@@ -77,11 +77,11 @@ def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q, meth
     assert execute(program, [12345, 0], []) == (0, 1)
 
 
-@pytest.mark.parametrize("bits, newton, transform", [(32768, False, False), (65536, True, True),
+@pytest.mark.parametrize("bits, newton, transform", [(65536, False, False), (131072, True, True),
                                                      (262144, True, True)])
 def test_newton_divides_from_data_group_toml_s_size_by_the_transform_s_products(bits, newton, transform):
     shape = Shape(bits, bits // 32 // 16, 16)
-    assert by_newton(shape) == newton
+    assert by_newton(shape) == newton and iterations(shape) == (shape.threads // 64).bit_length() - 1
     steps = list(flat(div_qr(shape).steps))
     names = [step.fn.name for step in steps if isinstance(step, ThreadStep)]
     assert names.count("newton_correction") == newton  # one list, in a Repeat

@@ -216,10 +216,10 @@ def test_modexp_computes_its_constants_and_agrees_with_python(bits):
                                                      (500, 8, 2, True)])
 def test_radix_squared_by_the_division(bits, threads, q, newton, monkeypatch):
     # the division by the schoolbook, and by Newton's reciprocal as from data/group.toml's
-    # [division] newton_from_bits (after the schoolbook's T / 4 digits)
+    # [division] newton_from_bits (after the schoolbook's first 2 digits of 8)
     if newton:
         monkeypatch.setitem(GROUP_TABLE["division"], "newton_from_bits", 0)
-        monkeypatch.setitem(GROUP_TABLE["division"], "newton_iterations", 2)
+        monkeypatch.setitem(GROUP_TABLE["division"], "newton_schoolbook_digits", 2)
     shape = Shape(bits, threads, q)
     radix = 1 << 32 * shape.limbs
     program = mont_radix_squared(shape)
