@@ -116,7 +116,7 @@ def test_digit_estimate_is_the_digit_or_one_more(q, held):
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES)
-def test_modmul_with_any_modulus(bits, threads, q):
+def test_modmul_with_any_modulus(bits, threads, q, method):
     """a b mod p for moduli odd and even (a power of two, 2^k - 1, all ones, 1), a and b
     at the ends below p; p = 0 the flag."""
     program = modmul(Shape(bits, threads, q))

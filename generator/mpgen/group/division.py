@@ -31,7 +31,9 @@ two scans, so the division costs about two products' multiplies plus T steps of
 exchanges. b = 0, and
 for div_qr_wide a quotient that does not fit (a's high half not below b): the flag, and
 every result word 0 (the per-thread tier's contract). modmul (any p at run time, even
-ones too) is the full product's remainder by the same steps."""
+ones too) is the full product's remainder by the same steps. From data/group.toml's
+[division] newton_from_bits, quotient and remainder come from Newton's reciprocal
+(newton.py) after the first of these steps."""
 from __future__ import annotations
 
 from ..ir import MASK, Function, Reg
@@ -346,6 +348,13 @@ class Division:
                           (("rest", q), ("above", 1))))
 
 
+def divided(d: Division, divisor: str, high: str, low: str) -> tuple[str, str]:
+    """(quotient, remainder) of high 2^H + low by the normalized divisor, high below it: by
+    Newton's reciprocal from data/group.toml's [division] newton_from_bits, else by the
+    schoolbook."""
+    return newton.divide(d, divisor, high, low) if newton.by_newton(d.held) else d.schoolbook(divisor, high, low)
+
+
 def _division(name: str, shape: Shape, operands: tuple[str, ...], quotient: bool, remainder: bool) -> Program:
     """The division of A = a + a_high 2^(32 limbs) by b, for operands (a, b), (a, a_high, b)
     (wide: the flag where a_high >= b) or (a_high, b) (a = 0)."""
@@ -354,8 +363,7 @@ def _division(name: str, shape: Shape, operands: tuple[str, ...], quotient: bool
     wide = "a_high" in operands
     high, low = d.dividend("a" if "a" in operands else "zero", "a_high" if wide else None, shape.limbs)
     divisor, high, low, shift = d.normalize("b", high, low)
-    quotient_vector, rest = (newton.divide(d, divisor, high, low) if newton.by_newton(shape) else
-                             d.schoolbook(divisor, high, low))
+    quotient_vector, rest = divided(d, divisor, high, low)
     if wide:
         fits = d.call(compare("lt", held), "a_high", "b").result
         d.step(not_bit(), (fits,), (("flag", 1),))
@@ -398,13 +406,14 @@ def radix_remainder(shape: Shape) -> Program:
 def modmul(shape: Shape) -> Program:
     """a b mod p for a, b < p and any p (even ones too; the per-thread tier's contract): the
     full product, then its remainder by the wide division's steps (the product's high half
-    is below p); p = 0: the flag and every result word 0."""
+    is below p: by Newton's reciprocal where the division goes so); p = 0: the flag and
+    every result word 0."""
     d = Division(shape)
     q, held = d.q, d.held
     product = d.call(mul(held), "a", "b")
     high, low = d.dividend(product.result, product.high, held.limbs)
     divisor, high, low, shift = d.normalize("p", high, low)
-    _, rest = d.schoolbook(divisor, high, low)
+    _, rest = divided(d, divisor, high, low)
     d.call(compare("is_zero", held), "p", into="flag")
     moved = d.call(shift_variable("shr", held), rest, shift).result
     d.step(zero_where(q), (moved, "flag"), (("y", q),))
