@@ -215,13 +215,13 @@ std::vector<Case> thinned(std::vector<Case> cases, std::size_t most) {
   return kept;
 }
 
-// The group tier's divisions run T steps of two Q-by-Q products and three scans each, its
-// sqrt T / 2 such steps, its gcd bits / 10 rounds of divsteps with four exchanges each: on
-// the host (every thread's lists in turn) a hundred cases a size and operation (gcd past
-// 4096 bits forty), on the GPU all of them.
+// The group tier's divisions run T steps of two Q-by-Q products and three scans each (R^2
+// mod p two of them), its sqrt T / 2 such steps, its gcd bits / 10 rounds of divsteps with
+// four exchanges each: on the host (every thread's lists in turn) a hundred cases a size and
+// operation (gcd past 4096 bits forty), on the GPU all of them.
 bool slow_on_host(const mpgen::OpInfo& op) {
   return op.tier == "group" && (op.name.rfind("div", 0) == 0 || op.name == "rem" || op.name == "gcd" ||
-                                op.name == "sqrt");
+                                op.name == "sqrt" || op.name == "mont_radix_squared");
 }
 constexpr std::size_t host_divisions = 100;
 std::size_t host_edge_cases(const mpgen::OpInfo& op) {
@@ -285,12 +285,11 @@ TEST_CASE("every operation at every size agrees with GMP") {
   for_each_operation(gpu, on_demand_arithmetic, [&](const mpgen::OpInfo& op, bool on_cpu, bool on_gpu) {
     if (op.modulus_operand >= 0) return;  // those with a modulus operand: moduli.cpp
     // Past 768 bits gcd's rounds run in the host's interpreter (lists over 1,500
-    // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs; the group tier's mont_radix_squared doubles 1 about 32
-    // limbs times: 20 random cases; its mont_minus_inverse (Newton's steps of group
-    // products) a tenth of the random cases on the host, all of them on the GPU
+    // instructions: printers/host.py): 1,000 random cases and 2,000 edge pairs; the group
+    // tier's mont_minus_inverse (Newton's steps of group products) a tenth of the random
+    // cases on the host, all of them on the GPU
     const bool long_loop = op.name == "gcd" && op.bits > 768;
-    const bool doublings = op.name == "mont_radix_squared" && op.tier == "group";
-    const std::size_t count = doublings ? random_cases() / 500 : long_loop ? random_cases() / 10 : random_cases();
+    const std::size_t count = long_loop ? random_cases() / 10 : random_cases();
     if (slow_on_host(op)) {
       const std::size_t edges = host_edge_cases(op);
       if (on_cpu) check_operation(op, true, false, seed, edges / 4, edges);
@@ -371,27 +370,30 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
   });
 }
 
-// The group tier's division and square root compiled on demand: at 3000 bits, where the
-// group holds more limbs than the size (94 limbs in 96, a wide dividend's high half moved to
-// the held width, the remainder after the size's limbs); at 16384, 65536 and 262144 bits (the
-// tier's largest, by Newton's reciprocal: data/group.toml's [division]) and 50000 (1563 limbs, the top limb part used,
-// 128 threads of 13 in 1664). Constructed quotients (of all ones among them, divisors of
+// The group tier's division, square root and R^2 mod p (two of the division's remainders)
+// compiled on demand: at 3000 bits, where the group holds more limbs than the size (94 limbs
+// in 96, a wide dividend's high half moved to the held width, the remainder after the size's
+// limbs); at 16384, 65536, 131072 and 262144 bits (the last two by Newton's reciprocal after
+// the schoolbook's 64 digits, data/group.toml's [division]: 2 and 3 Newton steps; R^2 mod p
+// then mixes the rows' products and the transforms') and 50000 (1563 limbs, the top limb
+// part used, 128 threads of 13 in 1664). Constructed quotients (of all ones among them, divisors of
 // powers of two and 2^k - 1, remainders 0 and b - 1), edge values and random operands: on the
 // host a few dozen of each (past 16384 bits a quarter of that, at 262144 a handful, for CI's
 // time), on the GPU all (at 262144 bits 3000 constructed ones); sqrt's steps are the
 // division's, on a value whose top limbs the group holds as zeros at 3000 and 50000 bits.
-TEST_CASE("the group tier's division and sqrt at 3000 to 262144 bits agree with GMP, compiled on demand") {
+TEST_CASE("the group tier's division and what runs on it (sqrt and R^2 mod p) at 3000 to 262144 bits agree with GMP") {
   const bool gpu = gpu_for_tests();
-  for (const unsigned bits : {3000u, 16384u, 50000u, 65536u, 262144u})
+  for (const unsigned bits : {3000u, 16384u, 50000u, 65536u, 131072u, 262144u})
     for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
       if (device == mpgen::Device::gpu && !gpu) continue;
-      for (const mpgen::OpInfo* divide : mpgen::compile_on_demand(bits, {"div_qr_wide", "div_qr", "sqrt"}, device)) {
+      for (const mpgen::OpInfo* divide :
+           mpgen::compile_on_demand(bits, {"div_qr_wide", "div_qr", "sqrt", "mont_radix_squared"}, device)) {
         const mpgen::OpInfo& op = *divide;
         CHECK(op.tier == "group");
         std::mt19937_64 rng(test_seed() ^ bits);
         const bool cpu = device == mpgen::Device::cpu;
         const std::size_t host = bits > 65536 ? 8 : bits > 16384 ? host_divisions / 4 : host_divisions;
-        if (op.name != "sqrt") {  // at 262144 bits all would be 47 K cases of 64 KB: 3000 on the GPU
+        if (op.name.rfind("div", 0) == 0) {  // at 262144 bits all would be 47 K cases of 64 KB: 3000 on the GPU
           const auto cases = constructed_division_cases(op, rng, cpu ? 15 * host : bits > 65536 ? 3000 : SIZE_MAX);
           check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host) : cases, cpu, !cpu);
         }

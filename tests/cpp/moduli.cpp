@@ -310,6 +310,34 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reci
                        mpgen::InputError);
 }
 
+// modmul at 131072 bits (256 threads of 16), whose remainder comes from Newton's reciprocal
+// (data/group.toml's [division]) beside the rows' product a b: one program of the rows'
+// tables and the transforms' residues, compiled on demand. For each edge modulus (even ones
+// too) (p - 1)^2, (p - 1) r and r s (r, s random below p): on the CPU 6 of them, spread, on
+// the GPU all (modulus_cases' edge values of every limb would be 264 K cases here).
+TEST_CASE("the group tier's modmul at 131072 bits (by Newton's division) agrees with GMP") {
+  const bool gpu = gpu_for_tests();
+  constexpr unsigned bits = 131072;
+  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+    if (device == mpgen::Device::gpu && !gpu) continue;
+    const bool cpu = device == mpgen::Device::cpu;
+    const mpgen::OpInfo& op = *mpgen::compile_on_demand(bits, std::vector<std::string>{"modmul"}, device).front();
+    CHECK(op.tier == "group");
+    std::mt19937_64 rng(test_seed() ^ bits);
+    std::vector<std::vector<Limbs>> cases;
+    for (const Limbs& p : edge_moduli(bits, false)) {
+      const Mpz pm(p);
+      Mpz last;
+      mpz_sub_ui(last.v, pm.v, 1);
+      const Limbs top = mpgen::from_mpz(last.v, bits), r = reduce(random_value(rng, bits), pm, bits),
+                  s = reduce(random_value(rng, bits), pm, bits);
+      for (const auto& [a, b] : {std::pair{top, top}, std::pair{top, r}, std::pair{r, s}})
+        cases.push_back(instance(op, {a, b}, p));
+    }
+    check_against_gmp(op, montgomery_reference(op), cpu ? spread(cases, 6) : cases, cpu, !cpu);
+  }
+}
+
 // The group tier's Montgomery operations take -p^-1 mod R (R = 2^(32 limbs)): at 3000 bits
 // the group holds 96 limbs for R's 94, so that the product interleaved word by word (and
 // montredc and frommont, its loop without products) runs R's 94 limbs (group/montgomery.py;
