@@ -224,13 +224,16 @@ def group_program(size: Size, name: str) -> Program:
     method = auto_method(name, size.limbs, transform_length(shape)) if size.mul == "auto" else size.mul
     program = group_planner(name, method)(shape)
     dynamic = dynamic_shared_bytes(program, tier)
+    instances = f"{tier.instances_per_block} instance{'s' * (tier.instances_per_block != 1)}"
     if dynamic > BLOCK_SHARED_BYTES:
-        raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "
+        raise ValueError(f"{instances} of {tier.threads_per_instance} threads of "
                          f"{tier.limbs_per_thread} limbs need {dynamic / 1024:.1f} KB of shared memory a block for "
                          f"{name}; a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
-    shared = exchange_shared_bytes(program, tier.instances_per_block)  # under 48 KB: 8 words a thread at most
+    shared = exchange_shared_bytes(program, tier.instances_per_block)
+    # 8 words a thread at a time (Handoff's 2 of 2 words): within a kernel's 48 KB of static
+    assert shared <= 48 * 1024, f"{name}: {shared} bytes of static shared memory"
     if dynamic + shared > BLOCK_SHARED_BYTES:
-        raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "
+        raise ValueError(f"{instances} of {tier.threads_per_instance} threads of "
                          f"{tier.limbs_per_thread} limbs need {(dynamic + shared) / 1024:.1f} KB of shared memory a "
                          f"block for {name} (the products' {dynamic / 1024:.1f} KB and the exchanges' "
                          f"{shared / 1024:.1f} KB); a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer "

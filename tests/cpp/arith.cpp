@@ -378,8 +378,8 @@ TEST_CASE("division by quotients of all ones and other edges agrees with GMP at 
 // then mixes the rows' products and the transforms') and 50000 (1563 limbs, the top limb
 // part used, 128 threads of 13 in 1664). Constructed quotients (of all ones among them, divisors of
 // powers of two and 2^k - 1, remainders 0 and b - 1), edge values and random operands: on the
-// host a few dozen of each (past 16384 bits a quarter of that, at 262144 a handful, for CI's
-// time), on the GPU all (at 262144 bits 3000 constructed ones); sqrt's steps are the
+// host a few dozen of each (past 16384 bits a quarter of that, past 65536 a handful, for
+// CI's time), on the GPU all (past 65536 bits 3000 constructed ones); sqrt's steps are the
 // division's, on a value whose top limbs the group holds as zeros at 3000 and 50000 bits.
 TEST_CASE("the group tier's division and what runs on it (sqrt and R^2 mod p) at 3000 to 262144 bits agree with GMP") {
   const bool gpu = gpu_for_tests();
@@ -393,7 +393,7 @@ TEST_CASE("the group tier's division and what runs on it (sqrt and R^2 mod p) at
         std::mt19937_64 rng(test_seed() ^ bits);
         const bool cpu = device == mpgen::Device::cpu;
         const std::size_t host = bits > 65536 ? 8 : bits > 16384 ? host_divisions / 4 : host_divisions;
-        if (op.name.rfind("div", 0) == 0) {  // at 262144 bits all would be 47 K cases of 64 KB: 3000 on the GPU
+        if (op.name.rfind("div", 0) == 0) {  // at 262144 bits all would be 47 K cases of 64 KB
           const auto cases = constructed_division_cases(op, rng, cpu ? 15 * host : bits > 65536 ? 3000 : SIZE_MAX);
           check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host) : cases, cpu, !cpu);
         }

@@ -54,7 +54,7 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
      "--ops: mul at 262144 bits in the group tier: 4 instances of 128 threads of 64 limbs need 258 KB of product "
      "tables a block; a block has at most 227 KB: give fewer instances per block"),
     (["--bits", "262144", "--threads", "1024", "--ops", "add,div_qr"],
-     "--ops: div_qr at 262144 bits in the group tier: 1 instances of 1024 threads of 8 limbs need 230.5 KB of "
+     "--ops: div_qr at 262144 bits in the group tier: 1 instance of 1024 threads of 8 limbs need 230.5 KB of "
      "shared memory a block for div_qr (the products' 198.0 KB and the exchanges' 32.5 KB); a block has at most "
      "227 KB: give fewer threads or instances per block"),
     (["--bits", "4096", "--threads", "popcount"], "--threads: 'popcount' is neither a whole number nor an "

@@ -187,11 +187,11 @@ def test_a_product_needs_two_limbs_a_thread():
     # headers/group.cuh's arrays, word by word: the pool of the largest exchange, 8 words a
     # thread at a time (Mirror's 18 and 10, the division's shifts of 16), the carry scan's
     # (2 a warp), the vote's and the broadcast's.
-    (mul_lo(Shape(262144, 512, 16)), 1, [512 * 8, 64]),
+    (mul_lo(Shape(262144, 512, 16)), 1, [512 * 8, 64]),  # ptxas -v: 16640 bytes
     (mul_lo(Shape(262144, 1024, 8)), 1, [1024 * 8, 64]),
     (mul(Shape(32768, 128, 8)), 2, [2 * 2 * 128 * 2, 64]),  # Handoff's lows and highs
     (add_or_sub("add", Shape(4096, 32, 4)), 8, [0]),  # within a warp: ballots and shuffles only
-    (div_qr(Shape(262144, 512, 16)), 1, [512 * 8, 64, 32, 32]),
+    (div_qr(Shape(262144, 512, 16)), 1, [512 * 8, 64, 32, 32]),  # ptxas -v: 16896 bytes
 ])
 def test_the_exchanges_static_shared_memory_is_cuda_group_cuh_s(program, instances_per_block, arrays):
     assert exchange_shared_bytes(program, instances_per_block) == 4 * sum(arrays)

@@ -19,7 +19,9 @@ beta = 2^32, B normalized (its top bit set), A = A1 beta^n + A0 with A1 < B:
                                         lowest, broadcast) and n limbs
     7 times: where r >= B, r - B and q + 1 (a borrow scan and a carry scan)
 
-The schoolbook's k steps, 2 m + 2 products and 14 scans, none of it branching on the values;
+The schoolbook's k steps, 2 m + 2 products, 4 m + 16 carry scans and m votes, none of it
+branching on the values; the products are `mul = auto`'s choice at the held width (as the
+tier's other composed programs, whatever the request's `mul`);
 data/group.toml's [division] says from which size, and k (64: measured best at 131072 and
 262144 bits, 1.22x and 1.83x the schoolbook alone; the products there are fixed-width, each
 the whole width's, so that div_qr takes 9.8 and 11.3 products' time)."""
@@ -27,8 +29,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from functools import lru_cache
+
 from ..ir import Function, Reg
 from ..ntt import auto_method
+from ..thread.common import all_ones_if_set, select
 from ..tiers import GROUP_TABLE
 from . import ntt
 from .addsub import add_or_sub
@@ -55,6 +60,7 @@ def iterations(shape: Shape) -> int:
     return max(shape.threads // digits, 1).bit_length() - 1
 
 
+@lru_cache(maxsize=None)
 def product(held: Shape) -> Program:
     """The full product at the held width, by transform where `mul = auto` takes it."""
     length = ntt.transform_length(held)
@@ -78,22 +84,14 @@ def correction(q: int) -> Function:
     word above after it; 1 where r - B was taken."""
     fn = Function("newton_correction", 2 * q + 2, q + 2)
     above, borrow = Reg("x", 2 * q), Reg("x", 2 * q + 1)
-    lowered, sign, keep = fn.temp(), fn.temp(), fn.temp()
+    lowered, sign = fn.temp(), fn.temp()
     fn.emit("sub", lowered, above, borrow)
-    fn.emit("shr", sign, lowered, 31)
-    fn.emit("sub", keep, 0, sign)  # all ones where r < B: r stays
+    fn.emit("shr", sign, lowered, 31)  # 1 where r < B: r stays
+    keep = all_ones_if_set(fn, sign)
     for i in range(q):
-        kept, taken = fn.temp(), fn.temp()
-        fn.emit("and", kept, Reg("x", i), keep)
-        fn.emit("not", taken, keep)
-        fn.emit("and", taken, Reg("x", q + i), taken)
-        fn.emit("or", Reg("y", i), kept, taken)
-    kept_above = fn.temp()
-    fn.emit("and", kept_above, above, keep)
-    fn.emit("not", keep, keep)
-    fn.emit("and", lowered, lowered, keep)
-    fn.emit("or", Reg("y", q), kept_above, lowered)
-    fn.emit("and", Reg("y", q + 1), keep, 1)
+        select(fn, Reg("y", i), keep, Reg("x", i), Reg("x", q + i))
+    select(fn, Reg("y", q), keep, above, lowered)
+    fn.emit("xor", Reg("y", q + 1), sign, 1)
     fn.check()
     return fn
 

@@ -4,17 +4,19 @@ exponent's bits, every step a call of the tier's own programs (compose.py), noth
 branching on the values:
 
     -p^-1 mod R                     mont_minus_inverse (Newton, in a Repeat)
-    R mod p, R^2 mod p              the remainders of R and of (R mod p) R by the schoolbook
-                                    division (group/division.py), as the per-thread tier's;
-                                    alone, this is mont_radix_squared
+    R mod p, R^2 mod p              the remainders of R and of (R mod p) R by the division
+                                    (group/division.py: the schoolbook, or Newton's
+                                    reciprocal from [division] newton_from_bits), as the
+                                    per-thread tier's; alone, this is mont_radix_squared
     a R mod p                       montmul(a, R^2)
     a^k R mod p, k < 2^w            a table of 2^w powers (2^w - 2 products)
     x = R; for each w bits of e from the top: x = x^(2^w) R^-(2^w - 1), then x a^k R R^-1
     with k those bits, the entry read by masks over the whole table: fixed windows
     a^e = x R^-1                    frommont
 
-The two divisions cost about two products' multiplies and 2 T steps between threads, small
-beside the 1.25 L Montgomery products of the exponent (w = 4). The L doublings mod p they
+The two divisions cost about two products' multiplies and 2 T steps between threads (by
+Newton's reciprocal about ten products each), small beside the 1.25 L Montgomery products
+of the exponent (w = 4). The L doublings mod p they
 replaced took 25 times the instructions and 35 times the steps between threads at 4096 bits
 (510 K list instructions against 20.7 K), and CGBN's powm_odd workload ran 257 K/s with
 them against 276.5 K with the divisions (512-bit exponent, mpgen-bench, H200, 2026-11-28)."""
