@@ -47,7 +47,8 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .montgomery import constants, held_shape
-from .mul import check, mul
+from .mul import check
+from .ntt import auto_mul
 from . import newton
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
 from .words import copy, either, not_bit, select_by_bit, zero_where
@@ -410,7 +411,7 @@ def modmul(shape: Shape) -> Program:
     every result word 0."""
     d = Division(shape)
     q, held = d.q, d.held
-    product = d.call(mul(held), "a", "b")
+    product = d.call(auto_mul(held), "a", "b")
     high, low = d.dividend(product.result, product.high, held.limbs)
     divisor, high, low, shift = d.normalize("p", high, low)
     _, rest = divided(d, divisor, high, low)

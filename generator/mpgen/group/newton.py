@@ -29,17 +29,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from functools import lru_cache
-
 from ..ir import Function, Reg
-from ..ntt import auto_method
 from ..thread.common import all_ones_if_set, select
 from ..tiers import GROUP_TABLE
-from . import ntt
 from .addsub import add_or_sub
 from .compare import compare
-from .mul import mul
-from .program import Broadcast, Program, Shape, ThreadStep
+from .ntt import auto_mul
+from .program import Broadcast, Shape, ThreadStep
 from .words import complement, copy, not_bit
 
 if TYPE_CHECKING:
@@ -58,13 +54,6 @@ def iterations(shape: Shape) -> int:
     newton_schoolbook_digits (or all T, and no step, where the group has fewer threads)."""
     digits = GROUP_TABLE["division"]["newton_schoolbook_digits"]
     return max(shape.threads // digits, 1).bit_length() - 1
-
-
-@lru_cache(maxsize=None)
-def product(held: Shape) -> Program:
-    """The full product at the held width, by transform where `mul = auto` takes it."""
-    length = ntt.transform_length(held)
-    return ntt.mul(held) if auto_method("mul", held.limbs, length) == "ntt" else mul(held)
 
 
 def top_word(q: int) -> Function:
@@ -105,7 +94,7 @@ def reciprocal(d: Division, divisor: str) -> str:
     d.step(complement(q), ("zero",), (("ones", q),))
     quotient, _ = d.schoolbook(divisor, "inverted", "ones", steps=digits)
     d.step(copy(q), (d.shifted("shl", 32 * q * (held.threads - digits), quotient),), (("v", q),))
-    times = product(held)
+    times = auto_mul(held)
 
     def newton_step(body) -> None:
         p = body.call(times, divisor, "v")
@@ -125,7 +114,7 @@ def divide(d: Division, divisor: str, high: str, low: str) -> tuple[str, str]:
     """(quotient, remainder) of A = high beta^n + low by B (normalized), high < B."""
     c, q, held = d.c, d.q, d.held
     v = reciprocal(d, divisor)
-    times = product(held)
+    times = auto_mul(held)
     scaled = c.call(times, v, high).high
     c.call(add_or_sub("add", held, carry_in=False), high, scaled, into="estimate")
     p = c.call(times, "estimate", divisor)

@@ -4,9 +4,12 @@ the quadratic products' programs (mul.py) with a Convolution in place of the row
 blocks' columns, then the same handoffs and carry scans."""
 from __future__ import annotations
 
-from ..ntt import Plan
+from functools import lru_cache
+
+from ..ntt import Plan, auto_method
 from ..ntt.transform import Convolver
 from .mul import both_halves, check, low_half, split
+from .mul import mul as rows_mul
 from .program import Convolution, Program, Shape, ThreadStep
 
 MAX_POINTS_PER_THREAD = 64  # a thread's points of two transforms stay in its registers
@@ -44,6 +47,14 @@ def mul_lo(shape: Shape) -> Program:
     return low_half("mul_lo", shape, (
         convolution(shape, False),
         ThreadStep(split(q), ("low_columns",), (("d", q), ("excess", 2)))), "d")
+
+
+@lru_cache(maxsize=None)
+def auto_mul(shape: Shape) -> Program:
+    """The full product as `mul = auto` plans it at this width: by transform where its
+    measured rate beats the rows' (data/ntt.toml), else by rows. The composed programs'
+    full products (the division's and modmul's, whatever the request's `mul`)."""
+    return mul(shape) if auto_method("mul", shape.limbs, transform_length(shape)) == "ntt" else rows_mul(shape)
 
 
 PLANNERS = {"mul": mul, "mul_lo": mul_lo, "sqr": sqr}
