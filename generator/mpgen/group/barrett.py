@@ -27,8 +27,7 @@ from .bits import shift_variable
 from .compare import compare
 from .division import Division
 from .montgomery import constants, radix_shape
-from .mul import mul_lo
-from .ntt import auto_mul
+from .mul import mul, mul_lo
 from .program import Program, Shape, ThreadStep
 from .words import complement, select_by_bit, zero_where
 
@@ -83,9 +82,9 @@ def barrett_modmul(shape: Shape) -> Program:
     c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
     normal, shift, (b,) = _normalized(d, w, ("b",))
     modulus = w.shifted("shr", w.gap, normal)
-    product = c.call(auto_mul(held), "a", b)
+    product = c.call(mul(held), "a", b)
     u0, u1 = w.halves(product.result, product.high)
-    estimate = c.call(auto_mul(held), "v", u1)
+    estimate = c.call(mul(held), "v", u1)
     t0, t1 = w.halves(estimate.result, estimate.high)
     low = c.call(add_or_sub("add", radix, carry_in=False), t0, u0)
     high = c.call(add_or_sub("add", radix), t1, u1, low.flag).result

@@ -47,7 +47,7 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .montgomery import constants, held_shape
-from .mul import check
+from .mul import check, mul
 from .ntt import auto_mul
 from . import newton
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
@@ -411,7 +411,9 @@ def modmul(shape: Shape) -> Program:
     every result word 0."""
     d = Division(shape)
     q, held = d.q, d.held
-    product = d.call(auto_mul(held), "a", "b")
+    # by transform only where Newton's steps already take its shared memory (the rows' tables
+    # are smaller: more blocks share an SM for the schoolbook's steps)
+    product = d.call(auto_mul(held) if newton.by_newton(held) else mul(held), "a", "b")
     high, low = d.dividend(product.result, product.high, held.limbs)
     divisor, high, low, shift = d.normalize("p", high, low)
     _, rest = divided(d, divisor, high, low)

@@ -52,8 +52,8 @@ def mul_lo(shape: Shape) -> Program:
 @lru_cache(maxsize=None)
 def auto_mul(shape: Shape) -> Program:
     """The full product as `mul = auto` plans it at this width: by transform where its
-    measured rate beats the rows' (data/ntt.toml), else by rows. The composed programs'
-    full products (the division's and modmul's, whatever the request's `mul`)."""
+    measured rate beats the rows' (data/ntt.toml), else by rows. Newton's division's full
+    products (whatever the request's `mul`)."""
     return mul(shape) if auto_method("mul", shape.limbs, transform_length(shape)) == "ntt" else rows_mul(shape)
 
 
