@@ -1563,6 +1563,33 @@ struct on_device {
     return words;
   }
 
+  // An exchange of W words a thread through the pool, `chunk` at a time: for each chunk the
+  // block synchronizes, put(own, C, first, count) writes the thread's words [first, first +
+  // count) into the group's Slots slots of C words (own), the block synchronizes, and
+  // get(own, C, first, count) reads them.
+  template <unsigned W, unsigned Slots, unsigned IPB, class Put, class Get>
+  __device__ __forceinline__ static void through_pool(const Put& put, const Get& get) {
+    constexpr unsigned C = W < chunk ? W : chunk;
+    static_assert(IPB * Slots * C <= Pool);
+    uint32_t* const own = pool() + threadIdx.x / T * Slots * C;
+#pragma unroll
+    for (unsigned first = 0; first < W; first += C) {
+      const unsigned count = W - first < C ? W - first : C;
+      __syncthreads();
+      put(own, C, first, count);
+      __syncthreads();
+      get(own, C, first, count);
+    }
+  }
+
+  // put for through_pool: the thread's words of v into its slot.
+  __device__ __forceinline__ static auto into_slot(const uint32_t* v) {
+    return [v](uint32_t* own, unsigned C, unsigned first, unsigned count) {
+#pragma unroll
+      for (unsigned w = 0; w < count; ++w) own[rank() * C + w] = v[first + w];
+    };
+  }
+
   // carry: the carry into this thread's limbs; out: the carry out of the group. From each
   // thread's generate and propagate bits: the carries are the bits of (P + 2 G + carry_in)
   // xor P (CGBN's trick), within a warp from two ballots; across the W warps of a larger
@@ -1689,18 +1716,10 @@ struct on_device {
 #pragma unroll
       for (unsigned w = 0; w < W; ++w) out[w] = __shfl_sync(~0u, v[w], base + T - 1 - t);
     } else {
-      constexpr unsigned C = W < chunk ? W : chunk;
-      static_assert(IPB * T * C <= Pool);
-      uint32_t* const own = pool() + threadIdx.x / T * T * C;
+      through_pool<W, T, IPB>(into_slot(v), [&](const uint32_t* own, unsigned C, unsigned first, unsigned count) {
 #pragma unroll
-      for (unsigned first = 0; first < W; first += C) {
-        __syncthreads();
-#pragma unroll
-        for (unsigned w = 0; w < C && first + w < W; ++w) own[t * C + w] = v[first + w];
-        __syncthreads();
-#pragma unroll
-        for (unsigned w = 0; w < C && first + w < W; ++w) out[first + w] = own[(T - 1 - t) * C + w];
-      }
+        for (unsigned w = 0; w < count; ++w) out[first + w] = own[(T - 1 - t) * C + w];
+      });
     }
   }
 
@@ -1718,23 +1737,18 @@ struct on_device {
         const uint32_t h = __shfl_sync(~0u, high[w], base + (t ? t - 1 : 0));
         low_in[w] = t ? l : 0, high_in[w] = t ? h : l;
       }
-    } else {
-      constexpr unsigned C = W < chunk ? W : chunk;
-      static_assert(IPB * 2 * T * C <= Pool);
-      uint32_t* const own = pool() + threadIdx.x / T * 2 * T * C;  // the group's: lows, then highs
+    } else {  // the group's slots: lows, then highs
+      const auto put = [&](uint32_t* own, unsigned C, unsigned first, unsigned count) {
 #pragma unroll
-      for (unsigned first = 0; first < W; first += C) {
-        __syncthreads();
+        for (unsigned w = 0; w < count; ++w) own[t * C + w] = low[first + w], own[(T + t) * C + w] = high[first + w];
+      };
+      through_pool<W, 2 * T, IPB>(put, [&](const uint32_t* own, unsigned C, unsigned first, unsigned count) {
 #pragma unroll
-        for (unsigned w = 0; w < C && first + w < W; ++w)
-          own[t * C + w] = low[first + w], own[(T + t) * C + w] = high[first + w];
-        __syncthreads();
-#pragma unroll
-        for (unsigned w = 0; w < C && first + w < W; ++w) {
+        for (unsigned w = 0; w < count; ++w) {
           low_in[first + w] = t ? own[(t - 1) * C + w] : 0;
           high_in[first + w] = t ? own[(T + t - 1) * C + w] : own[(T - 1) * C + w];
         }
-      }
+      });
     }
   }
 
@@ -1742,25 +1756,16 @@ struct on_device {
   // offset, then of thread t + offset + 1, zeros outside the group; through shared memory.
   template <unsigned W, unsigned IPB>
   __device__ __forceinline__ static void neighbours(const uint32_t* v, int offset, uint32_t* out) {
-    constexpr unsigned C = W < chunk ? W : chunk;
-    static_assert(IPB * T * C <= Pool);
-    uint32_t* const own = pool() + threadIdx.x / T * T * C;
     const int t = int(rank());
-#pragma unroll
-    for (unsigned first = 0; first < W; first += C) {
-      __syncthreads();
-#pragma unroll
-      for (unsigned w = 0; w < C && first + w < W; ++w) own[t * C + w] = v[first + w];
-      __syncthreads();
+    through_pool<W, T, IPB>(into_slot(v), [&](const uint32_t* own, unsigned C, unsigned first, unsigned count) {
 #pragma unroll
       for (int k = 0; k < 2; ++k) {
         const int from = t + offset + k;
         const bool inside = from >= 0 && from < int(T);
 #pragma unroll
-        for (unsigned w = 0; w < C && first + w < W; ++w)
-          out[k * W + first + w] = inside ? own[(inside ? from : 0) * C + w] : 0;
+        for (unsigned w = 0; w < count; ++w) out[k * W + first + w] = inside ? own[(inside ? from : 0) * C + w] : 0;
       }
-    }
+    });
   }
 
   // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
@@ -1798,19 +1803,11 @@ struct on_device {
       for (unsigned w = 0; w < K; ++w)
         got[w] = Below ? __shfl_up_sync(~0u, words[w], 1, T) : __shfl_down_sync(~0u, words[w], 1, T);
     } else {
-      constexpr unsigned C = K < chunk ? K : chunk;
-      static_assert(IPB * T * C <= Pool);
-      uint32_t* const own = pool() + threadIdx.x / T * T * C;
       const unsigned t = rank(), from = Below ? (t ? t - 1 : 0) : (t + 1 < T ? t + 1 : t);
+      through_pool<K, T, IPB>(into_slot(words), [&](const uint32_t* own, unsigned C, unsigned first, unsigned count) {
 #pragma unroll
-      for (unsigned first = 0; first < K; first += C) {
-        __syncthreads();
-#pragma unroll
-        for (unsigned w = 0; w < C && first + w < K; ++w) own[t * C + w] = words[first + w];
-        __syncthreads();
-#pragma unroll
-        for (unsigned w = 0; w < C && first + w < K; ++w) got[first + w] = own[from * C + w];
-      }
+        for (unsigned w = 0; w < count; ++w) got[first + w] = own[from * C + w];
+      });
     }
   }
 

@@ -33,6 +33,7 @@ from ..ir import Function, Reg
 from ..thread.common import all_ones_if_set, select
 from ..tiers import GROUP_TABLE
 from .addsub import add_or_sub
+from .bits import shift_constant
 from .compare import compare
 from .ntt import auto_mul
 from .program import Broadcast, Shape, ThreadStep
@@ -93,7 +94,7 @@ def reciprocal(d: Division, divisor: str) -> str:
     d.step(complement(q), (divisor,), (("inverted", q),))
     d.step(complement(q), ("zero",), (("ones", q),))
     quotient, _ = d.schoolbook(divisor, "inverted", "ones", steps=digits)
-    d.step(copy(q), (d.shifted("shl", 32 * q * (held.threads - digits), quotient),), (("v", q),))
+    d.call(shift_constant("shl", 32 * q * (held.threads - digits), held), quotient, into="v")
     times = auto_mul(held)
 
     def newton_step(body) -> None:
@@ -118,10 +119,9 @@ def divide(d: Division, divisor: str, high: str, low: str) -> tuple[str, str]:
     scaled = c.call(times, v, high).high
     c.call(add_or_sub("add", held, carry_in=False), high, scaled, into="estimate")
     p = c.call(times, "estimate", divisor)
-    rest = c.call(add_or_sub("sub", held, carry_in=False), low, p.result)
+    rest = c.call(add_or_sub("sub", held, carry_in=False), low, p.result, into="r")
     c.step(ThreadStep(top_word(q), (high, p.high, rest.flag), (("top_words", 1),)))
     c.step(Broadcast("top_words", (0,), "above"))
-    c.step(ThreadStep(copy(q), (rest.result,), (("r", q),)))
 
     def corrected(body) -> None:
         less = body.call(add_or_sub("sub", held, carry_in=False), "r", divisor)
