@@ -1553,14 +1553,80 @@ struct ntt_prime {
 // them synchronizes the block before it writes, so that they take the array in turn, and
 // moves at most `chunk` words a thread at a time, so that the array stays small beside the
 // products' tables (16 KB for 512 threads: 2^18 bits fit with the transforms' 198 KB).
-template <unsigned T, unsigned Pool>
+//
+// A group of more threads than a block has spans B = T / Span blocks of Span threads
+// (Scratch > 0: the words of group/program.py's span_scratch_words): block b of the group
+// holds threads [b Span, (b + 1) Span); sync() is then a barrier of the group's blocks,
+// which the cooperative launch keeps resident together, and what a group within a block
+// keeps in shared memory (the pool, the transforms' regions, the scans' words a block)
+// lies in the group's part of a global array, Groups parts: one a group of the launch.
+template <unsigned T, unsigned Pool, unsigned Span = T, unsigned Scratch = 0, unsigned Groups = 1>
 struct on_device {
   static constexpr unsigned chunk = 8;
-  __device__ __forceinline__ static unsigned rank() { return threadIdx.x % T; }
+  static constexpr bool spanning = Span < T;
+  static constexpr unsigned B = T / Span;  // blocks of a spanning group
+  static_assert(!spanning || (Scratch > 0 && B <= 32 && Span % 32 == 0));
+
+  __device__ __forceinline__ static unsigned rank() {
+    if constexpr (spanning) return blockIdx.x % B * Span + threadIdx.x;
+    else return threadIdx.x % T;
+  }
+
+  // A spanning group's words in global memory: [0, 2) its barrier (arrivals, generation),
+  // [2, 66) the carry scan's generate and propagate a block, [66, 98) the vote a block,
+  // [98] a broadcast's word, then the pool, then the transforms' regions.
+  static constexpr unsigned scan_words = 2, vote_words = 66, broadcast_word = 98, pool_words = 99;
+  __device__ __forceinline__ static uint32_t* scratch() {
+    static_assert(spanning);
+    static __device__ uint32_t words[Groups * Scratch];
+    return words + blockIdx.x / B * Scratch;
+  }
+
+  // The group's threads wait for each other: the block's (__syncthreads), or every block
+  // of a spanning group (thread 0 of each counts itself in; the last one in resets the
+  // count and moves the generation on, which the others wait for), its memory then seen
+  // by all of them.
+  __device__ __forceinline__ static void sync() {
+    __syncthreads();
+    if constexpr (spanning) {
+      if (threadIdx.x == 0) {
+        uint32_t* const barrier = scratch();
+        volatile uint32_t* const generation = barrier + 1;
+        const uint32_t seen = *generation;
+        __threadfence();
+        if (atomicAdd(barrier, 1u) == B - 1) {
+          atomicExch(barrier, 0u);
+          __threadfence();
+          atomicAdd(barrier + 1, 1u);
+        } else {
+          while (*generation == seen) {
+          }
+        }
+        __threadfence();
+      }
+      __syncthreads();
+    }
+  }
 
   __device__ __forceinline__ static uint32_t* pool() {
-    __shared__ uint32_t words[Pool ? Pool : 1];
-    return words;
+    if constexpr (spanning) {
+      return scratch() + pool_words;
+    } else {
+      __shared__ uint32_t words[Pool ? Pool : 1];
+      return words;
+    }
+  }
+
+  // The transforms' regions: the launch's dynamic shared memory (IPB instances' sets), or
+  // a spanning group's scratch after the pool.
+  template <unsigned Words>
+  __device__ __forceinline__ static uint32_t* regions() {
+    if constexpr (spanning) {
+      return scratch() + pool_words + Pool;
+    } else {
+      extern __shared__ uint32_t tables[];
+      return tables + threadIdx.x / T * Words;
+    }
   }
 
   // An exchange of W words a thread through the pool, `chunk` at a time: for each chunk the
@@ -1571,13 +1637,13 @@ struct on_device {
   __device__ __forceinline__ static void through_pool(const Put& put, const Get& get) {
     constexpr unsigned C = W < chunk ? W : chunk;
     static_assert(IPB * Slots * C <= Pool);
-    uint32_t* const own = pool() + threadIdx.x / T * Slots * C;
+    uint32_t* const own = pool() + (spanning ? 0 : threadIdx.x / T * Slots * C);
 #pragma unroll
     for (unsigned first = 0; first < W; first += C) {
       const unsigned count = W - first < C ? W - first : C;
-      __syncthreads();
+      sync();
       put(own, C, first, count);
-      __syncthreads();
+      sync();
       get(own, C, first, count);
     }
   }
@@ -1607,7 +1673,7 @@ struct on_device {
       carry = uint32_t((total ^ gp) >> (lane - base)) & 1;
       out = uint32_t(total >> T) & 1;
     } else {
-      constexpr unsigned W = T / 32;
+      constexpr unsigned W = Span / 32;  // warps of the group in a block
       __shared__ uint32_t warp_bits[2 * 32];  // per warp of the block: its generate, propagate
       const unsigned warp = threadIdx.x / 32, first = warp / W * W;
       const uint64_t within = uint64_t(p) + 2 * uint64_t(g);
@@ -1617,9 +1683,23 @@ struct on_device {
       __syncthreads();
       const uint32_t wg = __ballot_sync(~0u, lane < W && warp_bits[2 * (first + lane)]);
       const uint32_t wp = __ballot_sync(~0u, lane < W && warp_bits[2 * (first + lane) + 1]);
-      const uint64_t wtotal = uint64_t(wp) + 2 * uint64_t(wg) + (carry_in & 1);
+      uint32_t block_in = carry_in & 1;
+      if constexpr (spanning) {  // the same formula a third time, over the group's blocks
+        const uint64_t wsum = uint64_t(wp) + 2 * uint64_t(wg);
+        const uint32_t b0 = uint32_t(wsum >> W) & 1, b1 = uint32_t((wsum + 1) >> W) & 1;
+        uint32_t* const bits = scratch() + scan_words;
+        sync();  // an earlier scan's readers are done with bits
+        if (threadIdx.x == 0) bits[2 * (blockIdx.x % B)] = b0, bits[2 * (blockIdx.x % B) + 1] = b1 & ~b0;
+        sync();
+        const uint32_t bg = __ballot_sync(~0u, lane < B && bits[2 * lane]);
+        const uint32_t bp = __ballot_sync(~0u, lane < B && bits[2 * lane + 1]);
+        const uint64_t btotal = uint64_t(bp) + 2 * uint64_t(bg) + (carry_in & 1);
+        block_in = uint32_t((btotal ^ bp) >> (blockIdx.x % B)) & 1;
+        out = uint32_t(btotal >> B) & 1;
+      }
+      const uint64_t wtotal = uint64_t(wp) + 2 * uint64_t(wg) + block_in;
       const uint32_t warp_in = uint32_t((wtotal ^ wp) >> (warp - first)) & 1;
-      out = uint32_t(wtotal >> W) & 1;
+      if constexpr (!spanning) out = uint32_t(wtotal >> W) & 1;
       carry = uint32_t(((within + warp_in) ^ p) >> lane) & 1;
     }
   }
@@ -1628,7 +1708,8 @@ struct on_device {
   // same answer in each of them: where a Repeat may end early.
   template <bool Block>
   __device__ __forceinline__ static bool every(uint32_t bit) {
-    if constexpr (Block) return __syncthreads_and(bit & 1) != 0;
+    if constexpr (spanning) return all(bit) != 0;
+    else if constexpr (Block) return __syncthreads_and(bit & 1) != 0;
     else return __all_sync(~0u, bit & 1) != 0;
   }
 
@@ -1639,6 +1720,13 @@ struct on_device {
     if constexpr (T <= 32) {
       const uint32_t mask = (T == 32 ? ~0u : (1u << T) - 1) << (lane / T * T);
       return (votes & mask) == mask;
+    } else if constexpr (spanning) {  // the block's vote, then the group's blocks'
+      const uint32_t block = __syncthreads_and(bit & 1);
+      uint32_t* const each = scratch() + vote_words;
+      sync();  // an earlier vote's readers are done
+      if (threadIdx.x == 0) each[blockIdx.x % B] = block;
+      sync();
+      return __all_sync(~0u, lane >= B || each[lane]);
     } else {
       constexpr unsigned W = T / 32;
       __shared__ uint32_t warp_all[32];  // per warp of the block
@@ -1661,6 +1749,7 @@ struct on_device {
             class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
+    static_assert(!spanning, "the rows' tables hold the whole integer in one block");
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
     extern __shared__ uint32_t tables[];
     uint32_t* const table_a = tables + threadIdx.x / T * table_words;
@@ -1822,10 +1911,9 @@ struct on_device {
   __device__ __forceinline__ static void convolution(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                      uint32_t* high, const uint32_t* twiddles) {
     constexpr unsigned K = sizeof...(Primes), region = N + N / 32;
-    extern __shared__ uint32_t tables[];
-    uint32_t* const regions = tables + threadIdx.x / T * K * region;
+    uint32_t* const regions = on_device::regions<K * region>();
     all_residues<Q, N, Square, 0, Primes...>(a, b, regions, twiddles);
-    __syncthreads();
+    sync();
     const unsigned t = rank();
     uint32_t x[K * Q];
 #pragma unroll
@@ -1859,10 +1947,10 @@ struct on_device {
   __device__ __forceinline__ static void exchange(uint32_t* x, uint32_t* region, unsigned from, unsigned to) {
     constexpr unsigned P = N / T;
     const unsigned base = first_point<N>(from), s = stride<N>(from);
-    __syncthreads();
+    sync();
 #pragma unroll
     for (unsigned k = 0; k < P; ++k) region[padded(base + s * k)] = x[k];
-    __syncthreads();
+    sync();
     const unsigned base_to = first_point<N>(to), s_to = stride<N>(to);
 #pragma unroll
     for (unsigned k = 0; k < P; ++k) x[k] = region[padded(base_to + s_to * k)];
@@ -1897,14 +1985,14 @@ struct on_device {
                                                   uint32_t* x) {
     constexpr unsigned P = N / T, G = (ilog2(N) + ilog2(P) - 1) / ilog2(P);
     const unsigned t = rank();
-    __syncthreads();
+    sync();
 #pragma unroll
     for (unsigned i = 0; i < Q; ++i) {
       uint32_t digit;
       Prime::digit::device(&digit, &v[i]);
       region[padded(t * Q + i)] = digit;
     }
-    __syncthreads();
+    sync();
 #pragma unroll
     for (unsigned k = 0; k < P; ++k) x[k] = k < Q ? region[padded(t + T * k)] : 0;  // group 0's places
 #pragma unroll
@@ -1964,7 +2052,7 @@ struct on_device {
       if (back) exchange<N>(x, region, g + 1, g);
       stages<N, true, typename Prime::inverse>(x, g, twiddles);
     }
-    __syncthreads();
+    sync();
     const unsigned base = first_point<N>(0), s = stride<N>(0);
 #pragma unroll
     for (unsigned k = 0; k < P; ++k) region[padded(base + s * k)] = x[k];  // natural order
@@ -1974,6 +2062,12 @@ struct on_device {
   __device__ __forceinline__ static uint32_t broadcast(uint32_t value, unsigned from) {
     if constexpr (T <= 32) {
       return __shfl_sync(~0u, value, threadIdx.x % 32 / T * T + from);
+    } else if constexpr (spanning) {
+      uint32_t* const slot = scratch() + broadcast_word;
+      sync();
+      if (rank() == from) *slot = value;
+      sync();
+      return *slot;
     } else {
       __shared__ uint32_t slot[32];  // per group of the block
       const unsigned group = threadIdx.x / T;
@@ -2016,11 +2110,10 @@ __device__ __forceinline__ void load_operands(uint32_t* x, const Word& word, std
 // limbs, then the flag). (Staging the contiguous layout through shared memory, as the
 // thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0.)
 template <class Op, class Word, class Put>
-__device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
-  constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
-  const unsigned t = threadIdx.x % T;
+__device__ __forceinline__ void group_instance(std::size_t n, std::size_t j, unsigned t, const Word& word,
+                                               const Put& put) {
+  constexpr unsigned Q = Op::limbs_per_thread;
   uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
-  const std::size_t j = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T;
   const bool live = j < n;
   load_operands<Op>(x, word, j, live, t);
   Op::thread(y, x);
@@ -2035,6 +2128,21 @@ __device__ __forceinline__ void group_instances(std::size_t n, const Word& word,
     }
   if constexpr (Op::flag_words != 0) {
     if (t == 0) put(Op::result_limbs, j, y[Op::result_parts * Q]);
+  }
+}
+
+// A group spanning B blocks (its blocks resident together: a cooperative launch of at most
+// launch_groups groups) runs instances g, g + G, ... of the G groups of the launch, every
+// group the same number of rounds.
+template <class Op, class Word, class Put>
+__device__ __forceinline__ void group_instances(std::size_t n, const Word& word, const Put& put) {
+  constexpr unsigned T = Op::threads_per_instance, B = Op::blocks_per_instance;
+  if constexpr (B > 1) {
+    const std::size_t groups = gridDim.x / B;
+    for (std::size_t first = 0; first < n; first += groups)
+      group_instance<Op>(n, first + blockIdx.x / B, blockIdx.x % B * blockDim.x + threadIdx.x, word, put);
+  } else {
+    group_instance<Op>(n, (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T, threadIdx.x % T, word, put);
   }
 }
 
@@ -2668,6 +2776,13 @@ __global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n,
 }
 
 #ifndef __CUDACC_RTC__
+// The blocks one instance of Op spans: the group tier's blocks_per_instance, else 1.
+template <class Op>
+constexpr unsigned spanning_blocks() {
+  if constexpr (Op::threads_per_instance > 1) return Op::blocks_per_instance;
+  else return 1;
+}
+
 // The dynamic shared memory a launch of Op's batch kernel over `layout` passes (the
 // manifest's launch geometry; staged = false: the contiguous layout without the thread
 // tier's staging, as a user may launch it).
@@ -2688,9 +2803,25 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;
   }
-  const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
-  device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
-  return cudaGetLastError();
+  if constexpr (spanning_blocks<Op>() > 1) {  // a group spanning blocks: a cooperative launch of
+    constexpr unsigned B = spanning_blocks<Op>();  // a group an SM's block (at most launch_groups)
+    int device = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    std::size_t groups = std::size_t(sms) / B;
+    groups = groups < Op::launch_groups ? groups : Op::launch_groups;
+    if (groups == 0) return cudaErrorCooperativeLaunchTooLarge;
+    if (n == 0) return cudaSuccess;
+    void* args[] = {&n, &layout, &in, &out};
+    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(device_batch<Op>),
+                                       dim3(unsigned((groups < n ? groups : n) * B)), dim3(Op::block_threads), args,
+                                       shared, stream);
+  } else {
+    const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
+    device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
+    return cudaGetLastError();
+  }
 }
 #endif
 #endif

@@ -17,7 +17,8 @@ from .printers import render, table
 from .request import check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 from .thread import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
-from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
+from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, MAX_BLOCK_THREADS, MAX_GROUP_THREADS, MIN_GROUP_THREADS, \
+    THREAD_MAX_BITS, TIER_NAMES
 from .version import __version__
 
 
@@ -51,8 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--tier", default=DEFAULT_TIER, help=f"how many threads hold one integer: "
                      f"{', '.join(TIER_NAMES)} (default: {DEFAULT_TIER}: one per thread up to "
                      f"{THREAD_MAX_BITS} bits, a group of threads above)")
-    gen.add_argument("--threads", default=0, help="the group tier: threads per integer, a power "
-                     "of two from 8 to 1024 (default: from the generator's measurements), or an "
+    gen.add_argument("--threads", default=0, help=f"the group tier: threads per integer, a power "
+                     f"of two from {MIN_GROUP_THREADS} to {MAX_GROUP_THREADS} (above {MAX_BLOCK_THREADS}: "
+                     "spanning blocks; default: from the generator's measurements), or an "
                      "operation's name: every operation of a size on that one's threads (--threads "
                      "mul_lo: add and mul_lo chained in one kernel)")
     gen.add_argument("--instances-per-block", default=0, help="the group tier: integers per block "

@@ -206,6 +206,8 @@ def dynamic_shared_bytes(program: Program, tier: Tier) -> int:
     products' tables (table_words), the transforms' residues (each prime's N points, a
     padding word every 32)."""
     words = [0]
+    if tier.blocks_per_instance > 1:  # a spanning group's transforms work in global memory
+        return 0
     for step in flat(program.steps):
         if isinstance(step, ProductRows):
             words.append(table_words(tier.threads_per_instance, tier.limbs_per_thread))
@@ -223,6 +225,10 @@ def group_program(size: Size, name: str) -> Program:
     shape = Shape.of(size, name)
     method = auto_method(name, size.limbs, transform_length(shape)) if size.mul == "auto" else size.mul
     program = group_planner(name, method)(shape)
+    if tier.blocks_per_instance > 1 and any(isinstance(step, ProductRows) for step in flat(program.steps)):
+        raise ValueError(f"{name} multiplies by rows, whose tables hold the whole integer in one block, and a group "
+                         f"of {tier.threads_per_instance} threads spans {tier.blocks_per_instance} blocks: there the "
+                         f"products are by transform (mul, mul_lo, sqr) and what runs on them (the division, sqrt)")
     dynamic = dynamic_shared_bytes(program, tier)
     instances = f"{tier.instances_per_block} instance{'s' * (tier.instances_per_block != 1)}"
     if dynamic > BLOCK_SHARED_BYTES:

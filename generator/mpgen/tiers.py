@@ -3,8 +3,11 @@
 Every operation belongs to one tier, and the tier is part of its identity (a 4096-bit
 sum of 32 threads and of 64 are different operations):
 - `thread`: one integer per thread, 32 to 2,048 bits (the thread/ planners);
-- `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 262,144
-  bits (group/ plans it); its geometry comes from data/group.toml or the request.
+- `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 2^20 bits
+  (group/ plans it); its geometry comes from data/group.toml or the request. A group of
+  more than a block's 1,024 threads spans B blocks (past 2^18 bits): its exchanges go
+  through global memory, between barriers of its blocks, which a cooperative launch
+  keeps resident together.
 `auto` picks the thread tier up to 2,048 bits and the group tier above: at 2,048, where
 both hold the size, the faster from measurements (data/group.toml's [auto]).
 """
@@ -18,8 +21,14 @@ from .tomlcompat import tomllib
 LAUNCH_SHARED_BYTES = 48 * 1024  # what a launch gets without opting in to more
 BLOCK_SHARED_BYTES = 227 * 1024  # the most a block may opt in to (sm_90: the H100)
 THREAD_MAX_BITS = 2048
-GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 18
-MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, 1024  # a quarter warp to a whole block
+GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 20
+MAX_BLOCK_THREADS = 1024
+MAX_SPAN_BLOCKS = 32  # a spanning group's blocks: one ballot's bits in its carry scan
+MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, MAX_BLOCK_THREADS * MAX_SPAN_BLOCKS
+# The most groups of B blocks that one launch of a spanning group's kernel runs at once (its
+# scratch in global memory is sized for them): 128 blocks, which an H100's or H200's 132
+# SMs hold at one block each.
+SPAN_LAUNCH_BLOCKS = 128
 MAX_LIMBS_PER_THREAD = 64  # beyond, a thread's vectors no longer fit its registers
 
 
@@ -29,10 +38,16 @@ class Tier:
     threads_per_instance: int
     instances_per_block: int
     limbs_per_thread: int = 0  # the group tier's Q; 0 in the thread tier (a thread holds all)
+    blocks_per_instance: int = 1  # B > 1: a group spanning blocks (instances_per_block is 1)
 
     @property
     def block_threads(self) -> int:
-        return self.threads_per_instance * self.instances_per_block
+        return self.threads_per_instance * self.instances_per_block // self.blocks_per_instance
+
+    @property
+    def launch_groups(self) -> int:
+        """A spanning group's kernel: the most groups one launch runs (1 otherwise)."""
+        return max(1, SPAN_LAUNCH_BLOCKS // self.blocks_per_instance) if self.blocks_per_instance > 1 else 1
 
     def stage_stride(self, in_words: int, out_words: int) -> int:
         """Words between two instances' rows where the thread tier's batch kernel stages
@@ -51,11 +66,14 @@ class Tier:
         a launch over the interleaved layout passes shared_bytes of dynamic shared memory
         (a group product's tables; the launch opts in to it), one over the
         contiguous layout contiguous_shared_bytes: those and the thread tier's staging
-        (without which the kernel runs unstaged)."""
+        (without which the kernel runs unstaged). A spanning group's kernel (blocks_per_instance
+        B > 1) is launched cooperatively, B blocks a group, at most launch_groups groups."""
         stride = self.stage_stride(in_words, out_words)
         return {"threads_per_instance": self.threads_per_instance,
                 "instances_per_block": self.instances_per_block,
                 "block_threads": self.block_threads,
+                "blocks_per_instance": self.blocks_per_instance,
+                "launch_groups": self.launch_groups,
                 "limbs_per_thread": self.limbs_per_thread,
                 "stage_stride": stride,
                 "shared_bytes": shared_bytes,
@@ -89,10 +107,13 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     """The group tier's geometry for an integer of `limbs` limbs: from the table (the
     operation's rows, else the default ones), or the request's threads and instances per
     block (0: the table's); ValueError says what does not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
-    3): they take part in every step, and the plan's results stay exact."""
+    3): they take part in every step, and the plan's results stay exact. A group of more
+    than MAX_BLOCK_THREADS threads spans blocks of the row's block_threads, one instance each."""
     section = next((s for s in GROUP_TABLE.values() if op in s.get("ops", ())), GROUP_TABLE["default"])
     rows = section["rows"]
-    row = next(r for r in rows if bits <= r["max_bits"])
+    row = next((r for r in rows if bits <= r["max_bits"]), None)
+    if row is None:
+        raise ValueError(f"{op or 'the group tier'} holds up to {rows[-1]['max_bits']} bits")
     if not threads:
         threads = MIN_GROUP_THREADS
         while threads * row["limbs_per_thread"] < limbs and threads < MAX_GROUP_THREADS:
@@ -104,13 +125,17 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     if q > MAX_LIMBS_PER_THREAD:
         raise ValueError(f"{threads} threads would hold {q} limbs each for {bits} bits; at most "
                          f"{MAX_LIMBS_PER_THREAD} fit a thread's registers: give more threads")
+    if threads > MAX_BLOCK_THREADS:
+        if instances_per_block > 1:
+            raise ValueError(f"{threads} threads span blocks: one instance a block group, not {instances_per_block}")
+        block = min(row["block_threads"], MAX_BLOCK_THREADS)
+        return Tier("group", threads, 1, q, threads // block)
     ipb = instances_per_block or max(1, row["block_threads"] // threads)
-    if threads * ipb > MAX_GROUP_THREADS:
+    if threads * ipb > MAX_BLOCK_THREADS:
         raise ValueError(f"{ipb} instances of {threads} threads need {threads * ipb} threads a block; "
-                         f"a block has at most {MAX_GROUP_THREADS}")
+                         f"a block has at most {MAX_BLOCK_THREADS}")
     if section.get("tables") and 4 * ipb * table_words(threads, q) > BLOCK_SHARED_BYTES:
         raise ValueError(f"{ipb} instances of {threads} threads of {q} limbs need "
                          f"{4 * ipb * table_words(threads, q) // 1024} KB of product tables a block; a block "
                          f"has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
     return Tier("group", threads, ipb, q)
-

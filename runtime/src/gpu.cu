@@ -1,6 +1,8 @@
 // The GPU side of the runtime: device discovery, transfers and launches.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "kernels.hpp"
 
 namespace mpgen::detail {
@@ -18,6 +20,16 @@ struct DeviceWords {
   DeviceWords& operator=(const DeviceWords&) = delete;
   uint32_t* ptr = nullptr;
 };
+
+// The groups of `blocks` blocks a cooperative launch runs at once: one block an SM (which a
+// block always fits, its registers bounded by __launch_bounds__), at most `most` (its
+// scratch's) and n; 0 where the GPU has fewer SMs than a group's blocks.
+std::size_t span_groups(unsigned blocks, unsigned most, std::size_t n) {
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "counting SMs");
+  return std::min({std::size_t(sms) / blocks, std::size_t(most), n});
+}
 
 }  // namespace
 
@@ -50,12 +62,22 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
     uint32_t* d_out_ptr = d_out.ptr;
     void* args[] = {&n, &layout, &d_in_ptr, &d_out_ptr};
     const unsigned block = k.info.block_threads;
-    const std::size_t blocks = (n * k.info.threads_per_instance + block - 1) / block;
     const unsigned shared = layout == Layout::contiguous ? k.info.contiguous_shared_bytes : k.info.shared_bytes;
     if (shared != 0)  // with the static shared memory it may pass what a launch gets without asking
       check(cudaFuncSetAttribute(k.loaded, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
             "asking for shared memory");
-    check(cudaLaunchKernel(k.loaded, dim3(unsigned(blocks)), dim3(block), args, shared, 0), "launch");
+    if (k.info.blocks_per_instance > 1) {  // a group spanning blocks: all of them resident at once
+      const std::size_t groups = span_groups(k.info.blocks_per_instance, k.info.launch_groups, n);
+      if (groups == 0)
+        throw GpuError(k.info.name + ": this GPU cannot hold the " + std::to_string(k.info.blocks_per_instance) +
+                       " blocks of one group at once");
+      check(cudaLaunchCooperativeKernel(k.loaded, dim3(unsigned(groups * k.info.blocks_per_instance)), dim3(block),
+                                        args, shared, 0),
+            "cooperative launch");
+    } else {
+      const std::size_t blocks = (n * k.info.threads_per_instance + block - 1) / block;
+      check(cudaLaunchKernel(k.loaded, dim3(unsigned(blocks)), dim3(block), args, shared, 0), "launch");
+    }
   } else {
     k.device(n, layout, d_in.ptr, d_out.ptr);
   }

@@ -8,7 +8,7 @@ namespace mpgen::detail {
 
 // The manifest's schema (mpgen's printers/manifest.py, SCHEMA); part of every on-demand
 // cache key, so that entries of an earlier schema are never looked up.
-constexpr int manifest_schema = 5;
+constexpr int manifest_schema = 6;
 
 using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
 // The host's share of a batch: instances [first, last) of n (batch.cuh's host_range).

@@ -45,6 +45,8 @@ void read_result_and_launch(const json& op, OpInfo& info) {
   info.signed_result = result.at("signed").get<bool>();
   info.block_threads = launch.at("block_threads").get<unsigned>();
   info.threads_per_instance = launch.at("threads_per_instance").get<unsigned>();
+  info.blocks_per_instance = launch.at("blocks_per_instance").get<unsigned>();
+  info.launch_groups = launch.at("launch_groups").get<unsigned>();
   info.limbs_per_thread = launch.at("limbs_per_thread").get<unsigned>();
   info.shared_bytes = launch.at("shared_bytes").get<unsigned>();
   info.contiguous_shared_bytes = launch.at("contiguous_shared_bytes").get<unsigned>();

@@ -64,6 +64,16 @@ TEST_CASE("the generator and NVRTC make PTX for a size built nowhere, without a 
   CHECK(ptx.find("mad.lo.cc.u32") != std::string::npos);
 }
 
+// Past 2^18 bits a group spans blocks: its header's spanning code (headers/group.cuh's
+// on_device with Span < T) compiles under NVRTC, with the barrier of the group's blocks.
+TEST_CASE("the generator and NVRTC make PTX for a group spanning blocks (2^20 bits), without a GPU") {
+  const mpgen::KernelSource source = mpgen::generate_source(1048576, "mul");
+  const std::string ptx = mpgen::compile_to_ptx(source, "compute_90");
+  CHECK(ptx.find(".entry mpgen_u1048576_mul") != std::string::npos);
+  CHECK(ptx.find("atom.global.add.u32") != std::string::npos);
+  CHECK(source.kernels.find(R"(\"blocks_per_instance\":4)") != std::string::npos);
+}
+
 // BN254's base field, as a modulus the runtime has not built in under this name.
 const char* const kBn254 = "0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
 

@@ -70,7 +70,7 @@ def test_a_carry_ripples_through_every_thread(bits, threads, q):
 
 
 @pytest.mark.parametrize("bits, threads, q, message", [
-    (4096, 4, 32, "4 threads: a group is a power of two from 8 to 1024"),
+    (4096, 4, 32, "4 threads: a group is a power of two from 8 to 32768"),
     (4096, 24, 6, "24 threads: a group is a power of two"),
     (4096, 32, 3, "32 threads of 3 limbs do not hold 128 limbs"),
 ])

@@ -18,7 +18,7 @@ from mpgen.group.program import Program, Repeat, ThreadStep, flat, vectors
 from mpgen.group.words import copy
 from mpgen.ir import Function, Reg
 from mpgen.printers import group as printer
-from mpgen.tiers import GROUP_TABLE
+from mpgen.tiers import GROUP_TABLE, Tier
 
 # bits, T, Q: 16 limbs in 16 (R's limbs held exactly), 15 in 16, 500 bits (16 limbs, the top
 # one short) and 94 limbs in 96 (3000 bits). A default size's geometry (4096 and 8192 bits)
@@ -117,7 +117,7 @@ def test_a_repeat_runs_its_body_count_times_carrying_its_vectors():
     assert isinstance(program.steps[0], Repeat) and program.steps[0].count == 5
     assert execute(program, [3], []) == (3 << 10, None)
     assert execute(program, [1 << 508], []) == (0, None)  # mod 2^512
-    device = "\n".join(printer.device(program, 1))
+    device = "\n".join(printer.device(program, Tier("group", 8, 1, 2)))
     assert "for (unsigned repeat0 = 0; repeat0 < 5; ++repeat0) {" in device
 
 
@@ -141,7 +141,7 @@ def test_a_repeat_until_ends_once_every_thread_is_done():
     assert isinstance(loop, Repeat) and loop.until.endswith("_done") and loop.count == 20
     assert execute(program, [1 << 30], []) == (1 << 40, None)
     assert execute(program, [3], []) == (3 << 20, None)
-    device = "\n".join(printer.device(program, 1))
+    device = "\n".join(printer.device(program, Tier("group", 8, 1, 2)))
     assert f"every<false>(v_{loop.until}[0])) break;" in device
     host = "\n".join(printer.host(program, [16], 16))
     assert f"on_host::every(8, v_{loop.until})) break;" in host

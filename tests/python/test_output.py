@@ -88,17 +88,17 @@ def _limit_file_size():
     resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
 
 
-@pytest.mark.parametrize("schema", [1, 2, 3, 4])
+@pytest.mark.parametrize("schema", [1, 2, 3, 4, 5])
 def test_a_record_of_an_earlier_schema_is_generated_into_again(mpgen, tmp_path, schema):
     # build folders from before schema 2 (the group tier's launch geometry), 3 (its
-    # products' dynamic shared memory), 4 (the operands' roles: a modulus at run time) and 5
-    # (the module's kind apart from its tier)
+    # products' dynamic shared memory), 4 (the operands' roles: a modulus at run time), 5
+    # (the module's kind apart from its tier) and 6 (a group spanning blocks)
     (tmp_path / "mpgen_u64.cuh").write_text("// old\n")
     (tmp_path / "mpgen_manifest.json").write_text(json.dumps(
         {"schema": schema, "mpgen": "0.1.0", "modules": [{"name": "u64", "files": {"header": "mpgen_u64.cuh"}}]}))
     r = mpgen("generate", "--bits", "64", "--ops", "add", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    assert json.loads((tmp_path / "mpgen_manifest.json").read_text())["schema"] == 5
+    assert json.loads((tmp_path / "mpgen_manifest.json").read_text())["schema"] == 6
     assert "// old" not in (tmp_path / "mpgen_u64.cuh").read_text()
 
 

@@ -25,7 +25,7 @@ from typing import Union
 from ..ir import MASK, Function, execute as execute_list
 from ..ntt.transform import Convolver
 from ..size import LIMB_BITS, Size, limbs_for
-from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
+from ..tiers import MAX_BLOCK_THREADS, MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,11 @@ class Shape:
     @property
     def limbs(self) -> int:
         return limbs_for(self.bits)
+
+    @property
+    def spanning(self) -> bool:
+        """Whether the group spans several blocks (tiers.py): more threads than a block has."""
+        return self.threads > MAX_BLOCK_THREADS
 
     @property
     def held_bits(self) -> int:
@@ -400,9 +405,10 @@ def exchange_pool_words(program: Program, instances_per_block: int) -> int:
 def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
     """The static shared memory of the program's exchanges in one block, as headers/group.cuh's
     on_device declares it: the pool (exchange_pool_words) and, across warps (T > 32), the
-    carry scan's, the vote's and the broadcast's few words a warp."""
+    carry scan's, the vote's and the broadcast's few words a warp (a spanning group's pool is
+    in global memory: span_scratch_words)."""
     t = program.shape.threads
-    arrays: dict[str, int] = {"pool": exchange_pool_words(program, instances_per_block)}
+    arrays: dict[str, int] = {"pool": 0 if program.shape.spanning else exchange_pool_words(program, instances_per_block)}
     for step in flat(program.steps) if t > 32 else ():
         if isinstance(step, CarryScan):
             arrays["carry_scan"] = 2 * 32
@@ -412,6 +418,19 @@ def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
                 isinstance(step, Broadcast):
             arrays["broadcast"] = 32
     return 4 * sum(arrays.values())
+
+
+SPAN_HEADER_WORDS = 2 + 2 * 32 + 32 + 1  # barrier; the carry scan's, the vote's bits a block; a broadcast
+
+
+def span_scratch_words(program: Program) -> int:
+    """A spanning group's words of global memory (headers/group.cuh's on_device::scratch, one
+    set a group of the launch): its barrier and the block-level words of its scans, votes
+    and broadcasts, the exchanges' pool, and the transforms' regions (each prime's N points,
+    a padding word every 32), which a group within one block keeps in shared memory."""
+    regions = [len(step.transform.primes) * (step.transform.length + step.transform.length // 32)
+               for step in flat(program.steps) if isinstance(step, Convolution)]
+    return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0)
 
 
 def split(shape: Shape, value: int) -> list[list[int]]:

@@ -422,6 +422,13 @@ __global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n,
 }
 
 #ifndef __CUDACC_RTC__
+// The blocks one instance of Op spans: the group tier's blocks_per_instance, else 1.
+template <class Op>
+constexpr unsigned spanning_blocks() {
+  if constexpr (Op::threads_per_instance > 1) return Op::blocks_per_instance;
+  else return 1;
+}
+
 // The dynamic shared memory a launch of Op's batch kernel over `layout` passes (the
 // manifest's launch geometry; staged = false: the contiguous layout without the thread
 // tier's staging, as a user may launch it).
@@ -442,9 +449,25 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;
   }
-  const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
-  device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
-  return cudaGetLastError();
+  if constexpr (spanning_blocks<Op>() > 1) {  // a group spanning blocks: a cooperative launch of
+    constexpr unsigned B = spanning_blocks<Op>();  // a group an SM's block (at most launch_groups)
+    int device = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    std::size_t groups = std::size_t(sms) / B;
+    groups = groups < Op::launch_groups ? groups : Op::launch_groups;
+    if (groups == 0) return cudaErrorCooperativeLaunchTooLarge;
+    if (n == 0) return cudaSuccess;
+    void* args[] = {&n, &layout, &in, &out};
+    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(device_batch<Op>),
+                                       dim3(unsigned((groups < n ? groups : n) * B)), dim3(Op::block_threads), args,
+                                       shared, stream);
+  } else {
+    const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
+    device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
+    return cudaGetLastError();
+  }
 }
 #endif
 #endif

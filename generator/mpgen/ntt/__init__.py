@@ -106,6 +106,8 @@ def auto_method(name: str, limbs: int, length: int) -> str:
     length beats the quadratic product's (measured at one size, scaled as limbs^2), else
     "auto" (the quadratic product); data/ntt.toml's [auto]."""
     rates = AUTO.get(name)
+    if rates is not None and length > max(map(int, rates["transform"])):
+        return "ntt"  # past the lengths measured (2^18 bits), where the rows' tables no longer fit a block
     if rates is None or str(length) not in rates["transform"]:
         return "auto"
     quadratic = rates["quadratic"]["rate"] * (rates["quadratic"]["limbs"] / limbs) ** 2

@@ -99,7 +99,7 @@ def _operation(p, c: dict, shared: dict) -> dict:
                       "result_parts": group.result_parts(p.program),
                       "result_part_limbs": group.result_part_limbs(p.program),
                       "operand_parts": group.operand_parts(p.program),
-                      "device": group.device(p.program, p.tier.instances_per_block),
+                      "device": group.device(p.program, p.tier),
                       "host": group.host(p.program, p.operand_limbs, p.result_limbs)}
     return o
 

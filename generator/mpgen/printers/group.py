@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
     ShiftDown, ShiftUp, ThreadStep, Top
-from ..group.program import SCHEDULES, accumulator_words, exchange_pool_words, flat, read, top_wanted, vectors
+from ..group.program import SCHEDULES, accumulator_words, exchange_pool_words, flat, read, span_scratch_words, \
+    top_wanted, vectors
 from ..size import LIMB_BITS
+from ..tiers import Tier
 from . import host as host_printer, ptx
 
 
@@ -160,10 +162,13 @@ _KINDS = {ThreadStep: "thread_step", CarryScan: "carry_scan", All: "all", Produc
 class _DeviceSteps(_Steps):
     """What one thread of the group runs: group steps through headers/group.cuh's on_device."""
 
-    def __init__(self, program: Program, instances_per_block: int):
+    def __init__(self, program: Program, tier: Tier):
         super().__init__(program)
-        self.per_block = instances_per_block
-        self.on = f"::mpgen::group::on_device<{self.threads}, {exchange_pool_words(program, instances_per_block)}>"
+        self.per_block = tier.instances_per_block
+        geometry = [self.threads, exchange_pool_words(program, self.per_block)]
+        if tier.blocks_per_instance > 1:  # the group's blocks' threads, its scratch, the launch's groups
+            geometry += [tier.block_threads, span_scratch_words(program), tier.launch_groups]
+        self.on = f"::mpgen::group::on_device<{', '.join(map(str, geometry))}>"
 
     def thread_step(self, step: ThreadStep) -> list[str]:
         return _thread_step(step, self.sizes)
@@ -307,10 +312,10 @@ class _HostSteps(_Steps):
         return lines
 
 
-def device(program: Program, instances_per_block: int) -> list[str]:
+def device(program: Program, tier: Tier) -> list[str]:
     """y: the thread's Q words of the result (a one-word result in y[0]; a full product's
     two halves: Q words each), then the flag."""
-    steps = _DeviceSteps(program, instances_per_block)
+    steps = _DeviceSteps(program, tier)
     sizes, q = steps.sizes, steps.q
     lines = [f"uint32_t {', '.join(f'{var(n)}[{w}]' for n, w in sizes.items())};"]
     first = 0

@@ -17,12 +17,13 @@ from ..thread.powers import domain_operations
 from ..version import __version__
 from . import host
 
-SCHEMA = 5  # raised on any change a reader must know about (2: the group tier's launch,
+SCHEMA = 6  # raised on any change a reader must know about (2: the group tier's launch,
 # 3: shared_bytes, 4: the operands' roles (a modulus given at run time) and the result's parts,
-# 5: what a module is (kind: size, field, rns, gf) apart from how it runs (tier: thread, group))
+# 5: what a module is (kind: size, field, rns, gf) apart from how it runs (tier: thread, group),
+# 6: a group spanning blocks (launch: blocks_per_instance, launch_groups; a cooperative launch))
 # Records an output folder may hold: those of earlier schemas list their modules' files
 # alike, so that a folder (a build's) can be generated into again.
-RECORD_SCHEMAS = (1, 2, 3, 4, 5)
+RECORD_SCHEMAS = (1, 2, 3, 4, 5, 6)
 
 
 def operation(p: PlannedOp, m: Module) -> dict:

@@ -66,7 +66,7 @@ class GpuModule:
                 shared = (launch["shared_bytes"], launch["contiguous_shared_bytes"])
                 if max(shared):  # asked for once: with the static shared memory it may pass 48 KB
                     kernel.max_dynamic_shared_size_bytes = max(shared)
-                self._launches[op["name"]] = (kernel, launch["block_threads"], launch["threads_per_instance"], shared)
+                self._launches[op["name"]] = (kernel, launch, shared)
             transform = (source.contract.get("gf") or {}).get("fft")
             if transform:  # the FFT's twiddles and passes, as its contract gives them
                 self._twiddles = self._module.get_function(transform["twiddles"]["kernel"])
@@ -79,9 +79,19 @@ class GpuModule:
             raise CompileError(f"NVRTC failed on {source.header_name}: {str(e).splitlines()[0]}") from None
 
     def _launch(self, op: dict, n: int, layout: int, arrays: tuple) -> None:
-        kernel, block, threads, shared = self._launches[op["name"]]
-        kernel(((n * threads + block - 1) // block,), (block,), (self._cupy.uint64(n), self._cupy.int32(layout), *arrays),
-               shared_mem=shared[layout])
+        kernel, launch, shared = self._launches[op["name"]]
+        block, spans = launch["block_threads"], launch["blocks_per_instance"]
+        args = (self._cupy.uint64(n), self._cupy.int32(layout), *arrays)
+        if spans > 1:  # a group spanning blocks: a cooperative launch of the groups the GPU holds at once
+            sms = self._cupy.cuda.Device().attributes["MultiProcessorCount"]  # a block an SM (as the C++ runtime)
+            groups = min(sms // spans, launch["launch_groups"], n)
+            if groups == 0:
+                raise RuntimeError(f"{op['name']}: this GPU cannot hold the {spans} blocks of one group at once")
+            kernel.kernel((groups * spans,), (block,), args, shared_mem=shared[layout],  # the compiled function's
+                          enable_cooperative_groups=True)  # call: cuLaunchCooperativeKernel
+        else:
+            kernel(((n * launch["threads_per_instance"] + block - 1) // block,), (block,), args,
+                   shared_mem=shared[layout])
 
     def run_arrays(self, op: dict, n: int, layout: int, inputs, outputs) -> None:
         """op's arrays entry over n instances: CuPy arrays, C-contiguous and aligned."""

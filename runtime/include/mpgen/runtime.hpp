@@ -64,6 +64,8 @@ struct OpInfo {
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
   unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
   unsigned block_threads = 0;
+  unsigned blocks_per_instance = 1;     // > 1: a group spanning blocks, launched cooperatively,
+  unsigned launch_groups = 1;           // at most this many groups a launch
   unsigned shared_bytes = 0;  // dynamic shared memory a block takes (the group products' tables)
   unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
   unsigned transform_radix = 0;         // a generalized Fermat field built with its FFT: K = 2k,
