@@ -1617,6 +1617,41 @@ struct on_device {
     }
   }
 
+  // A spanning group's twiddles of N-point transforms (w^e R mod p for e = 0 .. N/2, each
+  // prime's in turn; a flag word before them), at the end of its scratch: computed by the
+  // group's threads at its first product after the module loads (the flag then stays
+  // set), from Roots' R and w R mod p a prime by the prime's Montgomery product: thread t
+  // powers w R to w^t R (square and multiply), then steps by w^T R.
+  template <unsigned N, class Roots, class... Primes>
+  __device__ __forceinline__ static const uint32_t* computed_twiddles() {
+    static_assert(spanning);
+    constexpr unsigned H = N / 2 + 1, K = sizeof...(Primes);
+    uint32_t* const flag = scratch() + Scratch - (1 + K * H);
+    if (*static_cast<volatile uint32_t*>(flag) == 0) {  // the same in every thread: set between barriers
+      power_table<H, Roots, 0, Primes...>(flag + 1);
+      sync();
+      if (rank() == 0) *flag = 1;
+    }
+    return flag + 1;
+  }
+  template <unsigned H, class Roots, unsigned J, class Prime, class... Rest>
+  __device__ __forceinline__ static void power_table(uint32_t* table) {
+    const auto times = [](uint32_t x, uint32_t y) {
+      const uint32_t in[2] = {x, y};
+      uint32_t out;
+      Prime::pointwise::device(&out, in);
+      return out;
+    };
+    const unsigned t = rank();
+    uint32_t x = Roots::one[J], base = Roots::root[J];
+    for (unsigned bit = 1; bit < T; bit *= 2) {
+      if (t & bit) x = times(x, base);
+      base = times(base, base);  // w^(2 bit) R; at the end w^T R
+    }
+    for (unsigned e = t; e < H; e += T) table[J * H + e] = x, x = times(x, base);
+    if constexpr (sizeof...(Rest) != 0) power_table<H, Roots, J + 1, Rest...>(table);
+  }
+
   // The transforms' regions: the launch's dynamic shared memory (IPB instances' sets), or
   // a spanning group's scratch after the pool.
   template <unsigned Words>
@@ -2284,6 +2319,29 @@ inline void residues(unsigned limbs, unsigned N, const uint32_t* a, const uint32
   std::copy(x.begin(), x.end(), out);
 }
 
+// The twiddles of N-point transforms computed once from Roots (on_device's
+// computed_twiddles, by the same Montgomery products in order): a group spanning blocks.
+template <unsigned N, class Roots, class... Primes>
+const uint32_t* computed_twiddles() {
+  static const std::vector<uint32_t> table = [] {
+    constexpr unsigned H = N / 2 + 1;
+    std::vector<uint32_t> words;
+    unsigned j = 0;
+    ((words.resize(words.size() + H), [&] {
+       uint32_t x = Roots::one[j];
+       for (unsigned e = 0; e < H; ++e) {
+         words[j * H + e] = x;
+         const uint32_t in[2] = {x, Roots::root[j]};
+         Primes::pointwise::host(&x, in);
+       }
+       ++j;
+     }()),
+     ...);
+    return words;
+  }();
+  return table.data();
+}
+
 // Convolution over all threads' words: low and high thread-major (A words a thread).
 template <bool Square, class Columns, class... Primes>
 inline void convolution(unsigned T, unsigned Q, unsigned A, unsigned N, const uint32_t* a, const uint32_t* b,
@@ -2358,6 +2416,20 @@ inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
 namespace mpgen {
 
 #ifndef __CUDACC_RTC__
+// An instance's words on the host: on the stack, or on the heap past 64 K words (2^21 bits
+// and up), which a thread's stack (8 MB, the runtime's workers' less) would not hold: 2^24
+// bits' div_qr takes 4 MB of operands and 4 MB of results.
+template <unsigned Words, bool Heap = (Words > 65536)>
+struct host_words {
+  uint32_t words[Words];
+  uint32_t* data() { return words; }
+};
+template <unsigned Words>
+struct host_words<Words, true> {
+  std::vector<uint32_t> words = std::vector<uint32_t>(Words);
+  uint32_t* data() { return words.data(); }
+};
+
 // Runs Op over instances [first, last) of a batch of n on the host (the runtime gives each
 // of its threads a range): in holds Op::in_words words per instance, out Op::out_words (the
 // result limbs, then the flag word if any).
@@ -2365,8 +2437,10 @@ template <class Op>
 inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                        std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  host_words<Op::in_words> in_words;
+  host_words<Op::out_words> out_words;
+  uint32_t *const x = in_words.data(), *const y = out_words.data();
   for (std::size_t j = first; j < last; ++j) {
-    uint32_t x[Op::in_words], y[Op::out_words];
     for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
     for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
@@ -2503,8 +2577,10 @@ struct arrays_of {
 template <class Op, unsigned Parts>
 inline void cpu_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
   using of = arrays_of<Op, Parts>;
+  host_words<Op::in_words> in_words;
+  host_words<Op::out_words> out_words;
+  uint32_t *const x = in_words.data(), *const y = out_words.data();
   for (std::size_t j = 0; j < n; ++j) {
-    uint32_t x[Op::in_words], y[Op::out_words];
     of::each_operand([&](auto array) {
       using A = decltype(array);
       const Strides s = Strides::of(layout, n, A::width);

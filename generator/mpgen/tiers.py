@@ -3,7 +3,7 @@
 Every operation belongs to one tier, and the tier is part of its identity (a 4096-bit
 sum of 32 threads and of 64 are different operations):
 - `thread`: one integer per thread, 32 to 2,048 bits (the thread/ planners);
-- `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 2^20 bits
+- `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 2^24 bits
   (group/ plans it); its geometry comes from data/group.toml or the request. A group of
   more than a block's 1,024 threads spans B blocks (past 2^18 bits): its exchanges go
   through global memory, between barriers of its blocks, which a cooperative launch
@@ -21,7 +21,7 @@ from .tomlcompat import tomllib
 LAUNCH_SHARED_BYTES = 48 * 1024  # what a launch gets without opting in to more
 BLOCK_SHARED_BYTES = 227 * 1024  # the most a block may opt in to (sm_90: the H100)
 THREAD_MAX_BITS = 2048
-GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 20
+GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 24
 MAX_BLOCK_THREADS = 1024
 MAX_SPAN_BLOCKS = 32  # a spanning group's blocks: one ballot's bits in its carry scan
 MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, MAX_BLOCK_THREADS * MAX_SPAN_BLOCKS

@@ -28,7 +28,7 @@ log=$(cmake --build "$work/package")
 grep -q "mpgen: generating" <<<"$log" || fail "not generated again after a template changed"
 
 echo "== a bad request fails at configure time with mpgen's message"
-for request in "-DBAD_BITS=131 -DBAD_OPS=mull" "-DBAD_BITS=2097152 -DBAD_OPS=add"; do
+for request in "-DBAD_BITS=131 -DBAD_OPS=mull" "-DBAD_BITS=33554432 -DBAD_OPS=add"; do
   if out=$(cmake -S tests/cmake/bad_request -B "$work/bad" -DCMAKE_PREFIX_PATH="$PWD/$work/install" \
              -DPython3_EXECUTABLE="$python" $request 2>&1); then
     fail "configured with $request"

@@ -467,15 +467,16 @@ TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compil
 // cooperative launch): 2^20 bits (2048 threads of 16 limbs, 4 blocks of 512) and 600000
 // bits (2048 threads of 10, the top ones partly used), compiled on demand: sums,
 // comparisons and shifts (across blocks), the products by transform, the division by
-// Newton's reciprocal and sqrt. GMP and the host take a while there: on the CPU a handful
-// of cases each (edge values and random), on the GPU 40 and 100.
+// Newton's reciprocal and sqrt. GMP and the host take a while there: on the CPU (for CI's
+// time) 2^20 bits alone, a handful of cases each (edge values and random), on the GPU both
+// sizes, 40 and 100.
 TEST_CASE("past 2^18 bits a group spans blocks: 600000 and 1048576 bits agree with GMP") {
   const bool gpu = gpu_for_tests();
   const std::vector<std::string> names = {"add", "sub", "lt", "cmp", "shl", "shr1000", "mul", "mul_lo", "sqr",
                                           "div_qr", "sqrt"};
   for (const unsigned bits : {600000u, 1048576u})
     for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
-      if (device == mpgen::Device::gpu && !gpu) continue;
+      if (device == mpgen::Device::gpu ? !gpu : bits != 1048576) continue;
       const bool cpu = device == mpgen::Device::cpu;
       std::size_t checked = 0;
       for (const mpgen::OpInfo* found : mpgen::compile_on_demand(bits, names, device)) {
@@ -495,6 +496,38 @@ TEST_CASE("past 2^18 bits a group spans blocks: 600000 and 1048576 bits agree wi
       }
       CHECK(checked == names.size());
     }
+}
+
+// 2^24 bits: 16384 threads of 32 limbs over 32 blocks (the most a group spans), their
+// transforms of 2^20 points a prime with twiddles computed at first use: the product and
+// the division by Newton's reciprocal (after the schoolbook's 64 digits, 8 steps) and the
+// sum. The host takes seconds a product there (a division 30 s): on the CPU the sum's edge
+// values, two products and one division of a full-width dividend by a divisor of half the
+// width; on the GPU a dozen edge and constructed cases each.
+TEST_CASE("at 2^24 bits a group spans 32 blocks: add mul and div_qr agree with GMP") {
+  const bool gpu = gpu_for_tests();
+  for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+    if (device == mpgen::Device::gpu && !gpu) continue;
+    const bool cpu = device == mpgen::Device::cpu;
+    std::size_t checked = 0;
+    for (const mpgen::OpInfo* found : mpgen::compile_on_demand(1u << 24, {"add", "mul", "div_qr"}, device)) {
+      const mpgen::OpInfo& op = *found;
+      CHECK(op.threads_per_instance == 16384);
+      CHECK(op.blocks_per_instance == 32);
+      ++checked;
+      if (op.name == "div_qr") {
+        std::mt19937_64 rng(test_seed() ^ 24);
+        Limbs divisor = random_value(rng, op.bits / 2);
+        divisor.back() |= 0x80000000u;  // of exactly half the width
+        const std::vector<std::vector<Limbs>> half = {{random_value(rng, op.bits), mask_to(divisor, op.bits)}};
+        check_against_gmp(op, reference_for(op), cpu ? half : thinned(constructed_division_cases(op, rng, 200), 12),
+                          cpu, !cpu);
+        if (cpu) continue;
+      }
+      check_operation(op, cpu, !cpu, test_seed(), cpu ? 0 : 6, cpu ? (op.name == "add" ? 6 : 1) : 12);
+    }
+    CHECK(checked == 3);
+  }
 }
 
 // 2048 bits, which both tiers hold, in the group tier by name: a module of its own

@@ -354,7 +354,7 @@ def test_errors_say_what_and_which_element():
         (lambda: k.sqr, AttributeError, "u256 has no operation 'sqr'; it has add, mul, div_qr, cmp, shl, mul_ui, "
                                         "montmul, montsqr, mont_minus_inverse, modexp"),
         (lambda: mpgen.compile(13), ValueError,
-         "bits: 13 is out of range; sizes are whole numbers of bits from 32 to 1048576"),
+         "bits: 13 is out of range; sizes are whole numbers of bits from 32 to 16777216"),
         (lambda: mpgen.compile(256, ["mul", "nope"]), ValueError, "ops: unknown operation 'nope'"),
         (lambda: mpgen.compile(256, device="tpu"), ValueError, "device 'tpu': give auto, cpu or gpu"),
         (lambda: mpgen.field("nope"), mpgen.RequestError, "name: unknown field 'nope'; known: secp256k1"),

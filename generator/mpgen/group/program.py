@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from ..ir import MASK, Function, execute as execute_list
+from ..ntt import PRIMES
 from ..ntt.transform import Convolver
 from ..size import LIMB_BITS, Size, limbs_for
 from ..tiers import MAX_BLOCK_THREADS, MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
@@ -427,10 +428,20 @@ def span_scratch_words(program: Program) -> int:
     """A spanning group's words of global memory (headers/group.cuh's on_device::scratch, one
     set a group of the launch): its barrier and the block-level words of its scans, votes
     and broadcasts, the exchanges' pool, and the transforms' regions (each prime's N points,
-    a padding word every 32), which a group within one block keeps in shared memory."""
-    regions = [len(step.transform.primes) * (step.transform.length + step.transform.length // 32)
-               for step in flat(program.steps) if isinstance(step, Convolution)]
-    return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0)
+    a padding word every 32), which a group within one block keeps in shared memory; last
+    the transforms' twiddles, computed there (twiddle_words; one length a program)."""
+    transforms = [step.transform for step in flat(program.steps) if isinstance(step, Convolution)]
+    regions = [len(t.primes) * (t.length + t.length // 32) for t in transforms]
+    lengths = {t.length for t in transforms}
+    assert len(lengths) <= 1, f"{program.name}: transforms of {sorted(lengths)} points; the scratch holds one table"
+    return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0) + \
+        sum(twiddle_words(length, len(PRIMES)) for length in lengths)
+
+
+def twiddle_words(length: int, primes: int) -> int:
+    """A computed twiddle table's words in a spanning group's scratch (headers/group.cuh's
+    computed_twiddles, at its end): a flag, then w^e R for e = 0 .. N/2, each prime's."""
+    return 1 + primes * (length // 2 + 1)
 
 
 def split(shape: Shape, value: int) -> list[list[int]]:

@@ -4,6 +4,20 @@
 namespace mpgen {
 
 #ifndef __CUDACC_RTC__
+// An instance's words on the host: on the stack, or on the heap past 64 K words (2^21 bits
+// and up), which a thread's stack (8 MB, the runtime's workers' less) would not hold: 2^24
+// bits' div_qr takes 4 MB of operands and 4 MB of results.
+template <unsigned Words, bool Heap = (Words > 65536)>
+struct host_words {
+  uint32_t words[Words];
+  uint32_t* data() { return words; }
+};
+template <unsigned Words>
+struct host_words<Words, true> {
+  std::vector<uint32_t> words = std::vector<uint32_t>(Words);
+  uint32_t* data() { return words.data(); }
+};
+
 // Runs Op over instances [first, last) of a batch of n on the host (the runtime gives each
 // of its threads a range): in holds Op::in_words words per instance, out Op::out_words (the
 // result limbs, then the flag word if any).
@@ -11,8 +25,10 @@ template <class Op>
 inline void host_range(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, std::size_t first,
                        std::size_t last) {
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  host_words<Op::in_words> in_words;
+  host_words<Op::out_words> out_words;
+  uint32_t *const x = in_words.data(), *const y = out_words.data();
   for (std::size_t j = first; j < last; ++j) {
-    uint32_t x[Op::in_words], y[Op::out_words];
     for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
     for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
@@ -149,8 +165,10 @@ struct arrays_of {
 template <class Op, unsigned Parts>
 inline void cpu_arrays(std::size_t n, Layout layout, const typename arrays_of<Op, Parts>::type& a) {
   using of = arrays_of<Op, Parts>;
+  host_words<Op::in_words> in_words;
+  host_words<Op::out_words> out_words;
+  uint32_t *const x = in_words.data(), *const y = out_words.data();
   for (std::size_t j = 0; j < n; ++j) {
-    uint32_t x[Op::in_words], y[Op::out_words];
     of::each_operand([&](auto array) {
       using A = decltype(array);
       const Strides s = Strides::of(layout, n, A::width);

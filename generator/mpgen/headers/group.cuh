@@ -117,6 +117,41 @@ struct on_device {
     }
   }
 
+  // A spanning group's twiddles of N-point transforms (w^e R mod p for e = 0 .. N/2, each
+  // prime's in turn; a flag word before them), at the end of its scratch: computed by the
+  // group's threads at its first product after the module loads (the flag then stays
+  // set), from Roots' R and w R mod p a prime by the prime's Montgomery product: thread t
+  // powers w R to w^t R (square and multiply), then steps by w^T R.
+  template <unsigned N, class Roots, class... Primes>
+  __device__ __forceinline__ static const uint32_t* computed_twiddles() {
+    static_assert(spanning);
+    constexpr unsigned H = N / 2 + 1, K = sizeof...(Primes);
+    uint32_t* const flag = scratch() + Scratch - (1 + K * H);
+    if (*static_cast<volatile uint32_t*>(flag) == 0) {  // the same in every thread: set between barriers
+      power_table<H, Roots, 0, Primes...>(flag + 1);
+      sync();
+      if (rank() == 0) *flag = 1;
+    }
+    return flag + 1;
+  }
+  template <unsigned H, class Roots, unsigned J, class Prime, class... Rest>
+  __device__ __forceinline__ static void power_table(uint32_t* table) {
+    const auto times = [](uint32_t x, uint32_t y) {
+      const uint32_t in[2] = {x, y};
+      uint32_t out;
+      Prime::pointwise::device(&out, in);
+      return out;
+    };
+    const unsigned t = rank();
+    uint32_t x = Roots::one[J], base = Roots::root[J];
+    for (unsigned bit = 1; bit < T; bit *= 2) {
+      if (t & bit) x = times(x, base);
+      base = times(base, base);  // w^(2 bit) R; at the end w^T R
+    }
+    for (unsigned e = t; e < H; e += T) table[J * H + e] = x, x = times(x, base);
+    if constexpr (sizeof...(Rest) != 0) power_table<H, Roots, J + 1, Rest...>(table);
+  }
+
   // The transforms' regions: the launch's dynamic shared memory (IPB instances' sets), or
   // a spanning group's scratch after the pool.
   template <unsigned Words>
@@ -782,6 +817,29 @@ inline void residues(unsigned limbs, unsigned N, const uint32_t* a, const uint32
   }
   transform<typename Prime::inverse, true>(x, twiddles);
   std::copy(x.begin(), x.end(), out);
+}
+
+// The twiddles of N-point transforms computed once from Roots (on_device's
+// computed_twiddles, by the same Montgomery products in order): a group spanning blocks.
+template <unsigned N, class Roots, class... Primes>
+const uint32_t* computed_twiddles() {
+  static const std::vector<uint32_t> table = [] {
+    constexpr unsigned H = N / 2 + 1;
+    std::vector<uint32_t> words;
+    unsigned j = 0;
+    ((words.resize(words.size() + H), [&] {
+       uint32_t x = Roots::one[j];
+       for (unsigned e = 0; e < H; ++e) {
+         words[j * H + e] = x;
+         const uint32_t in[2] = {x, Roots::root[j]};
+         Primes::pointwise::host(&x, in);
+       }
+       ++j;
+     }()),
+     ...);
+    return words;
+  }();
+  return table.data();
 }
 
 // Convolution over all threads' words: low and high thread-major (A words a thread).

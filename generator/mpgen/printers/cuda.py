@@ -105,10 +105,16 @@ def _operation(p, c: dict, shared: dict) -> dict:
 
 
 def _twiddles(module: Module) -> list[dict]:
-    """The NTT products' twiddle tables: each length's, with its two C++ names."""
-    tables = group.twiddle_tables([p.program for p in module.ops if p.program is not None])
-    return [{"length": n, "words": words, "device": group.twiddles_name(n, True), "host": group.twiddles_name(n, False)}
-            for n, words in sorted(tables.items())]
+    """The NTT products' twiddles: each length's table with its two C++ names, or the
+    constants it is computed from at first use (roots: each prime's R and w R mod p)."""
+    programs = [p.program for p in module.ops if p.program is not None]
+    tables = [{"length": n, "words": words, "device": group.twiddles_name(n, True), "host": group.twiddles_name(n, False)}
+              for n, words in sorted(group.twiddle_tables(programs).items())]
+    roots = [{"length": n, "name": group.roots_name(n),
+              "one": [p.prime.to_montgomery(1) for p in transform.primes],
+              "root": [p.prime.to_montgomery(p.prime.root(n)) for p in transform.primes]}
+             for n, transform in sorted(group.twiddle_roots(programs).items())]
+    return tables + roots
 
 
 def _loop_steps(module: Module) -> list[dict]:

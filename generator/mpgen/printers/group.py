@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
     ShiftDown, ShiftUp, ThreadStep, Top
+from ..ntt.transform import Convolver
 from ..group.program import SCHEDULES, accumulator_words, exchange_pool_words, flat, read, span_scratch_words, \
     top_wanted, vectors
 from ..size import LIMB_BITS
@@ -46,16 +47,40 @@ def twiddles_name(length: int, device: bool) -> str:
 
 
 def twiddle_tables(programs: list[Program]) -> dict[int, list[int]]:
-    """The twiddle tables the programs' transforms read, by length."""
-    return {step.transform.length: step.transform.table for program in programs for step in program.steps
-            if isinstance(step, Convolution)}
+    """The twiddle tables the programs' transforms read, by length, where the header holds
+    them (a group within a block)."""
+    return {step.transform.length: step.transform.table for program in programs if not program.shape.spanning
+            for step in flat(program.steps) if isinstance(step, Convolution)}
+
+
+def twiddle_roots(programs: list[Program]) -> dict[int, Convolver]:
+    """The transforms whose twiddles are computed at first use (a group spanning blocks: 2^16
+    points and more, whose tables would take megabytes of header), by length: their
+    constants are each prime's R and w R (templates/size.cuh.j2's ntt_roots_N)."""
+    return {step.transform.length: step.transform for program in programs if program.shape.spanning
+            for step in flat(program.steps) if isinstance(step, Convolution)}
+
+
+def roots_name(length: int) -> str:
+    return f"ntt_roots_{length}"
+
+
+def _twiddles(step: Convolution, spanning: bool, on: str) -> str:
+    """The twiddles argument of a Convolution: the header's table, or (spanning) the table
+    computed from the roots at first use, by `on` (on_device's or on_host's)."""
+    n = step.transform.length
+    if not spanning:
+        return twiddles_name(n, on != "::mpgen::group::on_host")
+    return f"{on}::template computed_twiddles<{n}, {roots_name(n)}, {_primes(step)}>()"
+
+
+def _primes(step: Convolution) -> str:
+    return ", ".join(f"::mpgen::group::ntt_prime<{', '.join(fn.name for fn in p.all)}>" for p in step.transform.primes)
 
 
 def _convolution_template(step: Convolution) -> str:
     """Convolution's template arguments after the geometry: square, the lists."""
-    primes = ", ".join(f"::mpgen::group::ntt_prime<{', '.join(fn.name for fn in p.all)}>"
-                       for p in step.transform.primes)
-    return f"{'true' if step.a == step.b else 'false'}, {step.transform.columns.name}, {primes}"
+    return f"{'true' if step.a == step.b else 'false'}, {step.transform.columns.name}, {_primes(step)}"
 
 
 def step(fn) -> dict:
@@ -197,7 +222,7 @@ class _DeviceSteps(_Steps):
     def convolution(self, step: Convolution) -> list[str]:
         return [f"{self.on}::template convolution<{self.q}, {accumulator_words(self.q)}, {self.per_block}, "
                 f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
-                f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});"]
+                f"{var(step.low)}, {var(step.high)}, {_twiddles(step, self.program.shape.spanning, self.on)});"]
 
     def handoff(self, step: Handoff) -> list[str]:
         return [f"{self.on}::template handoff<{self.sizes[step.low]}, {self.per_block}>({var(step.low)}, "
@@ -276,7 +301,7 @@ class _HostSteps(_Steps):
         return [f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({self.threads}, {self.q}, "
                 f"{accumulator_words(self.q)}, {step.transform.length}, {var(step.a)}, "
                 f"{var(step.b)}, {var(step.low)}, {var(step.high)}, "
-                f"{twiddles_name(step.transform.length, False)});"]
+                f"{_twiddles(step, self.program.shape.spanning, '::mpgen::group::on_host')});"]
 
     def handoff(self, step: Handoff) -> list[str]:
         return [f"::mpgen::group::on_host::handoff({self.threads}, {self.sizes[step.low]}, {var(step.low)}, "
