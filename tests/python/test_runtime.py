@@ -308,6 +308,11 @@ def test_group_tier_and_widths_not_a_multiple_of_32(device):
     assert ntt.tier == "group" and ntt.name == "u16384_ntt"
     a, b = randoms(16384, 6), randoms(16384, 6)[::-1]
     assert ntt.mul(a, b) == [x * y for x, y in zip(a, b)]
+    span = module(device, "size", 1 << 20, ops=["add", "mul"])  # past 2^18 bits a group spans blocks
+    assert span.tier == "group"
+    a, b = randoms(1 << 20, 4), randoms(1 << 20, 4)[::-1]
+    assert span.mul(a, b) == [x * y for x, y in zip(a, b)]
+    assert [s + (c << (1 << 20)) for s, c in zip(*span.add(a, b))] == [x + y for x, y in zip(a, b)]
     k = module(device, "size", 131, ops=["mul"])
     with pytest.raises(OperandError, match=r"^operand 2 of mul: element 1 is wider than 131 bits$"):
         k.mul([1, 2], [3, 1 << 131])

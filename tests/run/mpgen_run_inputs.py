@@ -9,7 +9,8 @@ a few moduli on demand into caches of its own):
   printable ASCII as it is, any other byte as \\xNN, a NUL included, and cut to a sane length;
   the cache of kernels compiled on demand is keyed by the generator's content: a changed
   file of the generator (or a new one) misses it, the same content hits it again, and a
-  missing generator is one clear error line, not a stale entry.
+  missing generator is one clear error line, not a stale entry;
+  a size past 2^18 bits (2^20: a group spanning blocks) runs from the command line as any.
 Exits 1 naming each check that failed.
 """
 import os
@@ -166,9 +167,18 @@ def cache_keyed_by_generator():
     check(len(entries) == 1, f"(12) one cache entry for the one generator content: {entries}")
 
 
+def past_2_18():
+    """(13) 2^20 bits (compiled on demand: a group of 2048 threads over 4 blocks): mul on
+    one line of two hex operands, the product Python's."""
+    a, b = (1 << (1 << 20)) - 1, int("f0e1d2c3b4a5968778695a4b3c2d1e0f" * 8192, 16)
+    status, out, err = run(["--bits", "1048576", "--op", "mul", "--device", "cpu"], f"{a:x} {b:x}\n".encode())
+    check((status, err) == (0, b"") and int(out, 16) == a * b,
+          f"(13) mul at 1048576 bits from mpgen-run: {status} {out[:40]!r} {err[:200]!r}")
+
+
 def main():
     try:
-        run_checks([modulus, escaped, messages, cache_keyed_by_generator])
+        run_checks([modulus, escaped, messages, cache_keyed_by_generator, past_2_18])
     finally:
         shutil.rmtree(SCRATCH, ignore_errors=True)
 
