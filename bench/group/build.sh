@@ -2,7 +2,8 @@
 # Builds bench/group/sweep.cu once per "bits threads operation [method]" spec (the
 # arguments, else the list below), each from `mpgen generate --bits B --threads T --ops OP
 # [--mul METHOD]` (threads 0: the generator's table; method ntt: products by transform), into
-# build/group-sweep/ (nvcc here, 2 at a time); run them on the GPU with:
+# build/group-sweep/ (nvcc here, 2 at a time), and GMP's rate on every core beside them
+# (bench/group/gmp_rate.cpp: build/group-sweep/gmp_rate BITS OP...); run them on the GPU with:
 #   for b in build/group-sweep/sweep_*; do $b; done
 # Their figures set generator/mpgen/data/group.toml.
 set -euo pipefail
@@ -24,3 +25,4 @@ for spec in "${specs[@]}"; do
     --out "$dir" >/dev/null
   echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$dir/mpgen_$module.cuh -DNS=$module -DOP=$op bench/group/sweep.cu -o $out/sweep_${bits}_${threads}_${op}_$mul"
 done | xargs -P 2 -I{} sh -c "{}"
+g++ -O2 -fopenmp bench/group/gmp_rate.cpp -lgmp -o "$out/gmp_rate"

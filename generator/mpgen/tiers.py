@@ -126,9 +126,10 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
         raise ValueError(f"{threads} threads would hold {q} limbs each for {bits} bits; at most "
                          f"{MAX_LIMBS_PER_THREAD} fit a thread's registers: give more threads")
     if threads > MAX_BLOCK_THREADS:
-        if instances_per_block > 1:
-            raise ValueError(f"{threads} threads span blocks: one instance a block group, not {instances_per_block}")
         block = min(row["block_threads"], MAX_BLOCK_THREADS)
+        if instances_per_block > 1:
+            raise ValueError(f"{threads} threads span {threads // block} blocks of {block}, one instance over them: "
+                             f"not {instances_per_block} instances a block")
         return Tier("group", threads, 1, q, threads // block)
     ipb = instances_per_block or max(1, row["block_threads"] // threads)
     if threads * ipb > MAX_BLOCK_THREADS:

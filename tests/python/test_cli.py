@@ -63,6 +63,18 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
                                             "power of two from 8 to 32768"),
     (["--bits", "262144", "--threads", "64"], "--bits: 262144 bits in the group tier: 64 threads would hold "
                                               "128 limbs each"),
+    (["--bits", "1048576", "--ops", "add,montmul"],  # a group spanning blocks: no rows' tables there
+     "--ops: montmul at 1048576 bits in the group tier: montmul multiplies by rows, whose tables hold the whole "
+     "integer in one block, and a group of 2048 threads spans 4 blocks: there the products are by transform (mul, "
+     "mul_lo, sqr) and what runs on them (the division, sqrt)"),
+    (["--bits", "1048576", "--ops", "gcd"], "--ops: gcd at 1048576 bits in the group tier: gcd holds up to 262144 bits"),
+    (["--bits", "1048576", "--threads", "65536"], "--bits: 1048576 bits in the group tier: 65536 threads: a group is "
+                                                  "a power of two from 8 to 32768"),
+    (["--bits", "16777216", "--threads", "4096"], "--bits: 16777216 bits in the group tier: 4096 threads would hold "
+                                                  "128 limbs each"),
+    (["--bits", "1048576", "--instances-per-block", "2"], "--bits: 1048576 bits in the group tier: 2048 threads span "
+                                                          "4 blocks of 512, one instance over them: not 2 instances "
+                                                          "a block"),
     (["--bits", "2048", "--tier", "group", "--instances-per-block", "128"],
      "--bits: 2048 bits in the group tier: 128 instances of 16 threads need 2048 threads a block"),
     (["--bits", "1024", "--threads", "16"], "--bits: threads and instances per block are the group tier's"),
