@@ -1,5 +1,5 @@
-// GMP's rate on every core of the machine, the group tier's peer past 2^18 bits (issue 52's
-// "GMP on the machine's 16 cores"): `gmp_rate BITS OP...` runs OP over 4 instances a core,
+// GMP's rate on every core of the machine, the group tier's peer past 2^18 bits (the H100's
+// and H200's hosts: 16 cores): `gmp_rate BITS OP...` runs OP over 4 instances a core,
 // each thread its own (OpenMP), until a second has passed, and prints its operations per
 // second. Operands random of BITS bits; div_qr divides by one of BITS / 2 bits (GMP's
 // division costs by the quotient's size: the group tier's is the same for any operands);

@@ -205,9 +205,9 @@ def dynamic_shared_bytes(program: Program, tier: Tier) -> int:
     """A block's dynamic shared memory, the most its products take in turn: the quadratic
     products' tables (table_words), the transforms' residues (each prime's N points, a
     padding word every 32)."""
-    words = [0]
     if tier.blocks_per_instance > 1:  # a spanning group's transforms work in global memory
         return 0
+    words = [0]
     for step in flat(program.steps):
         if isinstance(step, ProductRows):
             words.append(table_words(tier.threads_per_instance, tier.limbs_per_thread))

@@ -127,6 +127,9 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
                          f"{MAX_LIMBS_PER_THREAD} fit a thread's registers: give more threads")
     if threads > MAX_BLOCK_THREADS:
         block = min(row["block_threads"], MAX_BLOCK_THREADS)
+        if threads // block > MAX_SPAN_BLOCKS:
+            raise ValueError(f"{threads} threads would span {threads // block} blocks of {block}; a group spans at "
+                             f"most {MAX_SPAN_BLOCKS}: give fewer threads")
         if instances_per_block > 1:
             raise ValueError(f"{threads} threads span {threads // block} blocks of {block}, one instance over them: "
                              f"not {instances_per_block} instances a block")

@@ -70,6 +70,9 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "1048576", "--ops", "gcd"], "--ops: gcd at 1048576 bits in the group tier: gcd holds up to 262144 bits"),
     (["--bits", "1048576", "--threads", "65536"], "--bits: 1048576 bits in the group tier: 65536 threads: a group is "
                                                   "a power of two from 8 to 32768"),
+    (["--bits", "16777216", "--threads", "32768"], "--bits: 16777216 bits in the group tier: 32768 threads would "
+                                                   "span 64 blocks of 512; a group spans at most 32: give fewer "
+                                                   "threads"),
     (["--bits", "16777216", "--threads", "4096"], "--bits: 16777216 bits in the group tier: 4096 threads would hold "
                                                   "128 limbs each"),
     (["--bits", "1048576", "--instances-per-block", "2"], "--bits: 1048576 bits in the group tier: 2048 threads span "

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
     ShiftDown, ShiftUp, ThreadStep, Top
-from ..ntt.transform import Convolver
 from ..group.program import SCHEDULES, accumulator_words, exchange_pool_words, flat, read, span_scratch_words, \
     top_wanted, vectors
+from ..ntt.transform import Convolver
 from ..size import LIMB_BITS
 from ..tiers import Tier
 from . import host as host_printer, ptx
