@@ -499,34 +499,32 @@ TEST_CASE("past 2^18 bits a group spans blocks: 600000 and 1048576 bits agree wi
 }
 
 // 2^24 bits: 16384 threads of 32 limbs over 32 blocks (the most a group spans), their
-// transforms of 2^20 points a prime with twiddles computed at first use: the product and
-// the division by Newton's reciprocal (after the schoolbook's 64 digits, 8 steps) and the
-// sum. The host takes seconds a product there (a division 30 s): on the CPU the sum's edge
-// values, two products and one division of a full-width dividend by a divisor of half the
-// width; on the GPU a dozen edge and constructed cases each.
+// transforms of 2^20 points a prime with twiddles computed at first use: the sum, the
+// product, and on the GPU the division by Newton's reciprocal (after the schoolbook's 64
+// digits, 8 steps). The host takes half a minute for one division there (its Q = 32 lists
+// run in the host's interpreter), past CI's budget: on the CPU the sum's edge values and
+// two products (the host's division past 2^18 bits runs at 2^20 above); on the GPU a dozen
+// edge and constructed cases each.
 TEST_CASE("at 2^24 bits a group spans 32 blocks: add mul and div_qr agree with GMP") {
   const bool gpu = gpu_for_tests();
   for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
     if (device == mpgen::Device::gpu && !gpu) continue;
     const bool cpu = device == mpgen::Device::cpu;
+    const std::vector<std::string> names = cpu ? std::vector<std::string>{"add", "mul"}
+                                               : std::vector<std::string>{"add", "mul", "div_qr"};
     std::size_t checked = 0;
-    for (const mpgen::OpInfo* found : mpgen::compile_on_demand(1u << 24, {"add", "mul", "div_qr"}, device)) {
+    for (const mpgen::OpInfo* found : mpgen::compile_on_demand(1u << 24, names, device)) {
       const mpgen::OpInfo& op = *found;
       CHECK(op.threads_per_instance == 16384);
       CHECK(op.blocks_per_instance == 32);
       ++checked;
       if (op.name == "div_qr") {
         std::mt19937_64 rng(test_seed() ^ 24);
-        Limbs divisor = random_value(rng, op.bits / 2);
-        divisor.back() |= 0x80000000u;  // of exactly half the width
-        const std::vector<std::vector<Limbs>> half = {{random_value(rng, op.bits), mask_to(divisor, op.bits)}};
-        check_against_gmp(op, reference_for(op), cpu ? half : thinned(constructed_division_cases(op, rng, 200), 12),
-                          cpu, !cpu);
-        if (cpu) continue;
+        check_against_gmp(op, reference_for(op), thinned(constructed_division_cases(op, rng, 200), 12), false, true);
       }
       check_operation(op, cpu, !cpu, test_seed(), cpu ? 0 : 6, cpu ? (op.name == "add" ? 6 : 1) : 12);
     }
-    CHECK(checked == 3);
+    CHECK(checked == names.size());
   }
 }
 

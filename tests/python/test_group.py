@@ -6,8 +6,11 @@ import random
 
 import pytest
 
+import mpgen
+
 from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, segments, shift_constant, \
     shift_variable
+from mpgen.group import ntt
 from mpgen.group.division import div_qr
 from mpgen.group.mul import mad, mul, mul_lo, sqr
 from mpgen.group.program import exchange_shared_bytes, iterations
@@ -101,6 +104,31 @@ def test_the_tables_geometry(bits, threads, q, per_block):
     from mpgen.tiers import group
     tier = group(bits, -(-bits // 32))
     assert (tier.threads_per_instance, tier.limbs_per_thread, tier.instances_per_block) == (threads, q, per_block)
+
+
+@pytest.mark.parametrize("bits, threads, q, blocks, block, launch_groups", [
+    (524288, 1024, 16, 1, 1024, 1), (524320, 2048, 9, 4, 512, 32), (600000, 2048, 10, 4, 512, 32),
+    (1 << 20, 2048, 16, 4, 512, 32), (1 << 22, 4096, 32, 8, 512, 16), (1 << 24, 16384, 32, 32, 512, 4)])
+def test_past_2_19_bits_a_group_spans_blocks(bits, threads, q, blocks, block, launch_groups):
+    from mpgen.tiers import group
+    tier = group(bits, -(-bits // 32), op="mul")
+    assert (tier.threads_per_instance, tier.limbs_per_thread, tier.blocks_per_instance, tier.block_threads,
+            tier.instances_per_block, tier.launch_groups) == (threads, q, blocks, block, 1, launch_groups)
+    assert tier.launch(1, 1)["blocks_per_instance"] == blocks
+
+
+def test_a_spanning_groups_scratch_is_cuda_group_cuh_s():
+    """span_scratch_words' layout is headers/group.cuh's: its first words (barrier, the
+    scans' and votes' words a block, a broadcast) end where the header's pool begins; then
+    the pool, the regions of the three primes' 2^16 points, and the twiddles with their flag."""
+    import re
+    from pathlib import Path
+    from mpgen.group.program import SPAN_HEADER_WORDS, span_scratch_words
+    header = (Path(mpgen.__file__).parent / "headers" / "group.cuh").read_text()
+    assert int(re.search(r"pool_words = (\d+);", header)[1]) == SPAN_HEADER_WORDS
+    program = ntt.mul(Shape(1 << 20, 2048, 16))
+    regions, twiddles = 3 * (65536 + 2048), 1 + 3 * (32768 + 1)
+    assert span_scratch_words(program) == SPAN_HEADER_WORDS + 2 * 2048 * 2 + regions + twiddles  # Handoff: 2 words
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES + [(2080, 32, 3)])
