@@ -429,19 +429,15 @@ def span_scratch_words(program: Program) -> int:
     set a group of the launch): its barrier and the block-level words of its scans, votes
     and broadcasts, the exchanges' pool, and the transforms' regions (each prime's N points,
     a padding word every 32), which a group within one block keeps in shared memory; last
-    the transforms' twiddles, computed there (twiddle_words; one length a program)."""
+    the transforms' twiddles, computed there (one length a program)."""
     transforms = [step.transform for step in flat(program.steps) if isinstance(step, Convolution)]
     regions = [len(t.primes) * (t.length + t.length // 32) for t in transforms]
     lengths = {t.length for t in transforms}
     assert len(lengths) <= 1, f"{program.name}: transforms of {sorted(lengths)} points; the scratch holds one table"
-    return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0) + \
-        sum(twiddle_words(length, len(PRIMES)) for length in lengths)
-
-
-def twiddle_words(length: int, primes: int) -> int:
-    """A computed twiddle table's words in a spanning group's scratch (headers/group.cuh's
-    computed_twiddles, at its end): a flag, then w^e R for e = 0 .. N/2, each prime's."""
-    return 1 + primes * (length // 2 + 1)
+    # the computed twiddles (headers/group.cuh's computed_twiddles, at the end): a flag, then
+    # w^e R for e = 0 .. N/2, each prime's
+    twiddles = sum(1 + len(PRIMES) * (length // 2 + 1) for length in lengths)
+    return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0) + twiddles
 
 
 def split(shape: Shape, value: int) -> list[list[int]]:

@@ -65,12 +65,13 @@ def roots_name(length: int) -> str:
     return f"ntt_roots_{length}"
 
 
-def _twiddles(step: Convolution, spanning: bool, on: str) -> str:
-    """The twiddles argument of a Convolution: the header's table, or (spanning) the table
-    computed from the roots at first use, by `on` (on_device's or on_host's)."""
+def _twiddles(step: Convolution, spanning: bool, on: str, device: bool) -> str:
+    """The twiddles argument of a Convolution: the header's table (the device's or the
+    host's), or (spanning) the table computed from the roots at first use, by `on`
+    (on_device's or on_host's)."""
     n = step.transform.length
     if not spanning:
-        return twiddles_name(n, on != "::mpgen::group::on_host")
+        return twiddles_name(n, device)
     return f"{on}::template computed_twiddles<{n}, {roots_name(n)}, {_primes(step)}>()"
 
 
@@ -222,7 +223,7 @@ class _DeviceSteps(_Steps):
     def convolution(self, step: Convolution) -> list[str]:
         return [f"{self.on}::template convolution<{self.q}, {accumulator_words(self.q)}, {self.per_block}, "
                 f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
-                f"{var(step.low)}, {var(step.high)}, {_twiddles(step, self.program.shape.spanning, self.on)});"]
+                f"{var(step.low)}, {var(step.high)}, {_twiddles(step, self.program.shape.spanning, self.on, True)});"]
 
     def handoff(self, step: Handoff) -> list[str]:
         return [f"{self.on}::template handoff<{self.sizes[step.low]}, {self.per_block}>({var(step.low)}, "
@@ -301,7 +302,7 @@ class _HostSteps(_Steps):
         return [f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({self.threads}, {self.q}, "
                 f"{accumulator_words(self.q)}, {step.transform.length}, {var(step.a)}, "
                 f"{var(step.b)}, {var(step.low)}, {var(step.high)}, "
-                f"{_twiddles(step, self.program.shape.spanning, '::mpgen::group::on_host')});"]
+                f"{_twiddles(step, self.program.shape.spanning, '::mpgen::group::on_host', False)});"]
 
     def handoff(self, step: Handoff) -> list[str]:
         return [f"::mpgen::group::on_host::handoff({self.threads}, {self.sizes[step.low]}, {var(step.low)}, "
