@@ -2842,10 +2842,18 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
   else batch_one_thread<Op>(n, layout, in, out);
 }
 
-// Bounded to the launch's block (the manifest's block_threads), so that a block of 512 or
-// 1024 threads of a group finds registers enough.
+// The blocks an SM that Op's batch kernel bounds its registers for: the manifest's
+// min_blocks_per_sm in the group tier (2 where a group spans blocks), else 1.
 template <class Op>
-__global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n, Layout layout,
+constexpr unsigned min_blocks_per_sm() {
+  if constexpr (Op::threads_per_instance > 1) return Op::min_blocks_per_sm;
+  else return 1;
+}
+
+// Bounded to the launch's block (the manifest's block_threads) and min_blocks_per_sm, so
+// that a block of 512 or 1024 threads of a group finds registers enough.
+template <class Op>
+__global__ void __launch_bounds__(Op::block_threads, min_blocks_per_sm<Op>()) device_batch(std::size_t n, Layout layout,
                                                                    const uint32_t* __restrict__ in,
                                                                    uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
@@ -2880,12 +2888,14 @@ cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint3
     if (e != cudaSuccess) return e;
   }
   if constexpr (spanning_blocks<Op>() > 1) {  // a group spanning blocks: a cooperative launch of
-    constexpr unsigned B = spanning_blocks<Op>();  // a group an SM's block (at most launch_groups)
-    int device = 0, sms = 0;
+    constexpr unsigned B = spanning_blocks<Op>();  // the groups resident at once (at most launch_groups)
+    int device = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device_batch<Op>, Op::block_threads, shared);
     if (e != cudaSuccess) return e;
-    std::size_t groups = std::size_t(sms) / B;
+    std::size_t groups = std::size_t(sms) * std::size_t(per_sm) / B;
     groups = groups < Op::launch_groups ? groups : Op::launch_groups;
     if (groups == 0) return cudaErrorCooperativeLaunchTooLarge;
     if (n == 0) return cudaSuccess;

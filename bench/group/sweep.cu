@@ -2,6 +2,8 @@
 // operand, the batches of Oancea and Watt, "GPU implementations for midsize integer addition
 // and multiplication"): prints its operations and bytes per second. Built once per
 // geometry by bench/group/build.sh (HEADER, NS and OP name the header, size and operation).
+// Beside it the device-to-device copy of the same bytes, the bound of a pass over memory,
+// timed in the same process.
 #define MPGEN_QUOTE_(x) #x
 #define MPGEN_QUOTE(x) MPGEN_QUOTE_(x)
 #include MPGEN_QUOTE(HEADER)
@@ -27,6 +29,14 @@ int main() {
   cudaEventRecord(b); cudaEventSynchronize(b);
   float ms; cudaEventElapsedTime(&ms, a, b);
   const double s = ms / 1e3 / reps;
+  const std::size_t bytes = (Op::in_words + Op::out_words) * 4 * n;
+  uint32_t* copy;
+  cudaMalloc(&copy, bytes);
+  cudaEventRecord(a);
+  for (int r = 0; r < reps; ++r) cudaMemcpy(copy + bytes / 8, copy, bytes / 2, cudaMemcpyDeviceToDevice);
+  cudaEventRecord(b); cudaEventSynchronize(b);
+  float copy_ms; cudaEventElapsedTime(&copy_ms, a, b);
+  const double copy_gbs = bytes * reps / (copy_ms / 1e3) / 1e9;  // read + write, as the operation's bytes
   // The first instances against the host rendering (itself tested against GMP): a
   // geometry that computes wrongly is not a measurement. Past 2^20 bits one (the host's
   // division takes half a minute at 2^24).
@@ -38,8 +48,8 @@ int main() {
     Op::host(want.data(), host.data() + j * Op::in_words);
     wrong += !std::equal(want.begin(), want.end(), got.begin() + j * Op::out_words);
   }
-  printf("%s %s %u bits T=%u Q=%u block=%u: %.4g ops/s, %.4g GB/s, %.1f us per batch (%s, %u of %zu checked wrong)\n", MPGEN_QUOTE(NS), Op::name, Op::bits,
-         Op::threads_per_instance, Op::limbs_per_thread, Op::block_threads, n / s,
-         (Op::in_words + Op::out_words) * 4.0 * n / s / 1e9, s * 1e6,
+  printf("%s %s %u bits T=%u Q=%u block=%u: %.4g ops/s, %.4g GB/s (copy %.4g GB/s: %.2f), %.1f us per batch (%s, %u of %zu checked wrong)\n",
+         MPGEN_QUOTE(NS), Op::name, Op::bits, Op::threads_per_instance, Op::limbs_per_thread, Op::block_threads, n / s,
+         bytes / s / 1e9, copy_gbs, bytes / s / 1e9 / copy_gbs, s * 1e6,
          cudaGetErrorString(launched != cudaSuccess ? launched : cudaDeviceSynchronize()), wrong, checked);
 }

@@ -234,7 +234,8 @@ def group_program(size: Size, name: str) -> Program:
     if dynamic > BLOCK_SHARED_BYTES:
         raise ValueError(f"{instances} of {tier.threads_per_instance} threads of "
                          f"{tier.limbs_per_thread} limbs need {dynamic / 1024:.1f} KB of shared memory a block for "
-                         f"{name}; a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
+                         f"{name}; a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer "
+                         f"{'instances per block' if tier.instances_per_block > 1 else 'threads of more limbs'}")
     shared = exchange_shared_bytes(program, tier.instances_per_block)
     # 8 words a thread at a time (Handoff's 2 of 2 words): within a kernel's 48 KB of static
     assert shared <= 48 * 1024, f"{name}: {shared} bytes of static shared memory"

@@ -25,10 +25,13 @@ GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 24
 MAX_BLOCK_THREADS = 1024
 MAX_SPAN_BLOCKS = 32  # a spanning group's blocks: one ballot's bits in its carry scan
 MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, MAX_BLOCK_THREADS * MAX_SPAN_BLOCKS
-# The most groups of B blocks that one launch of a spanning group's kernel runs at once (its
-# scratch in global memory is sized for them): 128 blocks, which an H100's or H200's 132
-# SMs hold at one block each.
-SPAN_LAUNCH_BLOCKS = 128
+# A spanning group's kernel bounds its registers for two blocks of 512 threads an SM (64 a
+# thread: the products take 64 anyway, add took 116 and keeps 0 spills at 64), and one launch
+# runs at most 256 blocks at once (its scratch in global memory is sized for them), which an
+# H100's or H200's 132 SMs hold at two each; the launch takes as many as the GPU holds
+# resident, up to these.
+SPAN_BLOCKS_PER_SM = 2
+SPAN_LAUNCH_BLOCKS = 256
 MAX_LIMBS_PER_THREAD = 64  # beyond, a thread's vectors no longer fit its registers
 
 
@@ -67,13 +70,15 @@ class Tier:
         (a group product's tables; the launch opts in to it), one over the
         contiguous layout contiguous_shared_bytes: those and the thread tier's staging
         (without which the kernel runs unstaged). A spanning group's kernel (blocks_per_instance
-        B > 1) is launched cooperatively, B blocks a group, at most launch_groups groups."""
+        B > 1) is launched cooperatively, B blocks a group, at most launch_groups groups, and
+        bounds its registers for min_blocks_per_sm blocks an SM (__launch_bounds__)."""
         stride = self.stage_stride(in_words, out_words)
         return {"threads_per_instance": self.threads_per_instance,
                 "instances_per_block": self.instances_per_block,
                 "block_threads": self.block_threads,
                 "blocks_per_instance": self.blocks_per_instance,
                 "launch_groups": self.launch_groups,
+                "min_blocks_per_sm": SPAN_BLOCKS_PER_SM if self.blocks_per_instance > 1 else 1,
                 "limbs_per_thread": self.limbs_per_thread,
                 "stage_stride": stride,
                 "shared_bytes": shared_bytes,
@@ -108,7 +113,8 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     operation's rows, else the default ones), or the request's threads and instances per
     block (0: the table's); ValueError says what does not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
     3): they take part in every step, and the plan's results stay exact. A group of more
-    than MAX_BLOCK_THREADS threads spans blocks of the row's block_threads, one instance each."""
+    than MAX_BLOCK_THREADS threads spans blocks of the row's block_threads, one instance each,
+    as does one of more than block_threads where the row says `spans`."""
     section = next((s for s in GROUP_TABLE.values() if op in s.get("ops", ())), GROUP_TABLE["default"])
     rows = section["rows"]
     row = next((r for r in rows if bits <= r["max_bits"]), None)
@@ -125,7 +131,7 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     if q > MAX_LIMBS_PER_THREAD:
         raise ValueError(f"{threads} threads would hold {q} limbs each for {bits} bits; at most "
                          f"{MAX_LIMBS_PER_THREAD} fit a thread's registers: give more threads")
-    if threads > MAX_BLOCK_THREADS:
+    if threads > MAX_BLOCK_THREADS or (row.get("spans") and threads > row["block_threads"]):
         block = min(row["block_threads"], MAX_BLOCK_THREADS)
         if threads // block > MAX_SPAN_BLOCKS:
             raise ValueError(f"{threads} threads would span {threads // block} blocks of {block}; a group spans at "

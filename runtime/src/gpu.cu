@@ -21,14 +21,17 @@ struct DeviceWords {
   uint32_t* ptr = nullptr;
 };
 
-// The groups of `blocks` blocks a cooperative launch runs at once: one block an SM (which a
-// block always fits, its registers bounded by __launch_bounds__), at most `most` (its
-// scratch's) and n; 0 where the GPU has fewer SMs than a group's blocks.
-std::size_t span_groups(unsigned blocks, unsigned most, std::size_t n) {
-  int device = 0, sms = 0;
+// The groups of `blocks` blocks a cooperative launch runs at once: as many as the GPU holds
+// resident (the kernel's blocks an SM, by its registers and shared memory, times the SMs), at
+// most `most` (its scratch's) and n; 0 where the GPU cannot hold one group's blocks.
+std::size_t span_groups(const void* kernel, unsigned block_threads, unsigned shared, unsigned blocks, unsigned most,
+                        std::size_t n) {
+  int device = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "counting SMs");
-  return std::min({std::size_t(sms) / blocks, std::size_t(most), n});
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(block_threads), shared),
+        "counting a kernel's blocks an SM");
+  return std::min({std::size_t(sms) * std::size_t(per_sm) / blocks, std::size_t(most), n});
 }
 
 }  // namespace
@@ -67,7 +70,8 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
       check(cudaFuncSetAttribute(k.loaded, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
             "asking for shared memory");
     if (k.info.blocks_per_instance > 1) {  // a group spanning blocks: all of them resident at once
-      const std::size_t groups = span_groups(k.info.blocks_per_instance, k.info.launch_groups, n);
+      const std::size_t groups = span_groups(k.loaded, block, shared, k.info.blocks_per_instance,
+                                               k.info.launch_groups, n);
       if (groups == 0)
         throw GpuError(k.info.name + ": this GPU cannot hold the " + std::to_string(k.info.blocks_per_instance) +
                        " blocks of one group at once");

@@ -464,27 +464,30 @@ TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compil
 
 // Past 2^18 bits a group spans blocks (tiers.py; headers/group.cuh's on_device with Span < T:
 // barriers of the group's blocks, its exchanges and transforms in global memory, a
-// cooperative launch): 2^20 bits (2048 threads of 16 limbs, 4 blocks of 512) and 600000
-// bits (2048 threads of 10, the top ones partly used), compiled on demand: sums,
-// comparisons and shifts (across blocks), the products by transform, the division by
-// Newton's reciprocal and sqrt. GMP and the host take a while there: on the CPU (for CI's
-// time) 2^20 bits alone, a handful of cases each (edge values and random), on the GPU both
-// sizes, 40 and 100.
-TEST_CASE("past 2^18 bits a group spans blocks: 600000 and 1048576 bits agree with GMP") {
+// cooperative launch): 2^20 bits (2048 threads of 16 limbs, 4 blocks of 512), 600000
+// bits (2048 threads of 10, the top ones partly used) and 2^19 bits (1024 threads of 16:
+// one block for the sums, two of 512 for the products' transforms), compiled on demand:
+// sums, comparisons and shifts (across blocks), the products by transform, the division
+// by Newton's reciprocal and sqrt. GMP and the host take a while there: on the CPU (for
+// CI's time) 2^20 bits alone, a handful of cases each (edge values and random), on the GPU
+// every size, 40 and 100.
+TEST_CASE("past 2^18 bits a group spans blocks: 524288 600000 and 1048576 bits agree with GMP") {
   const bool gpu = gpu_for_tests();
   const std::vector<std::string> names = {"add", "sub", "lt", "cmp", "shl", "shr1000", "mul", "mul_lo", "sqr",
                                           "div_qr", "sqrt"};
-  for (const unsigned bits : {600000u, 1048576u})
+  for (const unsigned bits : {524288u, 600000u, 1048576u})
     for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
       if (device == mpgen::Device::gpu ? !gpu : bits != 1048576) continue;
       const bool cpu = device == mpgen::Device::cpu;
       std::size_t checked = 0;
       for (const mpgen::OpInfo* found : mpgen::compile_on_demand(bits, names, device)) {
         const mpgen::OpInfo& op = *found;
+        const bool product = op.name.rfind("mul", 0) == 0 || op.name == "sqr";
+        const bool on_products = product || op.name == "div_qr" || op.name == "sqrt";
         CHECK(op.tier == "group");
-        CHECK(op.threads_per_instance == 2048);
-        CHECK(op.blocks_per_instance == 4);
-        const bool slow = slow_on_host(op) || op.name.rfind("mul", 0) == 0 || op.name == "sqr";
+        CHECK(op.threads_per_instance == (bits == 524288 ? 1024 : 2048));
+        CHECK(op.blocks_per_instance == (bits == 524288 ? (on_products ? 2 : 1) : 4));
+        const bool slow = slow_on_host(op) || product;
         if (op.name == "div_qr") {
           std::mt19937_64 rng(test_seed() ^ bits);
           check_against_gmp(op, reference_for(op), thinned(constructed_division_cases(op, rng, cpu ? 60 : 400),

@@ -121,6 +121,17 @@ def test_a_group_size_without_ops_gets_those_that_fit_a_block(mpgen, tmp_path):
     assert r.stderr.startswith("mpgen: error: --ops: rem at 262144 bits in the group tier: ")
 
 
+def test_at_2_19_bits_the_products_span_two_blocks(mpgen, tmp_path):
+    # 1024 threads of 16 limbs: one block for add, but the products' transforms (396 KB of
+    # shared memory) take two blocks of 512 (data/group.toml's rows with `spans`)
+    r = mpgen("generate", "--bits", "524288", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (module,) = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    blocks = {op["name"]: op["launch"]["blocks_per_instance"] for op in module["operations"]}
+    assert {name: blocks.get(name) for name in ("add", "shl", "mul", "mul_lo", "sqr", "div_qr", "sqrt")} == \
+        {"add": 1, "shl": 1, "mul": 2, "mul_lo": 2, "sqr": 2, "div_qr": 2, "sqrt": 2}
+
+
 def test_unwritable_output_is_refused(mpgen, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

@@ -99,7 +99,8 @@ def test_threads_above_the_top_limb_hold_zeros_and_results_stay_exact(kind):
 
 @pytest.mark.parametrize("bits, threads, q, per_block", [
     (2048, 16, 4, 16), (2080, 32, 3, 8), (3000, 32, 3, 8), (4096, 32, 4, 8), (8192, 64, 4, 4),
-    (32768, 256, 4, 1), (131072, 1024, 4, 1), (131104, 1024, 5, 1), (262144, 1024, 8, 1)])
+    (32768, 256, 4, 1), (131072, 1024, 4, 1), (131104, 1024, 5, 1), (262144, 1024, 8, 1),
+    (524288, 1024, 16, 1)])  # add at 2^19: one block (the products span two: below)
 def test_the_tables_geometry(bits, threads, q, per_block):
     from mpgen.tiers import group
     tier = group(bits, -(-bits // 32))
@@ -107,9 +108,9 @@ def test_the_tables_geometry(bits, threads, q, per_block):
 
 
 @pytest.mark.parametrize("bits, threads, q, blocks, block, launch_groups", [
-    (524288, 1024, 16, 1, 1024, 1), (524320, 2048, 9, 4, 512, 32), (600000, 2048, 10, 4, 512, 32),
-    (1 << 20, 2048, 16, 4, 512, 32), (1 << 22, 4096, 32, 8, 512, 16), (1 << 24, 16384, 32, 32, 512, 4)])
-def test_past_2_19_bits_a_group_spans_blocks(bits, threads, q, blocks, block, launch_groups):
+    (524288, 1024, 16, 2, 512, 128), (524320, 2048, 9, 4, 512, 64), (600000, 2048, 10, 4, 512, 64),
+    (1 << 20, 2048, 16, 4, 512, 64), (1 << 22, 4096, 32, 8, 512, 32), (1 << 24, 16384, 32, 32, 512, 8)])
+def test_past_2_18_bits_a_products_group_spans_blocks(bits, threads, q, blocks, block, launch_groups):
     from mpgen.tiers import group
     tier = group(bits, -(-bits // 32), op="mul")
     assert (tier.threads_per_instance, tier.limbs_per_thread, tier.blocks_per_instance, tier.block_threads,

@@ -90,8 +90,8 @@ def operation_contract(rns: RnsSet, name: str) -> dict:
 
 # One integer per thread, 128 a block (headers/rns.cuh's batch loops): as the thread tier.
 LAUNCH = {"threads_per_instance": 1, "instances_per_block": BLOCK_THREADS, "block_threads": BLOCK_THREADS,
-          "blocks_per_instance": 1, "launch_groups": 1, "limbs_per_thread": 0, "stage_stride": 0, "shared_bytes": 0,
-          "contiguous_shared_bytes": 0}
+          "blocks_per_instance": 1, "launch_groups": 1, "min_blocks_per_sm": 1, "limbs_per_thread": 0,
+          "stage_stride": 0, "shared_bytes": 0, "contiguous_shared_bytes": 0}
 
 # The digit-parallel form (a warp's 32 lanes an integer) runs add, sub and mul over the
 # contiguous layout from this many moduli: measured on the H100 (docs/performance.md, "RNS

@@ -83,8 +83,10 @@ class GpuModule:
         block, spans = launch["block_threads"], launch["blocks_per_instance"]
         args = (self._cupy.uint64(n), self._cupy.int32(layout), *arrays)
         if spans > 1:  # a group spanning blocks: a cooperative launch of the groups the GPU holds at once
-            sms = self._cupy.cuda.Device().attributes["MultiProcessorCount"]  # a block an SM (as the C++ runtime)
-            groups = min(sms // spans, launch["launch_groups"], n)
+            sms = self._cupy.cuda.Device().attributes["MultiProcessorCount"]  # as the C++ runtime: those resident
+            per_sm = self._cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.kernel.ptr, block,
+                                                                                       shared[layout])
+            groups = min(sms * per_sm // spans, launch["launch_groups"], n)
             if groups == 0:
                 raise RuntimeError(f"{op['name']}: this GPU cannot hold the {spans} blocks of one group at once")
             kernel.kernel((groups * spans,), (block,), args, shared_mem=shared[layout],  # the compiled function's
