@@ -2845,7 +2845,7 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
 // The blocks an SM that Op's batch kernel bounds its registers for: the manifest's
 // min_blocks_per_sm in the group tier (2 where a group spans blocks), else 1.
 template <class Op>
-constexpr unsigned min_blocks_per_sm() {
+__host__ __device__ constexpr unsigned min_blocks_per_sm() {
   if constexpr (Op::threads_per_instance > 1) return Op::min_blocks_per_sm;
   else return 1;
 }
