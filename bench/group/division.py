@@ -1,10 +1,10 @@
 """Builds bench/group/sweep.cu for the group tier's div_qr by each method at each size given
 (default 65536 131072 262144 bits): the schoolbook (group/division.py), Newton's reciprocal
-after the schoolbook's first T / 2^m digits, m = 1 .. 4 (group/newton.py; data/group.toml's
-[division] newton_schoolbook_digits), and mul at the same size, the product Newton's steps
-take. Into build/group-sweep/ (nvcc
-here, 2 at a time); `--run` runs them (on the GPU), each line after its binary's name.
-Their figures set [division] newton_from_bits and newton_schoolbook_digits."""
+after the schoolbook's first T / 2^m digits, m = 1 .. 4 or those given by `--steps 5,6,7`
+(group/newton.py; data/group.toml's [division] newton_schoolbook_digits), and mul at the same
+size, the product Newton's steps take. Into build/group-sweep/ (nvcc here, 2 at a time);
+`--run` runs them (on the GPU), each line after its binary's name. Their figures set
+[division] newton_from_bits and newton_schoolbook_digits."""
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +27,8 @@ def generate(bits: int, op: str, method: str) -> list[str]:
     table = GROUP_TABLE["division"]
     table["newton_from_bits"] = bits if METHODS.get(method) else 1 << 30
     threads = Size(bits, tier_name="group").tier_for(op).threads_per_instance
-    table["newton_schoolbook_digits"] = threads >> (METHODS.get(method) or 0)
+    table["newton_schoolbook_digits"] = table["spanning_newton_schoolbook_digits"] = \
+        threads >> (METHODS.get(method) or 0)
     group_program.cache_clear()  # planned once per size and name otherwise
     folder = OUT / "gen" / f"division_{bits}_{op}_{method}"
     if cli.main(["generate", "--bits", str(bits), "--tier", "group", "--ops", op, "--clean", "--out", str(folder)]):
@@ -45,7 +46,14 @@ def run() -> None:
 def main() -> None:
     if sys.argv[1:] == ["--run"]:
         return run()
-    sizes = [int(b) for b in sys.argv[1:]] or [65536, 131072, 262144]
+    args = sys.argv[1:]
+    if "--steps" in args:  # Newton's steps m of its own: newton<m> alone (no schoolbook)
+        at = args.index("--steps")
+        steps = [int(m) for m in args.pop(at + 1).split(",")]
+        args.pop(at)
+        METHODS.clear()
+        METHODS.update({f"newton{m}": m for m in steps})
+    sizes = [int(b) for b in args] or [65536, 131072, 262144]
     commands = [generate(bits, "div_qr", method) for bits in sizes for method in METHODS] + \
         [generate(bits, "mul", "product") for bits in sizes]
     with ThreadPoolExecutor(2) as pool:

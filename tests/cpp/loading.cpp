@@ -71,7 +71,7 @@ TEST_CASE("the generator and NVRTC make PTX for a group spanning blocks (2^20 bi
   const std::string ptx = mpgen::compile_to_ptx(source, "compute_90");
   CHECK(ptx.find(".entry mpgen_u1048576_mul") != std::string::npos);
   CHECK(ptx.find("atom.global.add.u32") != std::string::npos);
-  CHECK(source.kernels.find(R"(\"blocks_per_instance\":4)") != std::string::npos);
+  CHECK(source.kernels.find(R"(\"blocks_per_instance\":8)") != std::string::npos);
 }
 
 // BN254's base field, as a modulus the runtime has not built in under this name.

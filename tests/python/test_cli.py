@@ -65,7 +65,7 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
                                               "128 limbs each"),
     (["--bits", "1048576", "--ops", "add,montmul"],  # a group spanning blocks: no rows' tables there
      "--ops: montmul at 1048576 bits in the group tier: montmul multiplies by rows, whose tables hold the whole "
-     "integer in one block, and a group of 2048 threads spans 4 blocks: there the products are by transform (mul, "
+     "integer in one block, and a group of 4096 threads spans 8 blocks: there the products are by transform (mul, "
      "mul_lo, sqr) and what runs on them (the division, sqrt)"),
     (["--bits", "1048576", "--ops", "gcd"], "--ops: gcd at 1048576 bits in the group tier: gcd holds up to 262144 bits"),
     (["--bits", "1048576", "--threads", "65536"], "--bits: 1048576 bits in the group tier: 65536 threads: a group is "

@@ -108,8 +108,8 @@ def test_the_tables_geometry(bits, threads, q, per_block):
 
 
 @pytest.mark.parametrize("bits, threads, q, blocks, block, launch_groups", [
-    (524288, 1024, 16, 2, 512, 128), (524320, 2048, 9, 4, 512, 64), (600000, 2048, 10, 4, 512, 64),
-    (1 << 20, 2048, 16, 4, 512, 64), (1 << 22, 4096, 32, 8, 512, 32), (1 << 24, 16384, 32, 32, 512, 8)])
+    (524288, 1024, 16, 2, 512, 128), (524320, 4096, 5, 8, 512, 32), (600000, 4096, 5, 8, 512, 32),
+    (1 << 20, 4096, 8, 8, 512, 32), (1 << 22, 8192, 16, 16, 512, 16), (1 << 24, 16384, 32, 32, 512, 8)])
 def test_past_2_18_bits_a_products_group_spans_blocks(bits, threads, q, blocks, block, launch_groups):
     from mpgen.tiers import group
     tier = group(bits, -(-bits // 32), op="mul")

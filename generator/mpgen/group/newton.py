@@ -52,8 +52,9 @@ def by_newton(shape: Shape) -> bool:
 
 def iterations(shape: Shape) -> int:
     """m: Newton's steps after the schoolbook's T / 2^m digits, data/group.toml's
-    newton_schoolbook_digits (or all T, and no step, where the group has fewer threads)."""
-    digits = GROUP_TABLE["division"]["newton_schoolbook_digits"]
+    newton_schoolbook_digits, or spanning_newton_schoolbook_digits where the group spans
+    blocks (or all T, and no step, where the group has fewer threads)."""
+    digits = GROUP_TABLE["division"][f"{'spanning_' * shape.spanning}newton_schoolbook_digits"]
     return max(shape.threads // digits, 1).bit_length() - 1
 
 
