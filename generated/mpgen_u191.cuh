@@ -2853,9 +2853,8 @@ __host__ __device__ constexpr unsigned min_blocks_per_sm() {
 // Bounded to the launch's block (the manifest's block_threads) and min_blocks_per_sm, so
 // that a block of 512 or 1024 threads of a group finds registers enough.
 template <class Op>
-__global__ void __launch_bounds__(Op::block_threads, min_blocks_per_sm<Op>()) device_batch(std::size_t n, Layout layout,
-                                                                   const uint32_t* __restrict__ in,
-                                                                   uint32_t* __restrict__ out) {
+__global__ void __launch_bounds__(Op::block_threads, min_blocks_per_sm<Op>())
+    device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
 

@@ -27,11 +27,11 @@ MAX_SPAN_BLOCKS = 32  # a spanning group's blocks: one ballot's bits in its carr
 MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, MAX_BLOCK_THREADS * MAX_SPAN_BLOCKS
 # A spanning group's kernel bounds its registers for two blocks of 512 threads an SM (64 a
 # thread: the products take 64 anyway, add took 116 and keeps 0 spills at 64), and one launch
-# runs at most 256 blocks at once (its scratch in global memory is sized for them), which an
-# H100's or H200's 132 SMs hold at two each; the launch takes as many as the GPU holds
-# resident, up to these.
+# runs at most that many blocks on 128 SMs at once (its scratch in global memory is sized
+# for them), which an H100's or H200's 132 SMs hold; the launch takes as many as the GPU
+# holds resident, up to these.
 SPAN_BLOCKS_PER_SM = 2
-SPAN_LAUNCH_BLOCKS = 256
+SPAN_LAUNCH_BLOCKS = 128 * SPAN_BLOCKS_PER_SM
 MAX_LIMBS_PER_THREAD = 64  # beyond, a thread's vectors no longer fit its registers
 
 
