@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Union
 
 from ..ir import MASK, Function, execute as execute_list
-from ..ntt import PRIMES
 from ..ntt.transform import Convolver
 from ..size import LIMB_BITS, Size, limbs_for
 from ..tiers import MAX_BLOCK_THREADS, MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
@@ -432,11 +431,11 @@ def span_scratch_words(program: Program) -> int:
     the transforms' twiddles, computed there (one length a program)."""
     transforms = [step.transform for step in flat(program.steps) if isinstance(step, Convolution)]
     regions = [len(t.primes) * (t.length + t.length // 32) for t in transforms]
-    lengths = {t.length for t in transforms}
-    assert len(lengths) <= 1, f"{program.name}: transforms of {sorted(lengths)} points; the scratch holds one table"
+    tables = {t.length: len(t.primes) for t in transforms}
+    assert len(tables) <= 1, f"{program.name}: transforms of {sorted(tables)} points; the scratch holds one table"
     # the computed twiddles (headers/group.cuh's computed_twiddles, at the end): a flag, then
     # w^e R for e = 0 .. N/2, each prime's
-    twiddles = sum(1 + len(PRIMES) * (length // 2 + 1) for length in lengths)
+    twiddles = sum(1 + primes * (length // 2 + 1) for length, primes in tables.items())
     return SPAN_HEADER_WORDS + exchange_pool_words(program, 1) + max(regions, default=0) + twiddles
 
 

@@ -46,19 +46,23 @@ def twiddles_name(length: int, device: bool) -> str:
     return f"ntt_twiddles_{length}_{'device' if device else 'host'}"
 
 
+def _transforms(programs: list[Program], spanning: bool) -> dict[int, Convolver]:
+    """The transforms of the programs whose groups span blocks (or not), by length."""
+    return {step.transform.length: step.transform for program in programs if program.shape.spanning == spanning
+            for step in flat(program.steps) if isinstance(step, Convolution)}
+
+
 def twiddle_tables(programs: list[Program]) -> dict[int, list[int]]:
     """The twiddle tables the programs' transforms read, by length, where the header holds
     them (a group within a block)."""
-    return {step.transform.length: step.transform.table for program in programs if not program.shape.spanning
-            for step in flat(program.steps) if isinstance(step, Convolution)}
+    return {n: transform.table for n, transform in _transforms(programs, False).items()}
 
 
 def twiddle_roots(programs: list[Program]) -> dict[int, Convolver]:
     """The transforms whose twiddles are computed at first use (a group spanning blocks: 2^16
     points and more, whose tables would take megabytes of header), by length: their
     constants are each prime's R and w R (templates/size.cuh.j2's ntt_roots_N)."""
-    return {step.transform.length: step.transform for program in programs if program.shape.spanning
-            for step in flat(program.steps) if isinstance(step, Convolution)}
+    return _transforms(programs, True)
 
 
 def roots_name(length: int) -> str:
