@@ -467,9 +467,10 @@ TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compil
 // cooperative launch): 2^20 bits (2048 threads of 16 limbs, 4 blocks of 512; the products
 // 4096 of 8 on 8), 600000 bits (2048 threads of 10, the top ones partly used; the products
 // 4096 of 5) and 2^19 bits (1024 threads of 16: one block for the sums, two of 512 for the
-// products' transforms and what runs on them), compiled on demand:
+// products' transforms and the division on them), compiled on demand:
 // sums, comparisons and shifts (across blocks), the products by transform, the division
-// by Newton's reciprocal and sqrt. GMP and the host take a while there: on the CPU (for
+// by Newton's reciprocal, and sqrt in one block (512 threads of 32 at 2^19, 1024 of 19 and
+// of 32 above). GMP and the host take a while there: on the CPU (for
 // CI's time) 2^20 bits alone, a handful of cases each (edge values and random), on the GPU
 // every size, 40 and 100.
 TEST_CASE("past 2^18 bits a group spans blocks: 524288 600000 and 1048576 bits agree with GMP") {
@@ -484,11 +485,15 @@ TEST_CASE("past 2^18 bits a group spans blocks: 524288 600000 and 1048576 bits a
       for (const mpgen::OpInfo* found : mpgen::compile_on_demand(bits, names, device)) {
         const mpgen::OpInfo& op = *found;
         const bool product = op.name.rfind("mul", 0) == 0 || op.name == "sqr";
-        const bool on_products = product || op.name == "div_qr" || op.name == "sqrt";
-        const unsigned threads = bits == 524288 ? 1024 : product ? 4096 : 2048;
+        const bool on_products = product || op.name == "div_qr";
+        const bool root = op.name == "sqrt";  // its rows hold the group in one block to 2^20 bits
+        const unsigned threads = root ? (bits == 524288 ? 512 : 1024)
+                                 : bits == 524288 ? 1024
+                                 : product        ? 4096
+                                                  : 2048;
         CHECK(op.tier == "group");
         CHECK(op.threads_per_instance == threads);
-        CHECK(op.blocks_per_instance == (bits == 524288 && !on_products ? 1 : threads / 512));
+        CHECK(op.blocks_per_instance == (root || (bits == 524288 && !on_products) ? 1 : threads / 512));
         const bool slow = slow_on_host(op) || product;
         if (op.name == "div_qr") {
           std::mt19937_64 rng(test_seed() ^ bits);

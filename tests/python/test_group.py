@@ -118,6 +118,16 @@ def test_past_2_18_bits_a_products_group_spans_blocks(bits, threads, q, blocks, 
     assert tier.launch(1, 1)["blocks_per_instance"] == blocks
 
 
+@pytest.mark.parametrize("bits, threads, q, block, blocks", [
+    (262144, 512, 16, 512, 1), (524288, 512, 32, 512, 1), (600000, 1024, 19, 1024, 1), (1 << 20, 1024, 32, 1024, 1),
+    (1 << 21, 2048, 32, 512, 4)])
+def test_sqrt_keeps_its_group_in_one_block_to_2_20_bits(bits, threads, q, block, blocks):
+    from mpgen.tiers import group
+    tier = group(bits, -(-bits // 32), op="sqrt")
+    assert (tier.threads_per_instance, tier.limbs_per_thread, tier.block_threads, tier.blocks_per_instance,
+            tier.instances_per_block) == (threads, q, block, blocks, 1)
+
+
 def test_a_spanning_groups_scratch_is_cuda_group_cuh_s():
     """span_scratch_words' layout is headers/group.cuh's: its first words (barrier, the
     scans' and votes' words a block, a broadcast) end where the header's pool begins; then
