@@ -1,5 +1,5 @@
 """The group tier's gcd and modular inverse by divsteps (group/gcd.py) and its square root
-(group/sqrt.py), run on the host by the group executor against Python's integers: zeros,
+(group/sqrt.py: digit by digit, and by Newton's inverse square root), run on the host by the group executor against Python's integers: zeros,
 ones, equal operands, powers of two and common powers of two, all ones, coprime and
 non-coprime pairs, even moduli (the flag), moduli of all ones and just above a power of
 two (d and e past p, inverses of -1), squares and their neighbours, roots of digits near all
@@ -12,8 +12,9 @@ import pytest
 
 from mpgen.group import Shape, execute
 from mpgen.group.gcd import gcd, modinv
-from mpgen.group.sqrt import first_digit, sqrt
+from mpgen.group.sqrt import by_newton, first_digit, newton_steps, sqrt
 from mpgen.ir import execute as execute_list
+from mpgen.tiers import GROUP_TABLE
 
 SHAPES = [(128, 8, 1), (100, 8, 1), (256, 8, 2), (600, 16, 3)]
 
@@ -60,11 +61,21 @@ def with_large_digits(bits: int, q: int, rng: random.Random) -> list[int]:
     return found
 
 
+@pytest.fixture(params=["digits", "newton"])
+def method(request, monkeypatch):
+    """sqrt digit by digit, or by Newton's inverse square root (its 3 and 4 steps here)."""
+    if request.param == "newton":
+        monkeypatch.setitem(GROUP_TABLE["sqrt"], "newton_from_bits", 0)
+    return request.param
+
+
 # Two limbs a thread at least (the division's); T / 2 - 1 digit steps after the first digit
 @pytest.mark.parametrize("bits, threads, q", [(128, 8, 2), (100, 8, 2), (97, 8, 2), (500, 8, 2), (375, 8, 6),
                                               (1024, 16, 2)])
-def test_sqrt_against_python_integers(bits, threads, q):
-    program = sqrt(Shape(bits, threads, q))
+def test_sqrt_against_python_integers(bits, threads, q, method):
+    shape = Shape(bits, threads, q)
+    assert by_newton(shape) == (method == "newton")
+    program = sqrt(shape)
     rng = random.Random(bits + 2)
     root = math.isqrt((1 << bits) - 1)
     for a in values(bits, rng) + [4, 8, 9, root * root, root * root - 1, (root - 1) ** 2, rng.getrandbits(bits) ** 2
@@ -92,3 +103,20 @@ def test_first_digit_against_python_integers(q):
         root = math.isqrt(x)
         assert [sum(w << 32 * k for k, w in enumerate(words[i * q:(i + 1) * q])) for i in (0, 1)] == \
             [root, x - root * root], hex(x)
+
+
+@pytest.mark.parametrize("bits, threads, q, steps", [(128, 8, 2, 3), (1024, 16, 2, 4), (1 << 21, 2048, 32, 11),
+                                                     (1 << 24, 16384, 32, 14)])
+def test_newton_steps_double_z0_s_bits_to_half_the_width(bits, threads, q, steps):
+    """32 Q - 5 bits, each step 2 b - 1, to the held width's half and 2: 59 bits at Q = 2
+    (128 bits on 8 threads hold 512: 3 steps to 465 >= 258), 1019 at Q = 32 (2^21 bits: 11
+    steps to 2084865 >= 1048578)."""
+    assert newton_steps(Shape(bits, threads, q)) == steps
+
+
+def test_sqrt_goes_by_newton_where_its_group_spans_blocks():
+    from mpgen.tiers import group
+    for bits, newton in ((1 << 20, False), ((1 << 20) + 32, True), (1 << 24, True)):
+        tier = group(bits, -(-bits // 32), op="sqrt")
+        assert (tier.blocks_per_instance > 1) == newton
+        assert by_newton(Shape(bits, tier.threads_per_instance, tier.limbs_per_thread)) == newton

@@ -9,7 +9,7 @@ from functools import lru_cache
 from ..ntt import Plan, auto_method
 from ..ntt.transform import Convolver
 from .mul import both_halves, check, low_half, split
-from .mul import mul as rows_mul
+from .mul import mul as rows_mul, sqr as rows_sqr
 from .program import Convolution, Program, Shape, ThreadStep
 
 MAX_POINTS_PER_THREAD = 64  # a thread's points of two transforms stay in its registers
@@ -55,6 +55,12 @@ def auto_mul(shape: Shape) -> Program:
     measured rate beats the rows' (data/ntt.toml), else by rows. Newton's division's full
     products (whatever the request's `mul`)."""
     return mul(shape) if auto_method("mul", shape.limbs, transform_length(shape)) == "ntt" else rows_mul(shape)
+
+
+@lru_cache(maxsize=None)
+def auto_sqr(shape: Shape) -> Program:
+    """The full square as `mul = auto` plans it at this width (sqrt by Newton's squares)."""
+    return sqr(shape) if auto_method("sqr", shape.limbs, transform_length(shape)) == "ntt" else rows_sqr(shape)
 
 
 PLANNERS = {"mul": mul, "mul_lo": mul_lo, "sqr": sqr}

@@ -40,13 +40,16 @@ from ..thread.common import select
 from ..thread.compare import all_ones_if_nonzero
 from ..thread.division import estimate_digit, word_reciprocal
 from ..thread.sqrt import top_root
-from .bits import shift_variable
+from ..tiers import GROUP_TABLE
+from .addsub import add_or_sub
+from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .division import Division, block_reciprocal, estimate, held_shape, lowered_where_negative, multiply_subtract
 from .montgomery import constants
+from .ntt import auto_mul, auto_sqr
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
-from .words import all_ones, select_by_bit, zero_where
+from .words import all_ones, copy, either, not_bit, select_by_bit, zero_where
 
 # The masked add-backs a step: e's excess over the digit at the first step (D < beta), then.
 FIRST_ROUNDS, ROUNDS = 3, 2
@@ -271,6 +274,116 @@ def last_bit(q: int) -> Function:
     return fn
 
 
+def by_newton(shape: Shape) -> bool:
+    """Whether sqrt at this size goes by Newton's inverse square root (data/group.toml's
+    [sqrt] newton_from_bits), else digit by digit."""
+    return shape.bits >= GROUP_TABLE["sqrt"]["newton_from_bits"]
+
+
+def newton_steps(shape: Shape) -> int:
+    """m: Newton's steps from Z0's 32 Q - 5 bits (see newton_start) to the H / 2 + 2 that
+    leave s at most 1 short, each at least doubling them less one bit."""
+    bits, needed, steps = 32 * shape.limbs_per_thread - 5, held_shape(shape).bits // 2 + 2, 0
+    while bits < needed:
+        bits, steps = 2 * bits - 1, steps + 1
+    return steps
+
+
+def newton_divisor(q: int) -> Function:
+    """x = s1 (below beta / 2); y = D = 2 s1 (its top bit set)."""
+    fn = Function("sqrt_newton_divisor", q, q)
+    twice, _ = _twice(fn, [Reg("x", i) for i in range(q)])
+    for i in range(q):
+        fn.emit("mov", Reg("y", i), twice[i])
+    fn.check()
+    return fn
+
+
+def newton_start(q: int) -> Function:
+    """x = V = floor((beta^2 - 1) / D) - beta (D = 2 s1), all ones below the top thread; y =
+    Z0's digit: floor((beta + V - 9) / 2) in the top thread, 0 below. beta z* lies in
+    (beta^2 / (2 s1 + 2), beta^2 / D] and beta^2 / D - beta^2 / (2 s1 + 2) < 8 (s1 >=
+    beta / 4): Z0 = that digit 2^(H - 32 Q) is below Z* = z* 2^(H - 1) by less than 11/2
+    units of it, 32 Q - 5 bits."""
+    fn = Function("sqrt_newton_start", q + 1, q)
+    v, below_top = [Reg("x", i) for i in range(q)], Reg("x", q)
+    lowered, borrow = fn.temps_list(q), fn.temp()
+    fn.chain("sub", [(lowered[i], (v[i], 9 if i == 0 else 0)) for i in range(q)])
+    fn.emit("subc", borrow, 0, 0)  # all ones where V < 9: beta + V - 9 below beta
+    top = fn.temp()
+    fn.emit("not", top, borrow)
+    keep = fn.temp()
+    fn.emit("not", keep, below_top)
+    for i in range(q):
+        halved = fn.temp()
+        fn.emit("shf.r.clamp", halved, lowered[i], lowered[i + 1] if i + 1 < q else top, 1)
+        fn.emit("and", Reg("y", i), halved, keep)
+    fn.check()
+    return fn
+
+
+def margin(q: int) -> Function:
+    """x = all ones above thread 0; y = the group's integer 9 (Newton's step's margin)."""
+    fn = Function("sqrt_newton_margin", 1, q)
+    fn.emit("not", Reg("y", 0), Reg("x", 0))
+    fn.emit("and", Reg("y", 0), Reg("y", 0), 9)
+    for i in range(1, q):
+        fn.emit("mov", Reg("y", i), 0)
+    fn.check()
+    return fn
+
+
+def _inverse_root(d: Division, even: str) -> str:
+    """Z (the vector's name) below Z* = 2^(H - 1) / sqrt(x), x = a' / 2^H, by less than 2^(H/2
+    - 2): from Z0 (newton_start), m times Z + floor(floor(Z E / 2^H) / 2) - 9, E = 2^H -
+    4 floor(a' floor(Z^2 / 2^H) / 2^H) (z + z (1 - x z^2) / 2 for Z = z 2^(H - 1)). E > 0
+    while Z < Z*; the floors raise the step by less than 4 and lower it by at most 3/2, so
+    with the margin Z stays below Z* (Newton's z' never passes z*) and its deficit goes
+    from D to under 3 D^2 / 2^H + 11."""
+    c, q, held = d.c, d.q, d.held
+    square, times = auto_sqr(held), auto_mul(held)
+    d.step(newton_divisor(q), ("first",), (("doubled_first", q),))
+    d.step(block_reciprocal(q), ("doubled_first",), (("first_inverse", q),))
+    d.step(newton_start(q), ("first_inverse", "below_top"), (("z", q),))
+    c.step(ShiftUp("ones", None, "above_first"))
+    d.step(margin(q), ("above_first",), (("margin", q),))
+
+    def newton_step(body: Composer) -> None:
+        scaled = body.call(times, even, body.call(square, "z").high).high
+        error = body.call(add_or_sub("neg", held), body.call(shift_constant("shl", 2, held), scaled).result).result
+        step = body.call(shift_constant("shr", 1, held), body.call(times, "z", error).high).result
+        raised = body.call(add_or_sub("add", held, carry_in=False), "z", step).result
+        body.call(add_or_sub("sub", held, carry_in=False), raised, "margin", into="z_next")
+        body.step(ThreadStep(copy(q), ("z_next",), (("z", q),)))
+    c.repeat(newton_steps(held), newton_step)
+    return "z"
+
+
+def _root_by_newton(d: Division, even: str) -> tuple[str, str]:
+    """(s, r) = floor(sqrt(a')) and a' - s^2: s0 = floor(a' Z / 2^(3H/2 - 1)), at most s and
+    short of it by under 2 a' (Z* - Z) / 2^(3H/2) + 1 < 3/2; one round: where r > 2 s0,
+    s0 + 1 and r - 2 s0 - 1."""
+    q, held = d.q, d.held
+    z = _inverse_root(d, even)
+    scaled = d.call(auto_mul(held), even, z).high
+    root = d.shifted("shr", held.bits // 2 - 1, scaled)
+    r = d.call(add_or_sub("sub", held, carry_in=False), even, d.call(auto_sqr(held), root).result).result
+    less = d.call(add_or_sub("sub", held), r, d.shifted("shl", 1, root), "one")
+    d.step(not_bit(), (less.flag,), (("taken", 1),))
+    raised = d.call(add_or_sub("add", held), root, "zero", "taken").result
+    d.step(select_by_bit(q), (r, less.result, "taken"), (("rest", q),))
+    return raised, "rest"
+
+
+def _moved_back(c: Composer, root: str, rest: str) -> tuple[str, str]:
+    """y = floor(sqrt(a')) / 2^k (0 for a = 0); returns the flags a = 0 and rest = 0."""
+    held = held_shape(c.shape)
+    moved_back = c.call(shift_variable("shr", held), root, "half").result
+    empty = c.call(compare("is_zero", held), "a").result
+    c.step(ThreadStep(zero_where(held.limbs_per_thread), (moved_back, empty), (("y", held.limbs_per_thread),)))
+    return empty, c.call(compare("is_zero", held), rest).result
+
+
 def sqrt(shape: Shape) -> Program:
     """floor(sqrt(a)); flag 1 where a is an exact square."""
     shape.check()
@@ -286,6 +399,13 @@ def sqrt(shape: Shape) -> Program:
     quarter = d.shifted("shr", 2, "even")
     c.step(Broadcast(quarter, tuple(range(limbs - 2 * q, limbs)), "top"))
     c.step(ThreadStep(first_digit(q), ("top",), (("first", q), ("first_rest", q))))
+    if by_newton(held):
+        c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
+        c.step(ShiftDown("ones", "below_top"))
+        root, rest = _root_by_newton(d, "even")
+        empty, nothing = _moved_back(c, root, rest)
+        c.step(ThreadStep(either(1), (nothing, empty), (("exact", 1),)))
+        return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
     c.step(ShiftUp(quarter, None, "quarter_up", q))
     c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
     c.step(ShiftDown("ones", "below_top"))
@@ -320,10 +440,7 @@ def sqrt(shape: Shape) -> Program:
     equal = c.call(compare("eq", held), rest, root).result
     c.step(ShiftUp("ones", None, "above_first"))
     c.step(ThreadStep(last_bit(q), (twice, smaller, equal, "lowest", "above_first"), (("doubled", q), ("c", 1))))
-    moved_back = c.call(shift_variable("shr", held), "doubled", "half").result
-    empty = c.call(compare("is_zero", held), "a").result
-    c.step(ThreadStep(zero_where(q), (moved_back, empty), (("y", q),)))
-    nothing = c.call(compare("is_zero", held), rest).result
+    empty, nothing = _moved_back(c, "doubled", rest)
     c.step(ThreadStep(exactness(), ("c", equal, nothing, "lowest", empty), (("exact", 1),)))
     return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
 
