@@ -1,8 +1,11 @@
-// On-demand kernels below the GPU: running the generator, and the on-disk cache of PTX.
-// (Internal: ondemand.cpp, and the tests, which need neither a GPU nor a shell.)
+// On-demand kernels below the GPU: running the generator (ondemand.cpp), and the on-disk
+// cache of PTX and host libraries (cache.cpp). (Internal: the runtime, and the tests and
+// tests/fuzz/cache.cpp, which need neither a GPU nor a shell.)
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +13,23 @@
 #include "kernels.hpp"
 
 namespace mpgen::detail {
+
+// The environment's variable where set and not empty, else built_in.
+std::string setting(const char* variable, const char* built_in);
+
+// errno's text.
+std::string error_text(int error);
+
+// The file's bytes, or nothing where it cannot be opened.
+std::optional<std::string> read_file(const std::filesystem::path& path);
+
+// FNV-1a 64 of text, or of text after what gave h; and 16 hex digits of a hash.
+uint64_t fnv1a(std::string_view text, uint64_t h = 1469598103934665603ull);
+std::string hex64(uint64_t v);
+
+// ops: one operation's name, or several joined by commas (one module holding them all);
+// throws InputError for anything else (they name cache files).
+void check_op_names(std::string_view ops);
 
 // `python -m mpgen generate <request...> --ops OPS --kernels --out DIR` (OPS: one operation,
 // or several joined by commas, as in the functions below), started with an

@@ -17,9 +17,14 @@
 #include <string_view>
 #include <vector>
 
+#include "line_reader.hpp"
 #include "mpgen/runtime.hpp"
 
 namespace {
+
+using mpgen::run_input::LineReader;
+using mpgen::run_input::Operand;
+using mpgen::run_input::parse_operand;
 
 // Prints the one line of an error. Input in messages is shown escaped where they are made
 // (mpgen::escaped, cut short); here any byte that still is not printable ASCII (from
@@ -42,70 +47,6 @@ constexpr std::size_t most_instances = 65536, most_batch_bytes = 8u << 20;
 // partial batch (a pipe being filled a little slower than it is read stays in large
 // batches; a person typing does not notice 1 ms). The CPU runs at once.
 constexpr int gpu_grace_ms = 1;
-
-// Messages echo at most this many characters of an operand, then "..." and its length.
-constexpr std::size_t shown_chars = 40;
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-// One operand as it is read, a character at a time, in bounded memory: its first
-// characters (enough to echo shown_chars after a 0x) and its significant digits (after
-// the 0x and the leading zeros), at most as many as its width allows. Hex; or, for RNS
-// integers (signed), an optional sign and then decimal digits or 0x and hex digits.
-struct Operand {
-  std::string head, digits;
-  std::size_t length = 0, significant = 0;
-  bool prefix = false, bad_seen = false, negative = false;
-  std::size_t start = 0;  // 1 after a sign
-  char bad = 0;  // the first character after the prefix that is not a digit
-
-  void clear() {
-    head.clear(), digits.clear();
-    length = significant = start = 0;
-    prefix = bad_seen = negative = false;
-    bad = 0;
-  }
-  // Its first characters as messages show them: escaped, cut short ("..." where it is longer).
-  std::string shown() const { return mpgen::escaped(head, shown_chars); }
-  std::string shown_bad() const { return mpgen::escaped(std::string_view(&bad, 1)); }
-
-  void add(char c, std::size_t most_digits, bool signed_decimal) {
-    if (head.size() < shown_chars + 2) head += c;
-    ++length;
-    if (signed_decimal && length == 1 && (c == '-' || c == '+')) {
-      negative = c == '-', start = 1;
-      return;
-    }
-    if (length == start + 2 && head[start] == '0' && (c == 'x' || c == 'X')) {
-      prefix = true;  // the '0' before it was taken for a leading zero: no digit so far
-      return;
-    }
-    const int v = signed_decimal && !prefix ? (c >= '0' && c <= '9' ? c - '0' : -1) : mpgen::hex::digit(c);
-    if (v < 0) {
-      if (!bad_seen) bad_seen = true, bad = c;
-      return;
-    }
-    if (v == 0 && significant == 0) return;
-    if (significant++ < most_digits) digits += c;
-  }
-};
-
-// The operand's value, as parse_hex gives it; the messages of a long operand echo its
-// first characters only.
-std::vector<uint32_t> parse_operand(const Operand& t, unsigned bits) {
-  if (t.length <= shown_chars) return mpgen::parse_hex(t.head, bits);  // its own messages, whole
-  if (t.bad_seen)
-    throw mpgen::InputError("'" + t.shown() + "' (" + std::to_string(t.length) +
-                            " characters) is not a hex number (bad digit '" + t.shown_bad() + "')");
-  const unsigned top = t.significant ? 32 - __builtin_clz(unsigned(mpgen::hex::digit(t.digits[0]))) : 0;
-  if (t.significant && 4 * (t.significant - 1) + top > bits) {
-    const std::size_t skip = t.prefix ? 2 : 0;
-    throw mpgen::InputError("operand 0x" + t.head.substr(skip, shown_chars) + "... (" +  // hex digits only
-                            std::to_string(t.length - skip) + " digits) is wider than " + std::to_string(bits) +
-                            " bits");
-  }
-  return mpgen::parse_hex(t.digits.empty() ? "0" : t.digits, bits);  // all its digits: it fits
-}
 
 struct WriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -375,16 +316,12 @@ bool input_waiting(int timeout_ms) {
 int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
   const bool integers = info.kind == "rns" || info.kind == "gf";  // decimal or 0x hex, perhaps signed
   const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
-  std::vector<Operand> operands(most);
   std::vector<std::size_t> digits(most);
   for (unsigned k = 0; k < most; ++k) digits[k] = integers ? most_digits(info) : (info.operand_bits[k] + 3) / 4;
-  std::size_t number = 1, count = 0;  // the line's number and its operands so far
-  bool in_operand = false;
+  LineReader reader(digits, integers);
 
-  // The line just read: added to the batch, or nothing for a blank line; an error
-  // message for a bad one.
-  auto end_line = [&]() -> std::string {
-    if (count == 0) return "";
+  // The line just read: added to the batch; an error message for a bad one.
+  auto end_line = [&](const std::vector<Operand>& operands, std::size_t count, std::size_t number) -> std::string {
     const std::string where = "line " + std::to_string(number) + ": ";
     if (count < least || count > most)
       return where + std::to_string(count) + " operands; " + op + " takes " +
@@ -409,34 +346,18 @@ int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpg
         continue;
       }
       runner.run();
-      return fail("cannot read stdin (line " + std::to_string(number) + "): " + std::strerror(error), 1);
+      return fail("cannot read stdin (line " + std::to_string(reader.line()) + "): " + std::strerror(error), 1);
     }
     if (got == 0) {  // the end, perhaps after a last line with no newline
-      in_operand = false;
-      std::string error = end_line();
+      std::string error = reader.finish(end_line);
       runner.run();
       if (error.empty()) error = runner.at_end();
       return error.empty() ? 0 : fail(error, 2);
     }
-    for (const char c : std::string_view(buffer.data(), std::size_t(got))) {
-      if (c == '\n') {
-        in_operand = false;
-        const std::string error = end_line();
-        if (!error.empty()) {
-          runner.run();
-          return fail(error, 2);
-        }
-        ++number, count = 0;
-      } else if (is_space(c)) {
-        in_operand = false;
-      } else {
-        if (!in_operand) {
-          in_operand = true;
-          if (count < most) operands[count].clear();
-          ++count;
-        }
-        if (count <= most) operands[count - 1].add(c, digits[count - 1], integers);
-      }
+    const std::string error = reader.feed(std::string_view(buffer.data(), std::size_t(got)), end_line);
+    if (!error.empty()) {
+      runner.run();
+      return fail(error, 2);
     }
   }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# libFuzzer over the runtime's input layers (tests/fuzz/<name>.cpp; now the manifest parser,
-# runtime/src/manifest.cpp), built with clang's address and undefined-behaviour sanitizers
-# into build/fuzz, each run for SECONDS (default 10) from its corpus, tests/fuzz/corpus/<name>
+# libFuzzer over the runtime's input layers (tests/fuzz/<name>.cpp: the manifest parser,
+# runtime/src/manifest.cpp; mpgen-run's reading of its input, runtime/tools/line_reader.hpp;
+# the on-demand kernel cache's reading of an entry, runtime/src/cache.cpp), built with
+# clang's address and undefined-behaviour sanitizers into build/fuzz, each run for SECONDS (default 10) from its corpus, tests/fuzz/corpus/<name>
 # (read only: what a run adds goes to a temporary folder). A crash, a sanitizer's report, an
 # exception other than InputError or a message of more than one line fails it, and leaves the
 # input that did it in build/fuzz/<name>-crash-*.
@@ -13,10 +14,13 @@ shift || true
 mkdir -p build/fuzz
 found=$(mktemp -d)
 trap 'rm -rf "$found"' EXIT
-clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I runtime/include -I runtime/src -I generator/mpgen/headers \
-  tests/fuzz/manifest.cpp runtime/src/manifest.cpp runtime/src/values.cpp -lgmp -o build/fuzz/manifest
-for name in manifest; do
+declare -A sources=([manifest]="runtime/src/manifest.cpp runtime/src/values.cpp" [operands]="runtime/src/values.cpp"
+                    [cache]="runtime/src/cache.cpp")
+for name in manifest operands cache; do
+  # shellcheck disable=SC2086  # the sources are words
+  clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I runtime/include -I runtime/src -I runtime/tools -I generator/mpgen/headers -DMPGEN_VERSION='"fuzz"' \
+    tests/fuzz/"$name".cpp ${sources[$name]} -lgmp -o build/fuzz/"$name"
   mkdir -p "$found/$name"
   build/fuzz/"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
     -artifact_prefix=build/fuzz/"$name"- "$@" \

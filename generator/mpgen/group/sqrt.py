@@ -31,7 +31,12 @@ divisor that grows by the digit it finds, nothing branching on a:
 
 A step costs a thread one Q-by-Q product for its digit and one for the estimate, like the
 division's; the reciprocal of D's top Q + 1 limbs is taken at the first step and once more
-at the second (D's top limbs do not change after it)."""
+at the second (D's top limbs do not change after it).
+
+Where the group spans blocks (data/group.toml's [sqrt] newton_from_bits), each of those
+steps' scans crosses the blocks; there sqrt goes by Newton's inverse square root instead
+(_inverse_root, _root_by_newton): a dozen steps of three products of the tier at the held
+width from the first digit's root, then one product and one square."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
@@ -375,7 +380,7 @@ def _root_by_newton(d: Division, even: str) -> tuple[str, str]:
     return raised, "rest"
 
 
-def _moved_back(c: Composer, root: str, rest: str) -> tuple[str, str]:
+def _write_root(c: Composer, root: str, rest: str) -> tuple[str, str]:
     """y = floor(sqrt(a')) / 2^k (0 for a = 0); returns the flags a = 0 and rest = 0."""
     held = held_shape(c.shape)
     moved_back = c.call(shift_variable("shr", held), root, "half").result
@@ -403,7 +408,7 @@ def sqrt(shape: Shape) -> Program:
         c.step(ThreadStep(all_ones(), (), (("ones", 1),)))
         c.step(ShiftDown("ones", "below_top"))
         root, rest = _root_by_newton(d, "even")
-        empty, nothing = _moved_back(c, root, rest)
+        empty, nothing = _write_root(c, root, rest)
         c.step(ThreadStep(either(1), (nothing, empty), (("exact", 1),)))
         return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
     c.step(ShiftUp(quarter, None, "quarter_up", q))
@@ -440,7 +445,7 @@ def sqrt(shape: Shape) -> Program:
     equal = c.call(compare("eq", held), rest, root).result
     c.step(ShiftUp("ones", None, "above_first"))
     c.step(ThreadStep(last_bit(q), (twice, smaller, equal, "lowest", "above_first"), (("doubled", q), ("c", 1))))
-    empty, nothing = _moved_back(c, "doubled", rest)
+    empty, nothing = _write_root(c, "doubled", rest)
     c.step(ThreadStep(exactness(), ("c", equal, nothing, "lowest", empty), (("exact", 1),)))
     return Program("sqrt", shape, ("a",), (), tuple(c.steps), "y", "exact")
 
