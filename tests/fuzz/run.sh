@@ -16,11 +16,15 @@ found=$(mktemp -d)
 trap 'rm -rf "$found"' EXIT
 declare -A sources=([manifest]="runtime/src/manifest.cpp runtime/src/values.cpp" [operands]="runtime/src/values.cpp"
                     [cache]="runtime/src/cache.cpp")
-for name in manifest operands cache; do
+names=(manifest operands cache)
+for name in "${names[@]}"; do  # compiled side by side (the cores), then run one by one
   # shellcheck disable=SC2086  # the sources are words
   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I runtime/include -I runtime/src -I runtime/tools -I generator/mpgen/headers -DMPGEN_VERSION='"fuzz"' \
-    tests/fuzz/"$name".cpp ${sources[$name]} -lgmp -o build/fuzz/"$name"
+    tests/fuzz/"$name".cpp ${sources[$name]} -lgmp -o build/fuzz/"$name" &
+done
+for name in "${names[@]}"; do wait -n || { echo "fuzz: a fuzzer did not compile" >&2; exit 1; }; done
+for name in "${names[@]}"; do
   mkdir -p "$found/$name"
   build/fuzz/"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
     -artifact_prefix=build/fuzz/"$name"- "$@" \
