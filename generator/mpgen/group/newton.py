@@ -45,9 +45,10 @@ if TYPE_CHECKING:
 CORRECTIONS = 7  # r - B taken at most this often (the bound above)
 
 
-def by_newton(shape: Shape) -> bool:
-    """Whether the division at this size goes by Newton's reciprocal (data/group.toml)."""
-    return shape.bits >= GROUP_TABLE["division"]["newton_from_bits"]
+def by_newton(shape: Shape, section: str = "division") -> bool:
+    """Whether the division (or sqrt, section "sqrt") at this size goes by Newton's
+    iteration: data/group.toml's newton_from_bits in that section."""
+    return shape.bits >= GROUP_TABLE[section]["newton_from_bits"]
 
 
 def iterations(shape: Shape) -> int:

@@ -45,13 +45,13 @@ from ..thread.common import select
 from ..thread.compare import all_ones_if_nonzero
 from ..thread.division import estimate_digit, word_reciprocal
 from ..thread.sqrt import top_root
-from ..tiers import GROUP_TABLE
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .division import Division, block_reciprocal, estimate, held_shape, lowered_where_negative, multiply_subtract
 from .montgomery import constants
+from . import newton
 from .ntt import auto_mul, auto_sqr
 from .program import Broadcast, Program, Shape, ShiftDown, ShiftUp, ThreadStep
 from .words import all_ones, copy, either, not_bit, select_by_bit, zero_where
@@ -280,9 +280,8 @@ def last_bit(q: int) -> Function:
 
 
 def by_newton(shape: Shape) -> bool:
-    """Whether sqrt at this size goes by Newton's inverse square root (data/group.toml's
-    [sqrt] newton_from_bits), else digit by digit."""
-    return shape.bits >= GROUP_TABLE["sqrt"]["newton_from_bits"]
+    """Whether sqrt at this size goes by Newton's inverse square root, else digit by digit."""
+    return newton.by_newton(shape, "sqrt")
 
 
 def newton_steps(shape: Shape) -> int:
