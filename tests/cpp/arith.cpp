@@ -509,10 +509,10 @@ TEST_CASE("past 2^18 bits a group spans blocks: 524288 600000 and 1048576 bits a
 }
 
 // Past 2^20 bits sqrt goes by Newton's inverse square root (group/sqrt.py: a dozen steps of
-// three products by transform at the held width) where its group spans blocks: 2^21 bits
-// (2048 threads of 32 limbs, 4 blocks of 512) and 2^20 + 32 (the same threads, the top
-// one's limbs partly used). On the CPU, for CI's time, two edge values at 2^21; on the GPU
-// 40 edge values and 20 random ones each.
+// three products by transform at the held width) where its group spans blocks, on mul's
+// geometry: 2^21 bits (4096 threads of 16 limbs, 8 blocks of 512) and 2^20 + 32 (the same
+// threads, of 9 limbs, the top one's partly used). On the CPU, for CI's time, two edge
+// values at 2^21; on the GPU 40 edge values and 20 random ones each.
 TEST_CASE("sqrt by Newton past 2^20 bits agrees with GMP") {
   const bool gpu = gpu_for_tests();
   for (const unsigned bits : {(1u << 21), (1u << 20) + 32})
@@ -520,8 +520,9 @@ TEST_CASE("sqrt by Newton past 2^20 bits agrees with GMP") {
       if (device == mpgen::Device::gpu ? !gpu : bits != (1u << 21)) continue;
       const bool cpu = device == mpgen::Device::cpu;
       const mpgen::OpInfo& op = mpgen::compile_on_demand(bits, "sqrt", device);
-      CHECK(op.threads_per_instance == 2048);
-      CHECK(op.blocks_per_instance == 4);
+      CHECK(op.threads_per_instance == 4096);
+      CHECK(op.limbs_per_thread == (bits == (1u << 21) ? 16 : 9));
+      CHECK(op.blocks_per_instance == 8);
       check_operation(op, cpu, !cpu, test_seed(), cpu ? 0 : 20, cpu ? 2 : 40);
     }
 }

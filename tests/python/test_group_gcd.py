@@ -105,7 +105,7 @@ def test_first_digit_against_python_integers(q):
             [root, x - root * root], hex(x)
 
 
-@pytest.mark.parametrize("bits, threads, q, steps", [(128, 8, 2, 3), (1024, 16, 2, 4), (1 << 21, 2048, 32, 11),
+@pytest.mark.parametrize("bits, threads, q, steps", [(128, 8, 2, 3), (1024, 16, 2, 4), (1 << 21, 2048, 32, 11), (1 << 21, 4096, 16, 12),
                                                      (1 << 24, 16384, 32, 14)])
 def test_newton_steps_double_z0_s_bits_to_half_the_width(bits, threads, q, steps):
     """32 Q - 5 bits, each step 2 b - 1, to the held width's half and 2: 59 bits at Q = 2
