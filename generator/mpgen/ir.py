@@ -14,11 +14,15 @@ from functools import lru_cache
 from typing import Callable, Union
 
 WORD_BITS = (32, 64)  # the widths a list may be planned at: the GPU's words, the host's
+# A toy width, at which the lists of the planners written for any width (ANY_WIDTH) run on
+# every input of a few limbs (tests/python/test_toy_widths.py).
+TOY_BITS = 4
+ANY_WIDTH = (TOY_BITS,) + WORD_BITS
 MASK = 0xFFFFFFFF  # a 32-bit word's ones (the GPU's lists and their constants)
 
 
 def mask(width: int) -> int:
-    """A word's ones at a width of WORD_BITS."""
+    """A word's ones at a width of ANY_WIDTH."""
     return (1 << width) - 1
 
 
@@ -141,6 +145,8 @@ class Function:
     temps: int = 0
     body: list[Instr] = field(default_factory=list)
     word_bits: int = 32
+    # Planned by the host's plans (size.Target.host): products by columns, two carry chains.
+    host: bool = False
     # The list the x86-64 printer prints (64-bit words): its adcx and adox run two carry
     # chains at speed, so products sum by rows (thread/rows.py) where C++ sums them by columns.
     x86: bool = False
@@ -157,7 +163,7 @@ class Function:
     def emit(self, mnemonic: str, dst: Reg, *srcs: Operand, flag: str = "cf") -> None:
         opcode = OPCODES[mnemonic]
         assert len(srcs) == opcode.sources, (mnemonic, srcs)
-        assert flag == "cf" or (self.word_bits == 64 and opcode.chain_kind), (mnemonic, flag)
+        assert flag == "cf" or (self.host and opcode.chain_kind), (mnemonic, flag)
         self.body.append(Instr(opcode, dst, tuple(srcs), flag))
 
     def chain(self, kind: str, steps: list[tuple[Reg, tuple[Operand, ...]]],

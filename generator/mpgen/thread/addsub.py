@@ -1,7 +1,7 @@
 """Addition and subtraction: one carry chain across the limbs."""
 from __future__ import annotations
 
-from ..ir import WORD_BITS, Function, Operand, Reg
+from ..ir import ANY_WIDTH, Function, Operand, Reg
 from ..size import Size
 from .common import Operation, binary, borrow_into, mask_top, same_limbs, unary, with_word
 
@@ -45,15 +45,15 @@ OPERATIONS = [
     Operation("add", "a + b + carry_in (0 or 1), then the carry out",
               lambda s: (s.bits, s.bits, 1), same_limbs,
               lambda fn, s, x, y: add_into(fn, s, y, x[0], x[1], carry_in=x[2][0]), flag=True,
-              optional=1, word_bits=WORD_BITS),
+              optional=1, word_bits=ANY_WIDTH),
     Operation("sub", "a - b - borrow_in (0 or 1), then the borrow out",
               lambda s: (s.bits, s.bits, 1), same_limbs,
               lambda fn, s, x, y: sub_into(fn, s, y, x[0], x[1], borrow_in=x[2][0]), flag=True,
-              optional=1, word_bits=WORD_BITS),
+              optional=1, word_bits=ANY_WIDTH),
     Operation("add_ui", "a + u (u of one limb), then the carry out", with_word, same_limbs,
-              lambda fn, s, x, y: add_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=WORD_BITS),
+              lambda fn, s, x, y: add_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=ANY_WIDTH),
     Operation("sub_ui", "a - u (u of one limb), then the borrow out", with_word, same_limbs,
-              lambda fn, s, x, y: sub_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=WORD_BITS),
+              lambda fn, s, x, y: sub_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True, word_bits=ANY_WIDTH),
     Operation("neg", "-a mod 2^bits", unary, same_limbs,
-              lambda fn, s, x, y: sub_into(fn, s, y, [0] * s.limbs, x[0], borrow_out=False), word_bits=WORD_BITS),
+              lambda fn, s, x, y: sub_into(fn, s, y, [0] * s.limbs, x[0], borrow_out=False), word_bits=ANY_WIDTH),
 ]

@@ -2,7 +2,7 @@
 branch-free barrel shifter) and bit counts."""
 from __future__ import annotations
 
-from ..ir import WORD_BITS, Function, Operand, Reg
+from ..ir import ANY_WIDTH, Function, Operand, Reg
 from ..size import Size, amount_bits
 from .common import Operation, binary, mask_top, one_word, same_limbs, unary
 
@@ -47,7 +47,7 @@ def constant_shift(direction: str, amount: int) -> Operation:
         mask_top(fn, size, y[-1])
     word = "left" if direction == "shl" else "right"
     return Operation(f"{direction}{amount}", f"a shifted {word} by {amount} bits", unary,
-                     same_limbs, plan, word_bits=WORD_BITS)
+                     same_limbs, plan, word_bits=ANY_WIDTH)
 
 
 def shift_by(fn: Function, value: list[Operand], amount: Operand, stages: int, left: bool,
@@ -142,10 +142,10 @@ def _ctz(fn, size, x, y):
 
 
 OPERATIONS = [
-    Operation("and", "a & b", binary, same_limbs, _limbwise("and"), word_bits=WORD_BITS),
-    Operation("or", "a | b", binary, same_limbs, _limbwise("or"), word_bits=WORD_BITS),
-    Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor"), word_bits=WORD_BITS),
-    Operation("not", "~a within the width", unary, same_limbs, _limbwise("not"), word_bits=WORD_BITS),
+    Operation("and", "a & b", binary, same_limbs, _limbwise("and"), word_bits=ANY_WIDTH),
+    Operation("or", "a | b", binary, same_limbs, _limbwise("or"), word_bits=ANY_WIDTH),
+    Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor"), word_bits=ANY_WIDTH),
+    Operation("not", "~a within the width", unary, same_limbs, _limbwise("not"), word_bits=ANY_WIDTH),
     Operation("shl", "a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits)",
               lambda s: (s.bits, amount_bits(s.bits)), same_limbs, _variable_shift("shl")),
     Operation("shr", "a >> s (s < 2^ceil(log2 bits); 0 once s >= bits)",

@@ -31,7 +31,7 @@ class Operation:
     reciprocal_operand: int | None = None
     odd_modulus: str = "Montgomery form"  # where p is an operand: why it must be odd ("": it may be any)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
-    word_bits: tuple[int, ...] = (32,)  # the limb widths its planner is written for (ir.WORD_BITS)
+    word_bits: tuple[int, ...] = (32,)  # the limb widths its planner is written for (ir.WORD_BITS, ir.ANY_WIDTH)
     # At 64 bits: whether the size has a plan of its own for the x86-64 assembly (target X86_64:
     # products by rows there, by columns for C++); without one the assembly prints from the
     # one 64-bit list where that has two carry chains (Montgomery's products)
@@ -47,7 +47,7 @@ class Operation:
                              f"not {size.word_bits}")
         widths = [limbs_for(b, size.word_bits) for b in self.operand_bits(size)]
         out = self.result_limbs(size) + self.flag
-        fn = Function(self.name, sum(widths), out, word_bits=size.word_bits, x86=size.x86)
+        fn = Function(self.name, sum(widths), out, word_bits=size.word_bits, host=size.host, x86=size.x86)
         operands, first = [], 0
         for w in widths:
             operands.append([Reg("x", first + i) for i in range(w)])

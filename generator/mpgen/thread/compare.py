@@ -1,7 +1,7 @@
 """Comparisons, branch-free: borrows of subtraction chains, and OR-reduction for zero tests."""
 from __future__ import annotations
 
-from ..ir import WORD_BITS, Function, Reg
+from ..ir import ANY_WIDTH, Function, Reg
 from .common import Operation, all_ones_if_borrow, binary, borrow_into, one_word, unary
 
 
@@ -47,13 +47,13 @@ def _cmp(fn, size, x, y):
 
 # Also a field's operation: a reduced residue is zero exactly when its limbs are.
 IS_ZERO = Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
-                    lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0])), word_bits=WORD_BITS)
+                    lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0])), word_bits=ANY_WIDTH)
 
 OPERATIONS = [
-    Operation("eq", "1 if a == b else 0", binary, one_word, _eq, word_bits=WORD_BITS),
+    Operation("eq", "1 if a == b else 0", binary, one_word, _eq, word_bits=ANY_WIDTH),
     Operation("lt", "1 if a < b else 0", binary, one_word,
-              lambda fn, s, x, y: _less(fn, y[0], x[0], x[1]), word_bits=WORD_BITS),
+              lambda fn, s, x, y: _less(fn, y[0], x[0], x[1]), word_bits=ANY_WIDTH),
     Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True,
-              word_bits=WORD_BITS),
+              word_bits=ANY_WIDTH),
     IS_ZERO,
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ir import WORD_BITS, Function, Reg, chained
+from ..ir import ANY_WIDTH, Function, Reg, chained
 from ..size import Size, limbs_for
 from .columns import Columns
 from .common import Operation, binary, mask_top, same_limbs, with_word
@@ -47,7 +47,7 @@ def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: 
     if fn.x86 and not accumulate and limit >= len(a) + len(b) - 1 and limit > max(len(a), len(b)):
         _rows_into(fn, acc, product_rows(fn, a, b), limit)
         return
-    if fn.word_bits == 64:
+    if fn.host:
         scan_product(fn, acc, a, b, limit, acc[:len(a)] if accumulate else ())
         return
     columns = Columns(fn, limit, acc, len(a) if accumulate else 0)
@@ -72,7 +72,7 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     if fn.x86 and n > 1 and limit >= 2 * n - 1:
         _rows_into(fn, acc, square_rows(fn, a), limit)
         return
-    if fn.word_bits == 64 and n <= SCAN_SQUARE_LIMBS:
+    if fn.host and n <= SCAN_SQUARE_LIMBS:
         scan_product(fn, acc, a, a, limit)
         return
     if n == 1:
@@ -82,7 +82,7 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
         return
     # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(w(2n-1));
     # by rows on the GPU's 32-bit limbs, by columns on the host's 64-bit ones.
-    if fn.word_bits == 64:
+    if fn.host:
         scan_product(fn, acc, a, None, 2 * n - 1)
     else:
         columns = Columns(fn, 2 * n - 1, acc)
@@ -109,7 +109,7 @@ def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, li
     assembly at 64), recursively."""
     n = len(a)
     op = "mul" if b is not None else "sqr"
-    measured = n >= THRESHOLDS["x86" if fn.x86 else fn.word_bits][op]["threshold_limbs"]
+    measured = n >= THRESHOLDS["x86" if fn.x86 else 64 if fn.host else 32][op]["threshold_limbs"]
     split = n >= 2 and (method == "karatsuba" or method == "auto" and measured)
     if split:
         below = "schoolbook" if method == "karatsuba" else "auto"
@@ -152,21 +152,21 @@ def _mad(fn, size, x, y):
 
 
 def _by_rows(size: Size) -> bool:
-    """The full products' x86 plan: rows through two chains, from two 64-bit limbs."""
-    return size.bits > 64
+    """The full products' x86 plan: rows through two chains, from two limbs."""
+    return size.limbs > 1
 
 
 OPERATIONS = [
-    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul, word_bits=WORD_BITS,
+    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul, word_bits=ANY_WIDTH,
               x86_plan=_by_rows),
-    Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo, word_bits=WORD_BITS),
-    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi, word_bits=WORD_BITS,
+    Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo, word_bits=ANY_WIDTH),
+    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi, word_bits=ANY_WIDTH,
               x86_plan=_by_rows),
     Operation("sqr", "a * a, full, each cross product once", lambda s: (s.bits,), product_limbs,
-              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul), word_bits=WORD_BITS,
+              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul), word_bits=ANY_WIDTH,
               x86_plan=_by_rows),
     Operation("mul_ui", "a * u (u of one limb), full: one more limb", with_word,
               lambda s: limbs_for(s.bits + s.word_bits, s.word_bits),
-              lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y)), word_bits=WORD_BITS),
-    Operation("mad", "a * b + c, full", lambda s: (s.bits,) * 3, product_limbs, _mad, word_bits=WORD_BITS),
+              lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y)), word_bits=ANY_WIDTH),
+    Operation("mad", "a * b + c, full", lambda s: (s.bits,) * 3, product_limbs, _mad, word_bits=ANY_WIDTH),
 ]

@@ -1,0 +1,111 @@
+"""Every input at a toy width: the per-thread planners written for any word width
+(ir.ANY_WIDTH: sums, differences, products, comparisons, logic and constant shifts), the
+GPU's plans, the host's (size.Target.host: products by columns) and the x86 assembly's
+(the full products by rows through two chains), planned at 4-bit limbs (ir.TOY_BITS) and
+run by the lists' interpreter on every operand of 2 and 3 limbs at once (NumPy arrays of
+every combination, one word an array) against the integers: each carry, borrow and mask
+path of the lists that print the 32- and 64-bit code."""
+import numpy as np
+import pytest
+
+from mpgen.ir import ANY_WIDTH, TOY_BITS, execute
+from mpgen.request import defaults
+from mpgen.size import Size, Target
+from mpgen.thread.bits import constant_shift
+
+# 2 limbs (a top limb of 1 to 4 bits) and 3; every input of an operation where they number
+# at most INPUTS (binary operations to 10 bits, unary ones to 12, mad's three to 6).
+BITS = range(TOY_BITS + 1, 3 * TOY_BITS + 1)
+INPUTS = 1 << 20
+FAMILIES = {"gpu": Target(TOY_BITS), "host": Target(TOY_BITS, host=True),
+            "x86": Target(TOY_BITS, host=True, x86=True)}
+ANY_WIDTH_OPERATIONS = {"add", "sub", "add_ui", "sub_ui", "neg", "mul", "mul_lo", "mul_hi", "sqr", "mul_ui", "mad",
+                        "eq", "lt", "cmp", "is_zero", "and", "or", "xor", "not"}
+
+
+def every_input(widths: tuple[int, ...]) -> list[np.ndarray]:
+    """Each operand's values over every combination of the operands' values."""
+    index = np.arange(1 << sum(widths), dtype=np.uint64)
+    operands, shift = [], 0
+    for width in widths:
+        operands.append((index >> np.uint64(shift)) & np.uint64((1 << width) - 1))
+        shift += width
+    return operands
+
+
+def expected(name: str, bits: int, x: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """The result as an integer array, then the flag (the carry or borrow) where there is one."""
+    m = np.uint64((1 << bits) - 1)
+    a, b = x[0], x[1] if len(x) > 1 else None
+    if name in ("add", "add_ui", "sub", "sub_ui"):
+        signed = [v.astype(np.int64) for v in x]
+        total = signed[0] + signed[1] + (signed[2] if len(x) > 2 else 0) if name.startswith("add") else \
+            signed[0] - signed[1] - (signed[2] if len(x) > 2 else 0)
+        return total.astype(np.uint64) & m, ((total < 0) | (total > int(m))).astype(np.uint64)
+    word_ones = np.uint64((1 << TOY_BITS) - 1)
+    results = {
+        "neg": lambda: (m + np.uint64(1) - a) & m, "mul": lambda: a * b, "mul_lo": lambda: a * b & m,
+        "mul_hi": lambda: a * b >> np.uint64(bits), "sqr": lambda: a * a, "mul_ui": lambda: a * b,
+        "mad": lambda: a * b + x[2], "eq": lambda: (a == b).astype(np.uint64), "lt": lambda: (a < b).astype(np.uint64),
+        "cmp": lambda: np.where(a > b, np.uint64(1), np.where(a < b, word_ones, np.uint64(0))),
+        "is_zero": lambda: (a == 0).astype(np.uint64), "and": lambda: a & b, "or": lambda: a | b,
+        "xor": lambda: a ^ b, "not": lambda: ~a & m,
+    }
+    if name in results:
+        return results[name](), None
+    k = np.uint64(int(name[3:]))
+    return ((a << k) & m if name.startswith("shl") else a >> k), None
+
+
+def words(value: np.ndarray, count: int) -> list[np.ndarray]:
+    ones = np.uint64((1 << TOY_BITS) - 1)
+    return [(value >> np.uint64(TOY_BITS * i)) & ones for i in range(count)]
+
+
+def toy_operations(size: Size) -> list:
+    """The operations planned at the toy width (for the x86 assembly, those it has plans of
+    its own for: it prints the others from the host's)."""
+    return [op for op in defaults(size) if TOY_BITS in op.word_bits and (not size.x86 or op.x86_plan(size))]
+
+
+def shifts(size: Size) -> list:
+    """The constant shifts by every amount below the width (across limbs and within one)."""
+    return [] if size.x86 else [constant_shift(direction, k) for direction in ("shl", "shr") for k in range(1, size.bits)]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("bits", BITS)
+def test_every_input_at_4_bit_limbs(family, bits):
+    checked = 0
+    for method in ("auto", "karatsuba"):
+        size = Size(bits, method).at(FAMILIES[family])
+        operations = toy_operations(size)
+        assert {op.name for op in operations} - ANY_WIDTH_OPERATIONS == \
+            {op.name for op in operations if op.name[:3] in ("shl", "shr")}
+        if family == "x86":
+            assert {op.name for op in operations} == {"mul", "sqr", "mul_hi"}
+        for op in operations + [s for s in shifts(size) if s.name not in {op.name for op in operations}]:
+            fn, widths = op.plan(size), op.operand_bits(size)
+            if sum(widths) > INPUTS.bit_length() - 1 or \
+                    method == "karatsuba" and fn.body == op.plan(Size(bits).at(FAMILIES[family])).body:
+                continue
+            x = every_input(widths)
+            inputs = [w for value, width in zip(x, widths) for w in words(value, -(-width // TOY_BITS))]
+            result, flag = expected(op.name, bits, x)
+            got = execute(fn, inputs)
+            want = words(result, op.result_limbs(size)) + ([flag] if flag is not None else [])
+            assert len(got) == len(want)
+            for k, (g, w) in enumerate(zip(got, want)):
+                wrong = np.nonzero(np.broadcast_to(g, w.shape) != w)[0]
+                assert not wrong.size, (op.name, method, f"word {k}", [int(v[wrong[0]]) for v in x])
+            checked += 1
+    assert checked >= (1 if family == "x86" else 10)
+
+
+def test_the_toy_width_is_one_the_planners_are_written_for():
+    """The operations written for any width are those the 64-bit host rendering plans too
+    (test_plans.PLANNED_AT_64), the modular ones apart (their Montgomery radix is 2^(32 n)
+    whatever the limbs: not yet planned at 4 bits)."""
+    size = Size(8).at(FAMILIES["gpu"])
+    assert TOY_BITS in ANY_WIDTH
+    assert {op.name for op in toy_operations(size)} == ANY_WIDTH_OPERATIONS | {"shl1", "shr1"}
