@@ -95,16 +95,22 @@ class Field(Size):
         return 2 * self.modulus < 1 << self.word_bits * self.limbs
 
     @property
+    def radix_limb_bits(self) -> int:
+        """The limbs R counts: 32 bits at the GPU's and the host's widths (the contract's),
+        a toy width's own below that (ir.TOY_BITS)."""
+        return min(self.word_bits, LIMB_BITS)
+
+    @property
     def montgomery_radix(self) -> int:
         """R = 2^(32 n), n the 32-bit limbs: the Montgomery form's radix at every limb width
         (the contract's; 64-bit limbs hold 32 bits more where n is odd)."""
-        return 1 << LIMB_BITS * limbs_for(self.bits)
+        return 1 << self.radix_limb_bits * limbs_for(self.bits, self.radix_limb_bits)
 
     @property
     def radix_shift(self) -> int:
         """The bits of the limbs above R: 0, or 32 for 64-bit limbs where n is odd (a
         Montgomery product then divides by 2^32 R, so one factor comes shifted by 32)."""
-        return self.word_bits * self.limbs - LIMB_BITS * limbs_for(self.bits)
+        return self.word_bits * self.limbs - self.radix_limb_bits * limbs_for(self.bits, self.radix_limb_bits)
 
     @property
     def minus_inverse(self) -> int:

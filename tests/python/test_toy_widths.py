@@ -1,5 +1,6 @@
 """Every input at a toy width: the per-thread planners written for any word width
-(ir.ANY_WIDTH: sums, differences, products, comparisons, logic and constant shifts), the
+(ir.ANY_WIDTH: sums, differences, products, comparisons, logic, constant shifts and the
+modular lists for every kind of modulus), the
 GPU's plans, the host's (size.Target.host: products by columns) and the x86 assembly's
 (the full products by rows through two chains), planned at 4-bit limbs (ir.TOY_BITS) and
 run by the lists' interpreter on every operand of 2 and 3 limbs at once (NumPy arrays of
@@ -9,9 +10,11 @@ import numpy as np
 import pytest
 
 from mpgen.ir import ANY_WIDTH, TOY_BITS, execute
-from mpgen.request import defaults
+from mpgen.request import check_modulus, defaults
 from mpgen.size import Size, Target
+from mpgen.thread import modular
 from mpgen.thread.bits import constant_shift
+from mpgen.thread.powers import LoopOperation
 
 # 2 limbs (a top limb of 1 to 4 bits) and 3; every input of an operation where they number
 # at most INPUTS (binary operations to 10 bits, unary ones to 12, mad's three to 6).
@@ -109,3 +112,47 @@ def test_the_toy_width_is_one_the_planners_are_written_for():
     size = Size(8).at(FAMILIES["gpu"])
     assert TOY_BITS in ANY_WIDTH
     assert {op.name for op in toy_operations(size)} == ANY_WIDTH_OPERATIONS | {"shl1", "shr1"}
+
+
+# Moduli of every kind the modular planners tell apart, in fields of 5 to 10 bits (2 and 3
+# limbs): Montgomery's without a spare bit, with two (montmul_lazy), with -p^-1 mod 16 all
+# ones and 1 (their shortcuts), pseudo-Mersenne's (2^8 - 5, 2^10 - 3), Solinas' (2^8 - 2^4
+# + 1), an even one (Barrett's), a top limb of one bit.
+MODULI = [(0xB5, 8), (0x3B, 8), (0xC1, 8), (0xCF, 8), (0xFB, 8), (0xF1, 8), (0xB6, 8), (0x13, 5), (0x1F3, 9),
+          (0x3FD, 10)]
+
+
+def modular_expected(name: str, p: int, radix: int, x: list[np.ndarray]) -> np.ndarray:
+    a, b = x[0], x[1] if len(x) > 1 else None
+    inverse = np.uint64(pow(radix, -1, p) if p % 2 else 0)
+    p, r = np.uint64(p), np.uint64(radix % p)
+    return {"modadd": lambda: (a + b) % p, "modsub": lambda: (a + p - b) % p, "modneg": lambda: (p - a) % p,
+            "is_zero": lambda: (a == 0).astype(np.uint64), "modmul": lambda: a * b % p, "modsqr": lambda: a * a % p,
+            "montmul": lambda: a * b % p * inverse % p, "montmul_lazy": lambda: a * b % p * inverse % p,
+            "montsqr": lambda: a * a % p * inverse % p, "montredc": lambda: (b * r + a) % p * inverse % p,
+            "tomont": lambda: a * r % p, "frommont": lambda: a * inverse % p}[name]()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("p, bits", MODULI, ids=lambda v: hex(v) if v > 16 else str(v))
+def test_every_modular_input_at_4_bit_limbs(family, p, bits):
+    """Every pair of operands below p (below 2p for montmul_lazy, whose result need only be
+    congruent and below 2p)."""
+    field = check_modulus(hex(p), "test", bits=bits).at(FAMILIES[family])
+    operations = [op for op in modular.OPERATIONS if not isinstance(op, LoopOperation) and op.name != "gcd_step"
+                  and modular.available(op, field) and (family != "x86" or op.x86_plan(field))]
+    assert all(TOY_BITS in op.word_bits for op in operations)
+    if family == "x86":
+        assert {op.name for op in operations} == ({"modmul", "modsqr"} if field.pseudo_mersenne else set())
+    for op in operations:
+        fn, count = op.plan(field), len(op.operand_bits(field))
+        bound = 2 * p if op.name == "montmul_lazy" else p
+        index = np.arange(bound ** count, dtype=np.uint64)
+        x = [index % np.uint64(bound), index // np.uint64(bound)][:count]
+        got = execute(fn, [w for value in x for w in words(value, field.limbs)])
+        got = sum(np.broadcast_to(g, index.shape) << np.uint64(TOY_BITS * k) for k, g in enumerate(got))
+        want = modular_expected(op.name, p, field.montgomery_radix, x)
+        if op.name == "montmul_lazy":
+            got = np.where(got < np.uint64(2 * p), got % np.uint64(p), np.uint64(2 * p))
+        wrong = np.nonzero(got != want)[0]
+        assert not wrong.size, (op.name, [int(v[wrong[0]]) for v in x])

@@ -3,13 +3,14 @@ Montgomery operations), branch-free.
 
 The modulus' words are immediates in the instruction list. Results are reduced
 (below p) for reduced operands; a final subtraction is a mask, never a branch.
-Montgomery products use R = 2^(32 limbs). Planned at 32-bit limbs (the GPU's) and at 64
-(the host's 64-bit rendering): modadd to modsqr; the gcd's step at 32 only (the loops, in
-headers/loops.cuh, run on either width's products: thread/powers.py).
+Montgomery products use R = 2^(32 limbs). Planned at 32-bit limbs (the GPU's), at 64 (the
+host's 64-bit rendering) and at the exhaustive tests' toy width: modadd to modsqr; the
+gcd's step at 32 only (the loops, in headers/loops.cuh, run on either width's products:
+thread/powers.py).
 """
 from __future__ import annotations
 
-from ..ir import WORD_BITS
+from ..ir import ANY_WIDTH
 from .common import Operation, binary, same_limbs, unary
 from .compare import IS_ZERO, all_ones_if_nonzero
 from .inverse import BINARY_GCD_STEP
@@ -97,29 +98,29 @@ def available(op, field) -> bool:
 
 OPERATIONS = [
     Operation("modadd", "a + b mod p", binary, same_limbs,
-              lambda fn, f, x, y: add_mod(fn, f, x[0], x[1], y), word_bits=WORD_BITS),
+              lambda fn, f, x, y: add_mod(fn, f, x[0], x[1], y), word_bits=ANY_WIDTH),
     Operation("modsub", "a - b mod p", binary, same_limbs,
-              lambda fn, f, x, y: subtract_mod(fn, f, x[0], x[1], y), word_bits=WORD_BITS),
-    Operation("modneg", "-a mod p", unary, same_limbs, _modneg, word_bits=WORD_BITS),
+              lambda fn, f, x, y: subtract_mod(fn, f, x[0], x[1], y), word_bits=ANY_WIDTH),
+    Operation("modneg", "-a mod p", unary, same_limbs, _modneg, word_bits=ANY_WIDTH),
     IS_ZERO,
     Operation("montmul", "a b R^-1 mod p: the Montgomery product (R = 2^(32 limbs))", binary,
-              same_limbs, lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y), word_bits=WORD_BITS),
+              same_limbs, lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y), word_bits=ANY_WIDTH),
     Operation("montmul_lazy", "a b R^-1, congruent and below 2p, for a, b < 2p, without the "
               "final subtraction (moduli with 4p < R)", binary, same_limbs,
-              lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y, lazy=True), word_bits=WORD_BITS),
+              lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y, lazy=True), word_bits=ANY_WIDTH),
     Operation("montsqr", "a a R^-1 mod p, each cross product once", unary, same_limbs,
-              lambda fn, f, x, y: montgomery_square(fn, f, x[0], y), word_bits=WORD_BITS),
+              lambda fn, f, x, y: montgomery_square(fn, f, x[0], y), word_bits=ANY_WIDTH),
     Operation("montredc", "(b R + a) R^-1 mod p for b < p: Montgomery reduction of the double-width "
               "value with low half a, high half b", binary, same_limbs,
-              lambda fn, f, x, y: montgomery_reduce(fn, f, x[0], x[1], y), word_bits=WORD_BITS),
+              lambda fn, f, x, y: montgomery_reduce(fn, f, x[0], x[1], y), word_bits=ANY_WIDTH),
     Operation("tomont", "a R mod p: into Montgomery form", unary, same_limbs,
-              lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(f.radix_squared), y), word_bits=WORD_BITS),
+              lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(f.radix_squared), y), word_bits=ANY_WIDTH),
     Operation("frommont", "a R^-1 mod p: out of Montgomery form", unary, same_limbs,
-              lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(1), y), word_bits=WORD_BITS),
+              lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(1), y), word_bits=ANY_WIDTH),
     Operation("modmul", "a b mod p, ordinary form (the header says by which reduction)", binary,
-              same_limbs, _modmul, word_bits=WORD_BITS, x86_plan=_modmul_x86),
+              same_limbs, _modmul, word_bits=ANY_WIDTH, x86_plan=_modmul_x86),
     Operation("modsqr", "a a mod p (ordinary form)", unary, same_limbs,
-              _modmul, word_bits=WORD_BITS, x86_plan=_modmul_x86),
+              _modmul, word_bits=ANY_WIDTH, x86_plan=_modmul_x86),
     BINARY_GCD_STEP,
     *LOOPS,
 ]
