@@ -18,6 +18,7 @@ WORD_BITS = (32, 64)  # the widths a list may be planned at: the GPU's words, th
 # every input of a few limbs (tests/python/test_toy_widths.py).
 TOY_BITS = 4
 ANY_WIDTH = (TOY_BITS,) + WORD_BITS
+GPU_AND_TOY = (TOY_BITS, 32)  # planners written for any width but not yet rendered at the host's 64
 MASK = 0xFFFFFFFF  # a 32-bit word's ones (the GPU's lists and their constants)
 
 

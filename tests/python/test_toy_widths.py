@@ -1,6 +1,7 @@
 """Every input at a toy width: the per-thread planners written for any word width
 (ir.ANY_WIDTH: sums, differences, products, comparisons, logic, constant shifts and the
-modular lists for every kind of modulus), the
+modular lists for every kind of modulus; ir.GPU_AND_TOY: the variable shifts and the bit
+counts), the
 GPU's plans, the host's (size.Target.host: products by columns) and the x86 assembly's
 (the full products by rows through two chains), planned at 4-bit limbs (ir.TOY_BITS) and
 run by the lists' interpreter on every operand of 2 and 3 limbs at once (NumPy arrays of
@@ -17,13 +18,17 @@ from mpgen.thread.bits import constant_shift
 from mpgen.thread.powers import LoopOperation
 
 # 2 limbs (a top limb of 1 to 4 bits) and 3; every input of an operation where they number
-# at most INPUTS (binary operations to 10 bits, unary ones to 12, mad's three to 6).
+# at most INPUTS (binary operations to 10 bits, unary ones to 12, mad's three to 6), or
+# ONE_BY_ONE for the lists whose opcodes (clz, popc, brev, the clamped funnel shifts) the
+# interpreter runs on one integer at a time.
 BITS = range(TOY_BITS + 1, 3 * TOY_BITS + 1)
 INPUTS = 1 << 20
+ONE_BY_ONE = 1 << 14
 FAMILIES = {"gpu": Target(TOY_BITS), "host": Target(TOY_BITS, host=True),
             "x86": Target(TOY_BITS, host=True, x86=True)}
 ANY_WIDTH_OPERATIONS = {"add", "sub", "add_ui", "sub_ui", "neg", "mul", "mul_lo", "mul_hi", "sqr", "mul_ui", "mad",
                         "eq", "lt", "cmp", "is_zero", "and", "or", "xor", "not"}
+GPU_AND_TOY_OPERATIONS = {"shl", "shr", "popc", "clz", "ctz"}
 
 
 def every_input(widths: tuple[int, ...]) -> list[np.ndarray]:
@@ -52,7 +57,9 @@ def expected(name: str, bits: int, x: list[np.ndarray]) -> tuple[np.ndarray, np.
         "mad": lambda: a * b + x[2], "eq": lambda: (a == b).astype(np.uint64), "lt": lambda: (a < b).astype(np.uint64),
         "cmp": lambda: np.where(a > b, np.uint64(1), np.where(a < b, word_ones, np.uint64(0))),
         "is_zero": lambda: (a == 0).astype(np.uint64), "and": lambda: a & b, "or": lambda: a | b,
-        "xor": lambda: a ^ b, "not": lambda: ~a & m,
+        "xor": lambda: a ^ b, "not": lambda: ~a & m, "shl": lambda: (a << b) & m, "shr": lambda: a >> b,
+        "popc": lambda: each(a, int.bit_count), "clz": lambda: each(a, lambda v: bits - v.bit_length()),
+        "ctz": lambda: each(a, lambda v: (v & -v).bit_length() - 1 if v else bits),
     }
     if name in results:
         return results[name](), None
@@ -60,9 +67,22 @@ def expected(name: str, bits: int, x: list[np.ndarray]) -> tuple[np.ndarray, np.
     return ((a << k) & m if name.startswith("shl") else a >> k), None
 
 
+def each(values: np.ndarray, count) -> np.ndarray:
+    """count(v) of each value, as Python's integers count."""
+    return np.array([count(int(v)) for v in values], dtype=np.uint64)
+
+
 def words(value: np.ndarray, count: int) -> list[np.ndarray]:
     ones = np.uint64((1 << TOY_BITS) - 1)
     return [(value >> np.uint64(TOY_BITS * i)) & ones for i in range(count)]
+
+
+def run(fn, inputs: list[np.ndarray], one_by_one: bool) -> list[np.ndarray]:
+    """The list on every input at once, or (one_by_one) on each input's integers in turn."""
+    if not one_by_one:
+        return execute(fn, inputs)
+    rows = [execute(fn, [int(w[i]) for w in inputs]) for i in range(len(inputs[0]))]
+    return [np.array(column, dtype=np.uint64) for column in zip(*rows)]
 
 
 def toy_operations(size: Size) -> list:
@@ -83,19 +103,20 @@ def test_every_input_at_4_bit_limbs(family, bits):
     for method in ("auto", "karatsuba"):
         size = Size(bits, method).at(FAMILIES[family])
         operations = toy_operations(size)
-        assert {op.name for op in operations} - ANY_WIDTH_OPERATIONS == \
-            {op.name for op in operations if op.name[:3] in ("shl", "shr")}
+        assert {op.name for op in operations} - ANY_WIDTH_OPERATIONS - GPU_AND_TOY_OPERATIONS == \
+            {op.name for op in operations if op.name[:3] in ("shl", "shr") and op.name[3:].isdigit()}
         if family == "x86":
             assert {op.name for op in operations} == {"mul", "sqr", "mul_hi"}
         for op in operations + [s for s in shifts(size) if s.name not in {op.name for op in operations}]:
             fn, widths = op.plan(size), op.operand_bits(size)
-            if sum(widths) > INPUTS.bit_length() - 1 or \
+            one_by_one = op.name in GPU_AND_TOY_OPERATIONS
+            if 1 << sum(widths) > (ONE_BY_ONE if one_by_one else INPUTS) or \
                     method == "karatsuba" and fn.body == op.plan(Size(bits).at(FAMILIES[family])).body:
                 continue
             x = every_input(widths)
             inputs = [w for value, width in zip(x, widths) for w in words(value, -(-width // TOY_BITS))]
             result, flag = expected(op.name, bits, x)
-            got = execute(fn, inputs)
+            got = run(fn, inputs, one_by_one)
             want = words(result, op.result_limbs(size)) + ([flag] if flag is not None else [])
             assert len(got) == len(want)
             for k, (g, w) in enumerate(zip(got, want)):
@@ -111,7 +132,7 @@ def test_the_toy_width_is_one_the_planners_are_written_for():
     whatever the limbs: not yet planned at 4 bits)."""
     size = Size(8).at(FAMILIES["gpu"])
     assert TOY_BITS in ANY_WIDTH
-    assert {op.name for op in toy_operations(size)} == ANY_WIDTH_OPERATIONS | {"shl1", "shr1"}
+    assert {op.name for op in toy_operations(size)} == ANY_WIDTH_OPERATIONS | GPU_AND_TOY_OPERATIONS | {"shl1", "shr1"}
 
 
 # Moduli of every kind the modular planners tell apart, in fields of 5 to 10 bits (2 and 3
