@@ -1,12 +1,11 @@
 """Every input at a toy width: the per-thread planners written for any word width
 (ir.ANY_WIDTH: sums, differences, products, comparisons, logic, constant shifts and the
 modular lists for every kind of modulus; ir.GPU_AND_TOY: the variable shifts and the bit
-counts), the
-GPU's plans, the host's (size.Target.host: products by columns) and the x86 assembly's
-(the full products by rows through two chains), planned at 4-bit limbs (ir.TOY_BITS) and
-run by the lists' interpreter on every operand of 2 and 3 limbs at once (NumPy arrays of
-every combination, one word an array) against the integers: each carry, borrow and mask
-path of the lists that print the 32- and 64-bit code."""
+counts), the GPU's plans, the host's (size.Target.host: products by columns) and the x86
+assembly's (the full products by rows through two chains), planned at 4-bit limbs
+(ir.TOY_BITS) and run by the lists' interpreter on every operand of 2 and 3 limbs at once
+(NumPy arrays of every combination, one word an array) against the integers: each carry,
+borrow and mask path of the lists that print the 32- and 64-bit code."""
 import numpy as np
 import pytest
 
@@ -126,13 +125,18 @@ def test_every_input_at_4_bit_limbs(family, bits):
     assert checked >= (1 if family == "x86" else 10)
 
 
-def test_the_toy_width_is_one_the_planners_are_written_for():
-    """The operations written for any width are those the 64-bit host rendering plans too
-    (test_plans.PLANNED_AT_64), the modular ones apart (their Montgomery radix is 2^(32 n)
-    whatever the limbs: not yet planned at 4 bits)."""
+def test_what_is_not_yet_planned_at_the_toy_width():
+    """A size's operations all run at 4 bits but the division's, gcd's and sqrt's (their
+    reciprocals and estimates hold 32-bit constants), the loops (modexp, modinv: C++ over
+    the lists) and those of a modulus given at run time (montmul ... with p an operand);
+    a field's modular lists run below (test_every_modular_input_at_4_bit_limbs)."""
     size = Size(8).at(FAMILIES["gpu"])
     assert TOY_BITS in ANY_WIDTH
     assert {op.name for op in toy_operations(size)} == ANY_WIDTH_OPERATIONS | GPU_AND_TOY_OPERATIONS | {"shl1", "shr1"}
+    assert {op.name for op in defaults(size)} - {op.name for op in toy_operations(size)} == {
+        "div_qr", "div", "rem", "div_qr_wide", "gcd", "sqrt", "modexp", "modinv", "barrett_modmul",
+        "barrett_reciprocal", "montmul", "montsqr", "montredc", "tomont", "frommont", "modmul", "mont_minus_inverse",
+        "mont_radix_squared"}
 
 
 # Moduli of every kind the modular planners tell apart, in fields of 5 to 10 bits (2 and 3
