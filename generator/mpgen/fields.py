@@ -172,7 +172,7 @@ class Field(Size):
                     f"words as {terms} signed terms on its low words")
         if self.modulus % 2 == 0:
             return "Barrett reduction (an even modulus: no Montgomery form)"
-        if self.host:
+        if self.host_plans:
             return "Barrett reduction (at 64-bit limbs, faster than Montgomery's two products)"
         return "two Montgomery products (a b R^-1, then times R^2 R^-1)"
 

@@ -146,8 +146,8 @@ class Function:
     temps: int = 0
     body: list[Instr] = field(default_factory=list)
     word_bits: int = 32
-    # Planned by the host's plans (size.Target.host): products by columns, two carry chains.
-    host: bool = False
+    # Planned by the host's plans (size.Target.host_plans): products by columns, two carry chains.
+    host_plans: bool = False
     # The list the x86-64 printer prints (64-bit words): its adcx and adox run two carry
     # chains at speed, so products sum by rows (thread/rows.py) where C++ sums them by columns.
     x86: bool = False
@@ -164,7 +164,7 @@ class Function:
     def emit(self, mnemonic: str, dst: Reg, *srcs: Operand, flag: str = "cf") -> None:
         opcode = OPCODES[mnemonic]
         assert len(srcs) == opcode.sources, (mnemonic, srcs)
-        assert flag == "cf" or (self.host and opcode.chain_kind), (mnemonic, flag)
+        assert flag == "cf" or (self.host_plans and opcode.chain_kind), (mnemonic, flag)
         self.body.append(Instr(opcode, dst, tuple(srcs), flag))
 
     def chain(self, kind: str, steps: list[tuple[Reg, tuple[Operand, ...]]],

@@ -36,13 +36,13 @@ class Target:
     # The host's plans (products by columns, Montgomery's by rows, modmul by Barrett), not
     # the GPU's (rows of even and odd columns): at any width, so that tests can run either
     # family's planners at a toy width (ir.TOY_BITS).
-    host: bool = False
+    host_plans: bool = False
     x86: bool = False  # products by rows, for the x86-64 assembly's two carry chains (printers/x86.py)
 
 
 GPU = Target(LIMB_BITS)  # the GPU's PTX, and the host rendering that runs the same lists
-HOST64 = Target(64, host=True)  # the host's C++ at 64-bit limbs
-X86_64 = Target(64, host=True, x86=True)  # x86-64 assembly (BMI2, ADX) at 64-bit limbs
+HOST64 = Target(64, host_plans=True)  # the host's C++ at 64-bit limbs
+X86_64 = Target(64, host_plans=True, x86=True)  # x86-64 assembly (BMI2, ADX) at 64-bit limbs
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ class Size:
         return self.target.word_bits
 
     @property
-    def host(self) -> bool:
-        return self.target.host
+    def host_plans(self) -> bool:
+        return self.target.host_plans
 
     @property
     def x86(self) -> bool:

@@ -1,8 +1,8 @@
 """Every input at a toy width: the per-thread planners written for any word width
 (ir.ANY_WIDTH: sums, differences, products, comparisons, logic, constant shifts and the
 modular lists for every kind of modulus; ir.GPU_AND_TOY: the variable shifts and the bit
-counts), the GPU's plans, the host's (size.Target.host: products by columns) and the x86
-assembly's (the full products by rows through two chains), planned at 4-bit limbs
+counts), the GPU's plans, the host's (size.Target.host_plans: products by columns) and
+the x86 assembly's (the full products by rows through two chains), planned at 4-bit limbs
 (ir.TOY_BITS) and run by the lists' interpreter on every operand of 2 and 3 limbs at once
 (NumPy arrays of every combination, one word an array) against the integers: each carry,
 borrow and mask path of the lists that print the 32- and 64-bit code."""
@@ -23,8 +23,8 @@ from mpgen.thread.powers import LoopOperation
 BITS = range(TOY_BITS + 1, 3 * TOY_BITS + 1)
 INPUTS = 1 << 20
 ONE_BY_ONE = 1 << 14
-FAMILIES = {"gpu": Target(TOY_BITS), "host": Target(TOY_BITS, host=True),
-            "x86": Target(TOY_BITS, host=True, x86=True)}
+FAMILIES = {"gpu": Target(TOY_BITS), "host": Target(TOY_BITS, host_plans=True),
+            "x86": Target(TOY_BITS, host_plans=True, x86=True)}
 ANY_WIDTH_OPERATIONS = {"add", "sub", "add_ui", "sub_ui", "neg", "mul", "mul_lo", "mul_hi", "sqr", "mul_ui", "mad",
                         "eq", "lt", "cmp", "is_zero", "and", "or", "xor", "not"}
 GPU_AND_TOY_OPERATIONS = {"shl", "shr", "popc", "clz", "ctz"}

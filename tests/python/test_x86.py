@@ -207,7 +207,7 @@ def test_pseudo_mersenne_folds(p, bits, x86_plan):
     field = check_modulus(hex(p), "test", bits).at(X86_64 if x86_plan else HOST64)
     k, c = field.pseudo_mersenne
     n = field.limbs
-    fn = Function("fold", 2 * n, n, word_bits=64, host=True, x86=x86_plan)
+    fn = Function("fold", 2 * n, n, word_bits=64, host_plans=True, x86=x86_plan)
     pseudo_mersenne(fn, field, [Reg("x", i) for i in range(2 * n)], [Reg("y", i) for i in range(n)])
     rng = random.Random(p)
     cases = [0, p * p - 1, (p - 1) ** 2, p] + [sum(rng.choice((0, M64)) << 64 * i for i in range(2 * n)) % (p * p)

@@ -47,7 +47,7 @@ class Operation:
                              f"not {size.word_bits}")
         widths = [limbs_for(b, size.word_bits) for b in self.operand_bits(size)]
         out = self.result_limbs(size) + self.flag
-        fn = Function(self.name, sum(widths), out, word_bits=size.word_bits, host=size.host, x86=size.x86)
+        fn = Function(self.name, sum(widths), out, word_bits=size.word_bits, host_plans=size.host_plans, x86=size.x86)
         operands, first = [], 0
         for w in widths:
             operands.append([Reg("x", first + i) for i in range(w)])

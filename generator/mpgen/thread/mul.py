@@ -47,7 +47,7 @@ def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: 
     if fn.x86 and not accumulate and limit >= len(a) + len(b) - 1 and limit > max(len(a), len(b)):
         _rows_into(fn, acc, product_rows(fn, a, b), limit)
         return
-    if fn.host:
+    if fn.host_plans:
         scan_product(fn, acc, a, b, limit, acc[:len(a)] if accumulate else ())
         return
     columns = Columns(fn, limit, acc, len(a) if accumulate else 0)
@@ -72,7 +72,7 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     if fn.x86 and n > 1 and limit >= 2 * n - 1:
         _rows_into(fn, acc, square_rows(fn, a), limit)
         return
-    if fn.host and n <= SCAN_SQUARE_LIMBS:
+    if fn.host_plans and n <= SCAN_SQUARE_LIMBS:
         scan_product(fn, acc, a, a, limit)
         return
     if n == 1:
@@ -82,7 +82,7 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
         return
     # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(w(2n-1));
     # by rows on the GPU's 32-bit limbs, by columns on the host's 64-bit ones.
-    if fn.host:
+    if fn.host_plans:
         scan_product(fn, acc, a, None, 2 * n - 1)
     else:
         columns = Columns(fn, 2 * n - 1, acc)
@@ -109,7 +109,7 @@ def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, li
     assembly at 64), recursively."""
     n = len(a)
     op = "mul" if b is not None else "sqr"
-    measured = n >= THRESHOLDS["x86" if fn.x86 else 64 if fn.host else 32][op]["threshold_limbs"]
+    measured = n >= THRESHOLDS["x86" if fn.x86 else 64 if fn.host_plans else 32][op]["threshold_limbs"]
     split = n >= 2 and (method == "karatsuba" or method == "auto" and measured)
     if split:
         below = "schoolbook" if method == "karatsuba" else "auto"

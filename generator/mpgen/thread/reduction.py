@@ -74,7 +74,7 @@ def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y
     clears column i), both rows in even/odd columns. lazy: for a, b < 2p, y < 2p and
     congruent, without the final subtraction (needs lazy_allowed)."""
     n = field.limbs
-    if fn.host:
+    if fn.host_plans:
         _reduce_rows(fn, field, product_rows(fn, a, shift_left(fn, b, field.radix_shift)), y, lazy)
         return
     columns = Columns(fn, 2 * n + 1)
@@ -93,7 +93,7 @@ def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) ->
     """y = a a R^-1 mod p for a < p: the square with each cross product once (n(n+1)/2
     products instead of n^2), then the n rows m p that clear its low half."""
     n = field.limbs
-    if fn.host:
+    if fn.host_plans:
         rows = square_rows(fn, a)
         if field.radix_shift:
             rows = RowSum(fn, 2 * n, shift_left(fn, [rows.word(k) for k in range(2 * n)], field.radix_shift))
@@ -112,7 +112,7 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
     """y = (high R + low) R^-1 mod p for high < p: the n rows m p that clear the low half
     of a double-width value."""
     n = field.limbs
-    if fn.host:  # low's words shifted into the radix' extra bits, under high
+    if fn.host_plans:  # low's words shifted into the radix' extra bits, under high
         _reduce_rows(fn, field, RowSum(fn, 2 * n, shift_left(fn, low, field.radix_shift) + high), y)
         return
     value = fn.temps_list(2 * n + 1)
@@ -225,7 +225,7 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
 def _constant_product(fn: Function, out: list[Reg], a: list[Reg], constant: list[int], limit: int) -> None:
     """out[:limit] = a * constant mod 2^(w limit): by rows of the constant's nonzero words on
     the GPU's 32-bit limbs, by columns on the host's 64-bit ones."""
-    if fn.host:
+    if fn.host_plans:
         scan_product(fn, out, a, constant, limit)
         return
     columns = Columns(fn, limit)
